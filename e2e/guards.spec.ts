@@ -1,0 +1,82 @@
+import { expect, test } from '@playwright/test';
+import { DEMO, loginAs, loginButton, logout, mainMenu, submitLogin } from './fixtures.ts';
+
+test.describe('route guards and redirects, logged out', () => {
+  test('the dashboard sends a guest to login', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/login(\?|$)/);
+    await expect(loginButton(page)).toBeVisible();
+    await expect(mainMenu(page)).toHaveCount(0);
+  });
+
+  test('a protected page sends a guest to login and back to that page after login', async ({ page }) => {
+    await page.goto('/profile');
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fprofile$/);
+    await submitLogin(page, DEMO.admin);
+    await expect(page).toHaveURL('/profile');
+    await expect(page.getByRole('form', { name: 'Profile data' })).toBeVisible();
+  });
+
+  test('an unknown path sends a guest to /, hence to login', async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(page).toHaveURL(/\/login(\?|$)/);
+    await expect(loginButton(page)).toBeVisible();
+  });
+});
+
+test.describe('route guards and redirects, logged in', () => {
+  test('login, /dashboard and unknown paths all lead to the dashboard', async ({ page }) => {
+    const name = await loginAs(page, DEMO.admin);
+    const heading = page.getByRole('heading', { level: 1, name: `Welcome, ${name}` });
+
+    await page.goto('/login');
+    await expect(page).toHaveURL('/');
+    await expect(heading).toBeVisible();
+
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL('/');
+    await expect(heading).toBeVisible();
+
+    await page.goto('/no/such/page');
+    await expect(page).toHaveURL('/');
+    await expect(heading).toBeVisible();
+  });
+
+  test('logout goes to login and protected pages then redirect to login', async ({ page }) => {
+    const name = await loginAs(page, DEMO.admin);
+    await logout(page, name);
+    await expect(page).toHaveURL('/login');
+    await expect(loginButton(page)).toBeVisible();
+    await expect(mainMenu(page)).toHaveCount(0);
+    await expect(page.getByRole('banner').getByRole('button', { name })).toHaveCount(0);
+    expect(await page.evaluate(() => localStorage.getItem('uvtrace.session'))).toBeNull();
+
+    await page.goto('/profile');
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fprofile$/);
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/login(\?|$)/);
+  });
+
+  test('the token is revoked on the server at logout', async ({ page }) => {
+    const name = await loginAs(page, DEMO.admin);
+    const token = await page.evaluate(
+      () => (JSON.parse(localStorage.getItem('uvtrace.session') ?? '{}') as { token?: string }).token,
+    );
+    expect(token).toBeTruthy();
+    const before = await page.request.get('/api/v1/auth/me', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(before.status()).toBe(200);
+
+    await logout(page, name);
+    await expect(page).toHaveURL('/login');
+    await expect
+      .poll(async () => {
+        const after = await page.request.get('/api/v1/auth/me', {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        return after.status();
+      })
+      .toBe(401);
+  });
+});

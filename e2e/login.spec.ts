@@ -1,0 +1,59 @@
+import { expect, test } from '@playwright/test';
+import { DEMO, emailField, loginButton, passwordField, sessionUser, submitLogin } from './fixtures.ts';
+
+test.describe('login page', () => {
+  test('a valid login shows "Welcome back" and lands on the dashboard', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
+    await submitLogin(page, DEMO.super);
+
+    await expect(page.getByRole('alert').filter({ hasText: 'Welcome back' })).toBeVisible();
+    await expect(page).toHaveURL('/');
+    const user = await sessionUser(page);
+    expect(user.email).toBe(DEMO.super);
+    await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${user.name}` })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+  });
+
+  test('a wrong password shows "Login failed", clears the password and stays on login', async ({ page }) => {
+    await page.goto('/login');
+    await submitLogin(page, DEMO.admin, 'not-the-password');
+
+    await expect(page.getByRole('alert').filter({ hasText: 'Login failed' })).toBeVisible();
+    await expect(passwordField(page)).toHaveValue('');
+    await expect(emailField(page)).toHaveValue(DEMO.admin);
+    await expect(loginButton(page)).toBeDisabled();
+    await expect(page).toHaveURL('/login');
+    expect(await page.evaluate(() => localStorage.getItem('uvtrace.session'))).toBeNull();
+  });
+
+  test('an unknown email shows "Login failed" as well', async ({ page }) => {
+    await page.goto('/login');
+    await submitLogin(page, 'nobody@example.com', 'whatever-password');
+    await expect(page.getByRole('alert').filter({ hasText: 'Login failed' })).toBeVisible();
+    await expect(passwordField(page)).toHaveValue('');
+    await expect(page).toHaveURL('/login');
+  });
+
+  test('the submit button is disabled while the form is invalid', async ({ page }) => {
+    await page.goto('/login');
+    const submit = loginButton(page);
+    await expect(submit).toBeDisabled();
+
+    await emailField(page).fill('not-an-email');
+    await passwordField(page).fill('demo-password');
+    await expect(submit).toBeDisabled();
+    await expect(page.getByText('Email address is not valid', { exact: true })).toBeVisible();
+
+    await emailField(page).fill(DEMO.admin);
+    await expect(submit).toBeEnabled();
+    await expect(page.getByText('Email address is not valid', { exact: true })).toBeHidden();
+
+    await passwordField(page).fill('');
+    await expect(submit).toBeDisabled();
+    await expect(page.getByText('Password is mandatory', { exact: true })).toBeVisible();
+
+    await emailField(page).fill('');
+    await expect(page.getByText('Email address is mandatory', { exact: true })).toBeVisible();
+  });
+});

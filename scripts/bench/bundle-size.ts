@@ -1,0 +1,46 @@
+/**
+ * Prints the gzip size of the JavaScript a first visit loads (the entry and its static imports) and of
+ * each lazily loaded chunk (route-level code splitting), from the Vite manifest of `npm run build`.
+ * Targets (issue: foundation): initial ≤ 200 kB gzip, each route chunk ≤ 80 kB gzip.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  src?: string;
+}
+
+const dist = path.resolve(import.meta.dirname, '../../dist/client');
+const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+const gzipKb = (file: string) => gzipSync(readFileSync(path.join(dist, file))).length / 1024;
+
+function staticClosure(key: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(key)) return seen;
+  seen.add(key);
+  for (const imported of manifest[key]?.imports ?? []) staticClosure(imported, seen);
+  return seen;
+}
+
+const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
+if (!entryKey) throw new Error('no entry in the Vite manifest: run `npm run build` first');
+const initial = staticClosure(entryKey);
+const initialKb = [...initial].reduce((sum, key) => sum + gzipKb(manifest[key]!.file), 0);
+
+const rows = Object.entries(manifest)
+  .filter(([key, chunk]) => chunk.isDynamicEntry && !initial.has(key) && chunk.file.endsWith('.js'))
+  .map(([key, chunk]) => {
+    const own = [...staticClosure(key)].filter((item) => !initial.has(item));
+    return { chunk: chunk.src ?? key, kb: own.reduce((sum, item) => sum + gzipKb(manifest[item]!.file), 0) };
+  })
+  .sort((a, b) => b.kb - a.kb);
+
+console.log(`initial JavaScript: ${initialKb.toFixed(1)} kB gzip (target ≤ 200) ${initialKb <= 200 ? 'OK' : 'OVER'}`);
+console.log('\n| lazily loaded chunk (with its own imports) | kB gzip | ≤ 80 |');
+console.log('|---|---:|---|');
+for (const row of rows) console.log(`| ${row.chunk} | ${row.kb.toFixed(1)} | ${row.kb <= 80 ? 'OK' : 'OVER'} |`);

@@ -1,0 +1,8 @@
+/** The server the end-to-end suite runs against: the production build on a fresh embedded database with demo data. */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+
+const dataDir = path.resolve(import.meta.dirname, '../test-results/e2e-data');
+rmSync(dataDir, { recursive: true, force: true });
+process.env.DATA_DIR = dataDir;
+await import('../src/server/main.ts');

@@ -1,0 +1,81 @@
+import MenuIcon from '@mui/icons-material/Menu';
+import { AppBar, Box, Drawer, IconButton, Toolbar, Typography, useMediaQuery } from '@mui/material';
+import { useTheme } from '@mui/material/styles';
+import { Link, Outlet } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useIntl } from 'react-intl';
+import { sessionModules, useSession } from '../../lib/session';
+import { LanguageSwitch } from './language-switch';
+import { MainMenu } from './main-menu';
+import { UserMenu } from './user-menu';
+
+const DRAWER_WIDTH = 248;
+
+/** Top bar (always) + left menu (logged in only) + the page. */
+export function AppShell() {
+  const intl = useIntl();
+  const theme = useTheme();
+  const wide = useMediaQuery(theme.breakpoints.up('md'));
+  const current = useSession();
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const loggedIn = current !== null;
+  const showDrawer = loggedIn;
+
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <AppBar position="fixed" sx={{ zIndex: (t) => t.zIndex.drawer + 1 }}>
+        <Toolbar sx={{ gap: 1 }}>
+          {showDrawer && !wide && (
+            <IconButton
+              color="inherit"
+              edge="start"
+              aria-label={intl.formatMessage({ id: 'layout.menu.open' })}
+              onClick={() => setMobileOpen(true)}
+            >
+              <MenuIcon />
+            </IconButton>
+          )}
+          <Box
+            component={Link}
+            to="/"
+            aria-label={intl.formatMessage({ id: 'layout.home' })}
+            sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none' }}
+          >
+            <Box component="img" src="/logo.svg" alt="" sx={{ width: 36, height: 36 }} />
+            <Typography variant="h6" component="span" sx={{ fontWeight: 700, letterSpacing: 0.5 }}>
+              uvtrace
+            </Typography>
+          </Box>
+          <Box sx={{ flexGrow: 1 }} />
+          <LanguageSwitch />
+          {loggedIn && <UserMenu name={current.user.name} />}
+        </Toolbar>
+      </AppBar>
+
+      {showDrawer && (
+        <Drawer
+          variant={wide ? 'permanent' : 'temporary'}
+          open={wide || mobileOpen}
+          onClose={() => setMobileOpen(false)}
+          ModalProps={{ keepMounted: true }}
+          sx={{
+            width: wide ? DRAWER_WIDTH : undefined,
+            flexShrink: 0,
+            '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' },
+          }}
+        >
+          <Toolbar />
+          <MainMenu
+            modules={sessionModules(current)}
+            onNavigate={wide ? undefined : () => setMobileOpen(false)}
+          />
+        </Drawer>
+      )}
+
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
+        <Toolbar />
+        <Outlet />
+      </Box>
+    </Box>
+  );
+}

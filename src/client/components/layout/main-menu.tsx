@@ -1,0 +1,97 @@
+import Business from '@mui/icons-material/Business';
+import Dashboard from '@mui/icons-material/Dashboard';
+import Devices from '@mui/icons-material/Devices';
+import Group from '@mui/icons-material/Group';
+import Inventory2 from '@mui/icons-material/Inventory2';
+import Person from '@mui/icons-material/Person';
+import Sanitizer from '@mui/icons-material/Sanitizer';
+import WorkspacePremium from '@mui/icons-material/WorkspacePremium';
+import { Box, Divider, List, ListItemIcon, ListItemText } from '@mui/material';
+import type { LinkProps } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { useIntl } from 'react-intl';
+import type { Module } from '../../../shared/access/index.ts';
+import type { MessageRef } from '../../lib/toasts';
+import { ListItemLink } from '../router-link';
+
+type AppPath = NonNullable<LinkProps['to']>;
+
+/*
+ * Module screens are added by their own features; until a module's route exists its path is not in
+ * the generated route tree, hence the cast (a no-op once the route is there).
+ */
+const MODULE_ITEMS: Record<Module, { to: AppPath; label: MessageRef; icon: ReactNode }> = {
+  customers: { to: '/customers' as AppPath, label: { id: 'layout.menu.customers' }, icon: <Business /> },
+  users: { to: '/users' as AppPath, label: { id: 'layout.menu.users' }, icon: <Group /> },
+  products: { to: '/products' as AppPath, label: { id: 'layout.menu.products' }, icon: <Inventory2 /> },
+  devices: { to: '/devices' as AppPath, label: { id: 'layout.menu.devices' }, icon: <Devices /> },
+  sterilizations: {
+    to: '/sterilizations' as AppPath,
+    label: { id: 'layout.menu.sterilizations' },
+    icon: <Sanitizer />,
+  },
+  certificates: {
+    to: '/certificates' as AppPath,
+    label: { id: 'layout.menu.certificates' },
+    icon: <WorkspacePremium />,
+  },
+};
+
+const itemSx = {
+  borderRadius: 1,
+  mx: 1,
+  '&[aria-current="page"]': { bgcolor: 'action.selected', fontWeight: 600 },
+} as const;
+
+/** Left menu (logged-in only): profile, dashboard, one link per granted module, blockchain logo. */
+export function MainMenu({ modules, onNavigate }: { modules: readonly Module[]; onNavigate?: () => void }) {
+  const intl = useIntl();
+  return (
+    <Box
+      component="nav"
+      aria-label={intl.formatMessage({ id: 'layout.menu.label' })}
+      sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}
+    >
+      <List>
+        <ListItemLink to="/profile" onClick={onNavigate} sx={itemSx}>
+          <ListItemIcon>
+            <Person />
+          </ListItemIcon>
+          <ListItemText primary={intl.formatMessage({ id: 'layout.menu.profile' })} />
+        </ListItemLink>
+        <ListItemLink to="/" activeOptions={{ exact: true }} onClick={onNavigate} sx={itemSx}>
+          <ListItemIcon>
+            <Dashboard />
+          </ListItemIcon>
+          <ListItemText primary={intl.formatMessage({ id: 'layout.menu.dashboard' })} />
+        </ListItemLink>
+      </List>
+      {modules.length > 0 && <Divider />}
+      <List>
+        {modules.map((module) => {
+          const item = MODULE_ITEMS[module];
+          return (
+            <ListItemLink key={module} to={item.to} onClick={onNavigate} sx={itemSx}>
+              <ListItemIcon>{item.icon}</ListItemIcon>
+              <ListItemText primary={intl.formatMessage({ id: item.label.id })} />
+            </ListItemLink>
+          );
+        })}
+      </List>
+      <Box sx={{ mt: 'auto', p: 2, display: 'flex', justifyContent: 'center' }}>
+        <ListItemLink
+          to="/blockchain"
+          onClick={onNavigate}
+          sx={{ ...itemSx, flexDirection: 'column', gap: 0.5, py: 1.5 }}
+          aria-label={intl.formatMessage({ id: 'layout.menu.blockchain' })}
+        >
+          <Box component="img" src="/blockchain.svg" alt="" sx={{ width: 96, height: 'auto' }} />
+          <ListItemText
+            primary={intl.formatMessage({ id: 'layout.menu.blockchain' })}
+            slotProps={{ primary: { variant: 'caption', align: 'center' } }}
+          />
+        </ListItemLink>
+      </Box>
+    </Box>
+  );
+}

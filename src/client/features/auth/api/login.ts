@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../../lib/api-client';
+import { formDataSerializer } from '../../../lib/form-data';
+import { session } from '../../../lib/session';
+
+export type LoginValues = { email: string; password: string };
+
+/** POST /auth/login. On success the session (user with its modules, token) is stored. */
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['auth', 'login'],
+    // The login screen reports its own failures ("Login failed").
+    meta: { silentError: true },
+    mutationFn: (values: LoginValues) =>
+      unwrap(api.POST('/auth/login', { body: values, bodySerializer: formDataSerializer })),
+    onSuccess: (data) => {
+      // Nothing cached for a previous user may leak into this session.
+      queryClient.clear();
+      session.set({ user: { ...data.user, modules: data.modules ?? data.user.modules }, token: data.token });
+    },
+  });
+}

@@ -1,0 +1,135 @@
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { Form, Formik, type FormikHelpers } from 'formik';
+import { useState } from 'react';
+import { useIntl } from 'react-intl';
+import { profileSchema } from '../../../shared/validation/index.ts';
+import { PageError, PagePending } from '../../components/route-fallbacks';
+import { trimValues } from '../../lib/form-data';
+import { FormikTextField, InvalidSubmitNotifier, initialErrorsFor } from '../../lib/form-fields';
+import { useSession } from '../../lib/session';
+import { type ProfileValues, useMe, useUpdateProfile } from './api/me';
+
+export function ProfilePage() {
+  const intl = useIntl();
+  const current = useSession();
+  const me = useMe();
+  const update = useUpdateProfile();
+  const [updatedOpen, setUpdatedOpen] = useState(false);
+
+  const user = me.data ?? current?.user;
+  const initialValues: ProfileValues = {
+    name: user?.name ?? '',
+    email: user?.email ?? '',
+    new_password: '',
+    repeat_new_password: '',
+  };
+
+  const onSubmit = async (values: ProfileValues, helpers: FormikHelpers<ProfileValues>) => {
+    try {
+      await update.mutateAsync(trimValues(values));
+      helpers.resetForm({ values: { ...values, new_password: '', repeat_new_password: '' } });
+      setUpdatedOpen(true);
+    } catch {
+      // The alert was shown by the mutation cache (SPEC §8); the values stay for a fix.
+    }
+  };
+
+  return (
+    <Stack spacing={3} sx={{ maxWidth: 640 }}>
+      <Box>
+        <Typography variant="overline" color="text.secondary">
+          {intl.formatMessage({ id: 'profile.title' })}
+        </Typography>
+        <Typography variant="h4" component="h1">
+          {user?.name?.trim() || intl.formatMessage({ id: 'layout.user.fallback' })}
+        </Typography>
+      </Box>
+      {me.isPending && !user && <PagePending />}
+      {me.isError && !user && <PageError />}
+      {user && (
+        <Card>
+          <CardContent>
+            <Formik
+              initialValues={initialValues}
+              validationSchema={profileSchema}
+              initialErrors={initialErrorsFor(profileSchema, initialValues)}
+              validateOnMount
+              enableReinitialize
+              onSubmit={onSubmit}
+            >
+              {({ isValid, isSubmitting }) => (
+                <Form noValidate aria-label={intl.formatMessage({ id: 'profile.form.label' })}>
+                  <InvalidSubmitNotifier messageId="profile.form.invalid" />
+                  <FormikTextField name="name" labelId="profile.form.name" autoComplete="name" required />
+                  <FormikTextField
+                    name="email"
+                    labelId="profile.form.email"
+                    type="email"
+                    autoComplete="email"
+                    required
+                  />
+                  <FormikTextField
+                    name="new_password"
+                    labelId="profile.form.new_password"
+                    type="password"
+                    autoComplete="new-password"
+                    required
+                  />
+                  <FormikTextField
+                    name="repeat_new_password"
+                    labelId="profile.form.repeat_new_password"
+                    type="password"
+                    autoComplete="new-password"
+                    required
+                  />
+                  <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 2 }}>
+                    <Button
+                      type="submit"
+                      variant="contained"
+                      disabled={!isValid || isSubmitting || update.isPending}
+                      startIcon={
+                        update.isPending ? <CircularProgress size={18} color="inherit" /> : undefined
+                      }
+                    >
+                      {intl.formatMessage({ id: 'profile.form.save' })}
+                    </Button>
+                  </Box>
+                </Form>
+              )}
+            </Formik>
+          </CardContent>
+        </Card>
+      )}
+      <Dialog
+        open={updatedOpen}
+        onClose={() => setUpdatedOpen(false)}
+        aria-labelledby="profile-updated-title"
+      >
+        <DialogTitle id="profile-updated-title">
+          {intl.formatMessage({ id: 'profile.updated.title' })}
+        </DialogTitle>
+        <DialogContent>
+          <DialogContentText>{intl.formatMessage({ id: 'profile.updated.text' })}</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setUpdatedOpen(false)} autoFocus>
+            {intl.formatMessage({ id: 'common.ok' })}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Stack>
+  );
+}

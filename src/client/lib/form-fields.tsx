@@ -1,0 +1,117 @@
+/**
+ * formik ↔ MUI bindings used by every form. Errors are message ids (yup schemas in
+ * src/shared/validation, or the server's validation_error data) translated here.
+ */
+import { Checkbox, FormControlLabel, TextField, type TextFieldProps } from '@mui/material';
+import { type FormikErrors, useField, useFormikContext } from 'formik';
+import { useEffect, useRef } from 'react';
+import { useIntl } from 'react-intl';
+import { type AnySchema, ValidationError } from 'yup';
+import { ApiError } from './api-client';
+import { translateValidation } from './intl';
+import { toast } from './toasts';
+
+type FieldProps = Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'label'> & {
+  name: string;
+  /** Message id of the label. */
+  labelId: string;
+  /** Message id of a helper text shown when there is no error. */
+  helperId?: string;
+};
+
+export function FormikTextField({ name, labelId, helperId, id, ...rest }: FieldProps) {
+  const intl = useIntl();
+  const [field, meta] = useField<string | undefined>(name);
+  const { submitCount } = useFormikContext();
+  const showError = Boolean(meta.error) && (meta.touched || submitCount > 0);
+  const helper = helperId ? intl.formatMessage({ id: helperId }) : rest.helperText;
+  return (
+    <TextField
+      fullWidth
+      margin="normal"
+      {...rest}
+      id={id ?? `field-${name}`}
+      name={field.name}
+      value={field.value ?? ''}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      label={intl.formatMessage({ id: labelId })}
+      error={showError}
+      helperText={showError && meta.error ? translateValidation(intl, meta.error) : helper}
+    />
+  );
+}
+
+/** A checkbox stored as "1" / "0" (the multipart form convention for booleans). */
+export function FormikCheckbox({
+  name,
+  labelId,
+  disabled,
+}: {
+  name: string;
+  labelId: string;
+  disabled?: boolean;
+}) {
+  const intl = useIntl();
+  const [field, , helpers] = useField<string | boolean | undefined>(name);
+  const checked = field.value === true || field.value === '1';
+  return (
+    <FormControlLabel
+      label={intl.formatMessage({ id: labelId })}
+      control={
+        <Checkbox
+          name={field.name}
+          checked={checked}
+          disabled={disabled}
+          onChange={(event) => void helpers.setValue(event.target.checked ? '1' : '0')}
+          onBlur={field.onBlur}
+        />
+      }
+    />
+  );
+}
+
+/**
+ * Place inside a <Formik>: an invalid submit (no call is made) shows the form's error alert
+ * (SPEC §5), e.g. messageId="profile.form.invalid".
+ */
+export function InvalidSubmitNotifier({ messageId }: { messageId: string }) {
+  const { isSubmitting, isValidating, errors, submitCount } = useFormikContext();
+  const seen = useRef(submitCount);
+  useEffect(() => {
+    if (isSubmitting || isValidating || submitCount === seen.current) return;
+    seen.current = submitCount;
+    if (Object.keys(errors).length > 0) toast.error({ id: messageId });
+  }, [isSubmitting, isValidating, errors, submitCount, messageId]);
+  return null;
+}
+
+/** Shows a validation_error answer on the form's fields (the toast lists them too). */
+export function applyServerErrors<T>(error: unknown, setErrors: (errors: FormikErrors<T>) => void): void {
+  if (!(error instanceof ApiError) || error.message !== 'validation_error') return;
+  if (typeof error.data !== 'object' || error.data === null) return;
+  const errors: Record<string, string> = {};
+  for (const [field, messages] of Object.entries(error.data)) {
+    const first: unknown = Array.isArray(messages) ? messages[0] : messages;
+    if (typeof first === 'string') errors[field] = first;
+  }
+  setErrors(errors as FormikErrors<T>);
+}
+
+/**
+ * Errors of the initial values, computed synchronously: with `initialErrors` a submit button bound to
+ * `isValid` is disabled from the first render, not only after validateOnMount has run.
+ */
+export function initialErrorsFor<T>(schema: AnySchema, values: T): FormikErrors<T> {
+  try {
+    schema.validateSync(values, { abortEarly: false });
+    return {};
+  } catch (error) {
+    if (!(error instanceof ValidationError)) return {};
+    const errors: Record<string, string> = {};
+    for (const inner of error.inner) {
+      if (inner.path && !errors[inner.path] && inner.errors[0]) errors[inner.path] = inner.errors[0];
+    }
+    return errors as FormikErrors<T>;
+  }
+}

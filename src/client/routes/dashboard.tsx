@@ -1,0 +1,8 @@
+import { createFileRoute, redirect } from '@tanstack/react-router';
+
+/** /dashboard is an alias of / (SPEC §2). */
+export const Route = createFileRoute('/dashboard')({
+  beforeLoad: () => {
+    throw redirect({ to: '/', replace: true });
+  },
+});

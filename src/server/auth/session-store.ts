@@ -1,0 +1,116 @@
+/**
+ * Sessions: created at login, looked up on every authenticated request, ended by logout, by idle or
+ * absolute expiry, and for every session of a user who is disabled or changes password.
+ */
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { isRole, type Role } from '../../shared/access/index.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { customers, sessions, users } from '../db/schema.ts';
+import { sessionExpired } from '../http/envelope.ts';
+import { hashToken, newToken } from './tokens.ts';
+
+export interface AuthUser {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+  customerId: number;
+  customerName: string;
+}
+
+export interface AuthContext {
+  sessionId: number;
+  user: AuthUser;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+/** Avoids a write per request: last_seen_at moves at most once a minute. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+export interface SessionStore {
+  create(userId: number, request: FastifyRequest): Promise<string>;
+  authenticate(request: FastifyRequest): Promise<void>;
+  revoke(sessionId: number): Promise<void>;
+  revokeAllForUser(tx: Tx | Db, userId: number, exceptSessionId?: number): Promise<void>;
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
+}
+
+export function createSessionStore(db: Db, options: { idleMinutes: number; maxHours: number }): SessionStore {
+  return {
+    async create(userId, request) {
+      const token = newToken();
+      await db.insert(sessions).values({
+        userId,
+        tokenHash: hashToken(token),
+        expiresAt: new Date(Date.now() + options.maxHours * 3_600_000),
+        ip: request.ip,
+        userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
+      });
+      return token;
+    },
+
+    async authenticate(request) {
+      const token = bearerToken(request);
+      if (!token) throw sessionExpired();
+      const [row] = await db
+        .select({
+          sessionId: sessions.id,
+          lastSeenAt: sessions.lastSeenAt,
+          id: users.id,
+          name: users.name,
+          email: users.email,
+          role: users.role,
+          customerId: users.customerId,
+          customerName: customers.name,
+        })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .innerJoin(customers, eq(customers.id, users.customerId))
+        .where(
+          and(
+            eq(sessions.tokenHash, hashToken(token)),
+            isNull(sessions.revokedAt),
+            isNull(users.deletedAt),
+            sql`${sessions.expiresAt} > now()`,
+            sql`${sessions.lastSeenAt} > now() - make_interval(mins => ${options.idleMinutes})`,
+          ),
+        )
+        .limit(1);
+      if (!row || !isRole(row.role)) throw sessionExpired();
+      if (Date.now() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
+        await db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.id, row.sessionId));
+      }
+      const { sessionId, lastSeenAt: _lastSeen, role, ...user } = row;
+      request.auth = { sessionId, user: { ...user, role } };
+    },
+
+    async revoke(sessionId) {
+      await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+    },
+
+    async revokeAllForUser(tx, userId, exceptSessionId) {
+      await tx
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(
+          and(
+            eq(sessions.userId, userId),
+            isNull(sessions.revokedAt),
+            exceptSessionId === undefined ? undefined : ne(sessions.id, exceptSessionId),
+          ),
+        );
+    },
+  };
+}

@@ -1,0 +1,91 @@
+// Runs embedded PGlite on its own thread and serves it over the PostgreSQL wire protocol on
+// 127.0.0.1, so that a long query never stalls the HTTP event loop (DESIGN.md §2). Started by
+// openDatabase() in client.ts; speaks to it with the messages typed below.
+import { mkdirSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+export interface PgliteWorkerData {
+  /** Directory of the database files, or 'memory://' for an in-memory database. */
+  dataDir: string;
+  /** Socket connections accepted at once (the pool uses one; a little slack covers reconnects). */
+  maxConnections: number;
+  /** A tarball from dumpDataDir to start from (skips initdb, which costs seconds): tests use it. */
+  loadFrom?: string;
+}
+
+export type PgliteWorkerMessage =
+  | { type: 'ready'; port: number }
+  | { type: 'error'; message: string }
+  | { type: 'closed' }
+  | { type: 'dumped' };
+
+/** Messages the worker accepts. */
+export type PgliteWorkerCommand = { type: 'close' } | { type: 'dump'; path: string };
+
+if (!parentPort) throw new Error('pglite-worker.ts must run in a worker thread');
+const port = parentPort;
+const { dataDir, maxConnections, loadFrom } = workerData as PgliteWorkerData;
+
+function post(message: PgliteWorkerMessage): void {
+  port.postMessage(message);
+}
+
+let db: PGlite | undefined;
+let server: PGLiteSocketServer | undefined;
+
+async function start(): Promise<void> {
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const loadDataDir = loadFrom ? new Blob([await readFile(loadFrom)]) : undefined;
+  db = await PGlite.create(dataDir, loadDataDir ? { loadDataDir } : {});
+  server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
+  await server.start();
+  const conn = server.getServerConn();
+  const listenPort = Number(conn.slice(conn.lastIndexOf(':') + 1));
+  if (!Number.isInteger(listenPort) || listenPort <= 0) throw new Error(`unexpected server address ${conn}`);
+  post({ type: 'ready', port: listenPort });
+}
+
+async function stop(): Promise<void> {
+  try {
+    await server?.stop();
+  } finally {
+    // Closing PGlite flushes its files so the data directory is consistent for the next open.
+    if (db && !db.closed) await db.close();
+  }
+}
+
+async function dump(target: string): Promise<void> {
+  if (!db) throw new Error('database not open');
+  const blob = await db.dumpDataDir('none');
+  // Write then rename: concurrent writers of the same template never expose a partial file.
+  const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(temporary, Buffer.from(await blob.arrayBuffer()));
+  await rename(temporary, target);
+}
+
+port.on('message', (message: PgliteWorkerCommand) => {
+  if (message.type === 'dump') {
+    dump(message.path)
+      .then(() => post({ type: 'dumped' }))
+      .catch((error: unknown) => post({ type: 'error', message: String(error) }));
+    return;
+  }
+  if (message.type !== 'close') return;
+  stop()
+    .catch((error: unknown) => post({ type: 'error', message: String(error) }))
+    .finally(() => {
+      post({ type: 'closed' });
+      port.close();
+      process.exit(0);
+    });
+});
+
+start().catch((error: unknown) => {
+  post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+  stop()
+    .catch(() => {})
+    .finally(() => process.exit(1));
+});

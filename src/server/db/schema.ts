@@ -1,0 +1,295 @@
+// Drizzle schema: the single definition of every table. Table and column names are fixed by the
+// shared data model (docs/conventions-for-helpers.md); migrations are generated from this file
+// with `npx drizzle-kit generate` and must run on PostgreSQL 15 and PGlite (Postgres 18).
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  char,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+/** Allowed values, shared with the code that writes them. */
+export const USER_ROLES = ['CUSTOMER', 'CUSTOMER_CARE', 'ADMIN', 'SUPER_ADMIN'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+export const PRODUCT_TYPES = { plug: 1, bath: 2 } as const;
+export const BLOCK_STATUSES = ['PENDING', 'SENT', 'MINED', 'FAILED'] as const;
+export type BlockStatus = (typeof BLOCK_STATUSES)[number];
+export const CERTIFICATE_LANGUAGES = ['it', 'en'] as const;
+export type CertificateLanguage = (typeof CERTIFICATE_LANGUAGES)[number];
+/** Sterilization status codes (SPEC §4); other values are stored and shown raw. */
+export const STERILIZATION_STATUS = { ok: 0, nulled: 1, lampMalfunction: 2, probeMalfunction: 3 } as const;
+/** The manufacturer's own customer row: staff users belong to it. */
+export const MANUFACTURER_CUSTOMER_ID = 1;
+
+/** PDFs live in the database so that a certificate and its files commit or roll back together. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({
+  dataType: () => 'bytea',
+});
+
+const tz = { withTimezone: true, mode: 'date' } as const;
+const createdAt = () => timestamp('created_at', tz).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp('updated_at', tz)
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    address: text('address'),
+    postcode: text('postcode'),
+    city: text('city'),
+    country: char('country', { length: 2 }).notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    referrer: text('referrer'),
+    enableBlockchain: boolean('enable_blockchain').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', tz),
+  },
+  (t) => [
+    index('customers_name_idx').on(t.name, t.id),
+    check('customers_country_chk', sql`${t.country} ~ '^[A-Za-z]{2}$'`),
+  ],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    name: text('name').notNull(),
+    /** Stored lower-case; the unique index on lower(email) makes uniqueness case-insensitive anyway. */
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role').$type<UserRole>().notNull(),
+    passwordChangedAt: timestamp('password_changed_at', tz),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', tz),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_uq').on(sql`lower(${t.email})`),
+    index('users_name_idx').on(t.name, t.id),
+    index('users_customer_id_idx').on(t.customerId),
+    check('users_role_chk', sql`${t.role} in ('CUSTOMER', 'CUSTOMER_CARE', 'ADMIN', 'SUPER_ADMIN')`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** sha256 hex of the bearer token: the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique('sessions_token_hash_uq'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', tz).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', tz).notNull(),
+    revokedAt: timestamp('revoked_at', tz),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.userId)],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /** 1 = Sterilizing Neck Plug, 2 = Sterilizing Bath */
+    type: smallint('type').notNull(),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', tz),
+  },
+  (t) => [index('products_name_idx').on(t.name, t.id), check('products_type_chk', sql`${t.type} in (1, 2)`)],
+);
+
+export const devices = pgTable(
+  'devices',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    deviceSerial: varchar('device_serial', { length: 8 }).notNull().unique('devices_device_serial_uq'),
+    label: text('label').notNull(),
+    /** SPKI PEM public keys; the device signs its JWTs with either. */
+    publicKey: text('public_key'),
+    publicKey2: text('public_key_2'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', tz),
+  },
+  (t) => [
+    index('devices_label_idx').on(t.label, t.id),
+    index('devices_customer_id_idx').on(t.customerId),
+    index('devices_product_id_idx').on(t.productId),
+    check('devices_device_serial_chk', sql`char_length(${t.deviceSerial}) = 8`),
+  ],
+);
+
+export const consumableBatches = pgTable(
+  'consumable_batches',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id),
+    lotCode: text('lot_code').notNull(),
+    lotProgressive: integer('lot_progressive').notNull(),
+    batchQuantity: integer('batch_quantity').notNull(),
+    sterilizationCount: integer('sterilization_count').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('consumable_batches_device_lot_uq').on(t.deviceId, t.lotCode, t.lotProgressive),
+    check('consumable_batches_quantity_chk', sql`${t.batchQuantity} > 0`),
+    check('consumable_batches_count_chk', sql`${t.sterilizationCount} >= 0`),
+  ],
+);
+
+export const blockchainDataBlocks = pgTable(
+  'blockchain_data_blocks',
+  {
+    id: serial('id').primaryKey(),
+    status: text('status').$type<BlockStatus>().notNull().default('PENDING'),
+    /** e.g. devnet, sepolia, mainnet */
+    network: text('network').notNull(),
+    transactionHash: text('transaction_hash'),
+    merkleRoot: text('merkle_root'),
+    hashingVersion: integer('hashing_version').notNull().default(1),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', tz),
+    minedAt: timestamp('mined_at', tz),
+  },
+  (t) => [
+    index('blockchain_data_blocks_status_idx').on(t.status, t.id),
+    check('blockchain_data_blocks_status_chk', sql`${t.status} in ('PENDING', 'SENT', 'MINED', 'FAILED')`),
+  ],
+);
+
+// Numeric columns have a fixed scale so that the text a record is read back as (and so its
+// integrity leaf) does not depend on how the device formatted the number.
+export const sterilizations = pgTable(
+  'sterilizations',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id),
+    receivedTs: timestamp('received_ts', tz).notNull().defaultNow(),
+    /** Per-device counter sent by the device. */
+    progressiveId: integer('progressive_id').notNull(),
+    /** UV dose, mJ/cm² */
+    suppliedEnergy: numeric('supplied_energy', { precision: 12, scale: 2 }).notNull(),
+    /** minutes */
+    nominalTime: numeric('nominal_time', { precision: 10, scale: 2 }).notNull(),
+    /** minutes */
+    effectiveTime: numeric('effective_time', { precision: 10, scale: 2 }).notNull(),
+    /** hours */
+    residualLampLife: numeric('residual_lamp_life', { precision: 12, scale: 2 }).notNull(),
+    statusCode: integer('status_code').notNull(),
+    latitude: numeric('latitude', { precision: 9, scale: 6 }),
+    longitude: numeric('longitude', { precision: 9, scale: 6 }),
+    consumablesLot: text('consumables_lot'),
+    lotProgressiveId: integer('lot_progressive_id'),
+    notes: text('notes'),
+    hashingVersion: integer('hashing_version'),
+    blockchainDataBlockId: integer('blockchain_data_block_id').references(() => blockchainDataBlocks.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sterilizations_device_progressive_uq').on(t.deviceId, t.progressiveId),
+    // NULLS FIRST matches a plain `ORDER BY received_ts DESC, id DESC`, so the planner can use it.
+    index('sterilizations_received_ts_idx').on(t.receivedTs.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('sterilizations_device_received_ts_idx').on(t.deviceId, t.receivedTs.desc().nullsFirst()),
+    index('sterilizations_consumables_lot_idx').on(t.consumablesLot),
+    index('sterilizations_block_id_idx').on(t.blockchainDataBlockId),
+    index('sterilizations_status_code_idx').on(t.statusCode),
+  ],
+);
+
+export const certificates = pgTable(
+  'certificates',
+  {
+    id: serial('id').primaryKey(),
+    lotNumber: text('lot_number').notNull(),
+    validatedTreatmentNumber: text('validated_treatment_number').notNull(),
+    expirationDate: date('expiration_date', { mode: 'string' }).notNull(),
+    itFileName: text('it_file_name').notNull(),
+    enFileName: text('en_file_name'),
+    uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('certificates_lot_treatment_uq').on(t.lotNumber, t.validatedTreatmentNumber),
+    index('certificates_treatment_idx').on(t.validatedTreatmentNumber),
+    index('certificates_expiration_date_idx').on(t.expirationDate),
+  ],
+);
+
+export const certificateFiles = pgTable(
+  'certificate_files',
+  {
+    id: serial('id').primaryKey(),
+    certificateId: integer('certificate_id')
+      .notNull()
+      .references(() => certificates.id, { onDelete: 'cascade' }),
+    language: text('language').$type<CertificateLanguage>().notNull(),
+    content: bytea('content').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+  },
+  (t) => [
+    uniqueIndex('certificate_files_certificate_language_uq').on(t.certificateId, t.language),
+    check('certificate_files_language_chk', sql`${t.language} in ('it', 'en')`),
+  ],
+);
+
+export type Customer = typeof customers.$inferSelect;
+export type NewCustomer = typeof customers.$inferInsert;
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+export type Session = typeof sessions.$inferSelect;
+export type NewSession = typeof sessions.$inferInsert;
+export type Product = typeof products.$inferSelect;
+export type NewProduct = typeof products.$inferInsert;
+export type Device = typeof devices.$inferSelect;
+export type NewDevice = typeof devices.$inferInsert;
+export type ConsumableBatch = typeof consumableBatches.$inferSelect;
+export type NewConsumableBatch = typeof consumableBatches.$inferInsert;
+export type Sterilization = typeof sterilizations.$inferSelect;
+export type NewSterilization = typeof sterilizations.$inferInsert;
+export type BlockchainDataBlock = typeof blockchainDataBlocks.$inferSelect;
+export type NewBlockchainDataBlock = typeof blockchainDataBlocks.$inferInsert;
+export type Certificate = typeof certificates.$inferSelect;
+export type NewCertificate = typeof certificates.$inferInsert;
+export type CertificateFile = typeof certificateFiles.$inferSelect;
+export type NewCertificateFile = typeof certificateFiles.$inferInsert;

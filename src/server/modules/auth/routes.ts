@@ -1,0 +1,102 @@
+/** Sign-in, sign-out and the signed-in user's own profile (SPEC §2 Login, Profile; §7 /auth). */
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { abilitiesFor, modulesFor } from '../../../shared/access/index.ts';
+import { loginSchema, profileSchema, validateForm } from '../../../shared/validation/index.ts';
+import { currentAuth } from '../../auth/guards.ts';
+import type { LoginThrottle } from '../../auth/login-throttle.ts';
+import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import type { AuthUser, SessionStore } from '../../auth/session-store.ts';
+import type { ApiModule } from '../../contract/handler-types.ts';
+import type { Db } from '../../db/client.ts';
+import { customers, users } from '../../db/schema.ts';
+import { ApiError, ok, validationFailed } from '../../http/envelope.ts';
+
+export function sessionUserView(user: AuthUser) {
+  return {
+    id: user.id,
+    customer_id: user.customerId,
+    customer_name: user.customerName,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    modules: modulesFor(user.role),
+    abilities: abilitiesFor(user.role),
+  };
+}
+
+async function findActiveUserByEmail(db: Db, email: string) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      role: users.role,
+      passwordHash: users.passwordHash,
+      customerId: users.customerId,
+      customerName: customers.name,
+    })
+    .from(users)
+    .innerJoin(customers, eq(customers.id, users.customerId))
+    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, isNull(users.deletedAt)))
+    .limit(1);
+  return row;
+}
+
+export function authModule(deps: { db: Db; sessions: SessionStore; throttle: LoginThrottle }): ApiModule {
+  const { db, sessions, throttle } = deps;
+  return {
+    formSchemas: { login: loginSchema, updateProfile: profileSchema },
+    handlers: {
+      async login(request) {
+        const form = await validateForm(loginSchema, request.body);
+        if (!form.ok) throw validationFailed(form.errors);
+        const email = form.value.email.toLowerCase();
+        const retryAfter = throttle.retryAfter(email, request.ip);
+        if (retryAfter > 0) throw new ApiError(429, 'too_many_login_attempts', { retry_after_seconds: retryAfter });
+        const user = await findActiveUserByEmail(db, email);
+        const valid = await verifyPassword(user?.passwordHash, form.value.password);
+        if (!user || !valid) {
+          throttle.recordFailure(email, request.ip);
+          throw new ApiError(401, 'login_failed');
+        }
+        throttle.recordSuccess(email);
+        const token = await sessions.create(user.id, request);
+        const { passwordHash: _hash, ...authUser } = user;
+        const view = sessionUserView(authUser as AuthUser);
+        return ok({ user: view, token, modules: view.modules }, 'logged_in');
+      },
+
+      async logout(request) {
+        await sessions.revoke(currentAuth(request).sessionId);
+        return ok(null, 'logged_out');
+      },
+
+      async getMe(request) {
+        return ok(sessionUserView(currentAuth(request).user));
+      },
+
+      async updateProfile(request) {
+        const auth = currentAuth(request);
+        const form = await validateForm(profileSchema, request.body);
+        if (!form.ok) throw validationFailed(form.errors);
+        const { name, email, new_password: password } = form.value;
+        const passwordHash = await hashPassword(password);
+        await db.transaction(async (tx) => {
+          const [taken] = await tx
+            .select({ id: users.id })
+            .from(users)
+            .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, ne(users.id, auth.user.id)))
+            .limit(1);
+          if (taken) throw validationFailed({ email: ['validation.profile.email.taken'] });
+          await tx
+            .update(users)
+            .set({ name, email: email.toLowerCase(), passwordHash, passwordChangedAt: new Date() })
+            .where(eq(users.id, auth.user.id));
+          // A new password ends every other session of this user; the one making the change stays.
+          await sessions.revokeAllForUser(tx, auth.user.id, auth.sessionId);
+        });
+        return ok(sessionUserView({ ...auth.user, name, email: email.toLowerCase() }), 'profile_updated');
+      },
+    },
+  };
+}

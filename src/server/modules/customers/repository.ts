@@ -1,0 +1,144 @@
+/** Customers with their counts (SPEC §2 Customer list / Customer page), and their writes. */
+import { eq, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { customers, type NewCustomer, STERILIZATION_STATUS } from '../../db/schema.ts';
+import { toNumber } from './shared.ts';
+
+export interface CustomerView {
+  id: number;
+  name: string;
+  address: string | null;
+  postcode: string | null;
+  city: string | null;
+  country: string;
+  email: string | null;
+  phone: string | null;
+  referrer: string | null;
+  enable_blockchain: boolean;
+  created_at: Date;
+  updated_at: Date | null;
+  deleted_at: Date | null;
+  devices_count: number;
+  users_count: number;
+  sterilizations_ok_count: number;
+}
+
+/**
+ * The window sterilizations_ok_count covers: whole UTC days, both ends inclusive. `from` is the first
+ * instant counted and `toExclusive` the first instant after the last day (the day after filterTo at
+ * 00:00 UTC). A window whose end is before its start simply counts nothing.
+ */
+export interface ReceivedWindow {
+  from: Date | null;
+  toExclusive: Date | null;
+}
+
+export function receivedWindow(filterFrom: string | undefined, filterTo: string | undefined): ReceivedWindow {
+  const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
+  let toExclusive: Date | null = null;
+  if (filterTo) {
+    toExclusive = dayStart(filterTo);
+    toExclusive.setUTCDate(toExclusive.getUTCDate() + 1);
+  }
+  return { from: filterFrom ? dayStart(filterFrom) : null, toExclusive };
+}
+
+export type CustomerSort = 'name' | 'active';
+type Direction = 'asc' | 'desc';
+
+/**
+ * Name order is case-insensitive (the same on PGlite's C collation and a server's locale for plain
+ * names); "active" orders by deleted_at, so ascending lists disabled customers first (oldest
+ * deactivation first) and active ones last, descending the reverse. The id always breaks ties, so
+ * paging is stable.
+ */
+function customerOrder(sortBy: CustomerSort, dir: Direction): SQL {
+  const d = sql.raw(dir);
+  if (sortBy === 'active') {
+    const nulls = sql.raw(dir === 'asc' ? 'nulls last' : 'nulls first');
+    return sql`c.deleted_at ${d} ${nulls}, lower(c.name) ${d}, c.id ${d}`;
+  }
+  return sql`lower(c.name) ${d}, c.id ${d}`;
+}
+
+/**
+ * devices_count and users_count count every device and user of the customer (disabled users too),
+ * matching the lists of the customer page's tabs; sterilizations_ok_count counts status 0 records of
+ * the devices the customer has now.
+ */
+function withCounts(source: SQL, order: SQL, window: ReceivedWindow): SQL {
+  const from = window.from ? sql`and s.received_ts >= ${window.from}` : sql``;
+  const to = window.toExclusive ? sql`and s.received_ts < ${window.toExclusive}` : sql``;
+  return sql`
+    with picked as (${source})
+    select c.id, c.name, c.address, c.postcode, c.city, c.country, c.email, c.phone, c.referrer,
+      c.enable_blockchain, c.created_at, c.updated_at, c.deleted_at,
+      (select count(*) from devices d where d.customer_id = c.id) as devices_count,
+      (select count(*) from users u where u.customer_id = c.id) as users_count,
+      (select count(*) from sterilizations s join devices d on d.id = s.device_id
+        where d.customer_id = c.id and s.status_code = ${STERILIZATION_STATUS.ok} ${from} ${to}) as sterilizations_ok_count
+    from picked c
+    order by ${order}`;
+}
+
+type CustomerRow = Omit<CustomerView, 'devices_count' | 'users_count' | 'sterilizations_ok_count' | 'id'> & {
+  id: number | string;
+  devices_count: string | number;
+  users_count: string | number;
+  sterilizations_ok_count: string | number;
+};
+
+function toView(row: CustomerRow): CustomerView {
+  return {
+    ...row,
+    id: Number(row.id),
+    country: row.country.trim(),
+    devices_count: toNumber(row.devices_count),
+    users_count: toNumber(row.users_count),
+    sterilizations_ok_count: toNumber(row.sterilizations_ok_count),
+  };
+}
+
+export async function listCustomerPage(
+  db: Db,
+  options: { sortBy: CustomerSort; dir: Direction; limit: number; offset: number; window: ReceivedWindow },
+): Promise<{ rows: CustomerView[]; total: number }> {
+  const order = customerOrder(options.sortBy, options.dir);
+  const page = sql`select * from customers c order by ${order} limit ${options.limit} offset ${options.offset}`;
+  const [rows, total] = await Promise.all([
+    db.execute<CustomerRow>(withCounts(page, order, options.window)),
+    db.execute<{ n: string }>(sql`select count(*) as n from customers`),
+  ]);
+  return { rows: rows.rows.map(toView), total: toNumber(total.rows[0]?.n) };
+}
+
+export async function findCustomerView(db: Db, id: number): Promise<CustomerView | undefined> {
+  const result = await db.execute<CustomerRow>(
+    withCounts(sql`select * from customers where id = ${id}`, sql`c.id`, { from: null, toExclusive: null }),
+  );
+  const row = result.rows[0];
+  return row ? toView(row) : undefined;
+}
+
+export async function findCustomer(db: Db, id: number) {
+  const [row] = await db.select().from(customers).where(eq(customers.id, id)).limit(1);
+  return row;
+}
+
+/** Active customers as options (the assign-to-customer dialog), by name. */
+export async function activeCustomerOptions(db: Db): Promise<{ id: number; name: string }[]> {
+  const result = await db.execute<{ id: number; name: string }>(
+    sql`select id, name from customers where deleted_at is null order by lower(name), id`,
+  );
+  return result.rows.map((row) => ({ id: Number(row.id), name: row.name }));
+}
+
+export async function insertCustomer(db: Db, values: NewCustomer): Promise<number> {
+  const [row] = await db.insert(customers).values(values).returning({ id: customers.id });
+  if (!row) throw new Error('customer insert returned no row');
+  return row.id;
+}
+
+export async function updateCustomerRow(db: Db, id: number, values: Partial<NewCustomer>): Promise<void> {
+  await db.update(customers).set(values).where(eq(customers.id, id));
+}

@@ -1,0 +1,115 @@
+/** Customers (SPEC §2 Customer list, Customer page; §7 /customers). */
+import { customerSchema, validateForm } from '../../../shared/validation/index.ts';
+import { currentAuth, requireAbility } from '../../auth/guards.ts';
+import type { ApiModule } from '../../contract/handler-types.ts';
+import type { Db } from '../../db/client.ts';
+import type { NewCustomer } from '../../db/schema.ts';
+import { notFound, ok, validationFailed } from '../../http/envelope.ts';
+import { pageOf, pageRequest } from '../../http/paging.ts';
+import {
+  activeCustomerOptions,
+  findCustomer,
+  findCustomerView,
+  insertCustomer,
+  listCustomerPage,
+  receivedWindow,
+  updateCustomerRow,
+} from './repository.ts';
+import { assertTenant, filledFields, requireModule } from './shared.ts';
+
+const CUSTOMER_FIELDS = [
+  'name',
+  'address',
+  'postcode',
+  'city',
+  'country',
+  'email',
+  'phone',
+  'referrer',
+  'enable_blockchain',
+] as const;
+
+type CustomerForm = Partial<Record<(typeof CUSTOMER_FIELDS)[number], string>>;
+
+/** Validated form values → columns; only the fields present in the form (updates leave the rest). */
+function columnsOf(form: CustomerForm): Partial<NewCustomer> {
+  const columns: Partial<NewCustomer> = {};
+  if (form.name !== undefined) columns.name = form.name;
+  if (form.address !== undefined) columns.address = form.address;
+  if (form.postcode !== undefined) columns.postcode = form.postcode;
+  if (form.city !== undefined) columns.city = form.city;
+  // ISO 3166 codes are stored upper-case whatever the form sent.
+  if (form.country !== undefined) columns.country = form.country.toUpperCase();
+  if (form.email !== undefined) columns.email = form.email;
+  if (form.phone !== undefined) columns.phone = form.phone;
+  if (form.referrer !== undefined) columns.referrer = form.referrer;
+  if (form.enable_blockchain !== undefined) columns.enableBlockchain = form.enable_blockchain === '1';
+  return columns;
+}
+
+async function validCustomerForm(values: CustomerForm): Promise<CustomerForm> {
+  const result = await validateForm(customerSchema, values);
+  if (!result.ok) throw validationFailed(result.errors);
+  return values;
+}
+
+export function customersModule(deps: { db: Db }): ApiModule {
+  const { db } = deps;
+  return {
+    formSchemas: { createCustomer: customerSchema },
+    handlers: {
+      async listCustomers(request) {
+        requireModule(request, 'customers');
+        const { page, sortBy, sortDir, filterFrom, filterTo } = request.query;
+        const paging = pageRequest(page);
+        const { rows, total } = await listCustomerPage(db, {
+          sortBy: sortBy === 'active' ? 'active' : 'name',
+          dir: sortDir === 'desc' ? 'desc' : 'asc',
+          limit: paging.limit,
+          offset: paging.offset,
+          window: receivedWindow(filterFrom, filterTo),
+        });
+        return ok(pageOf(rows, total, paging));
+      },
+
+      async getCustomerFullList(request) {
+        requireModule(request, 'customers');
+        return ok(await activeCustomerOptions(db));
+      },
+
+      async getCustomer(request) {
+        const auth = currentAuth(request);
+        assertTenant(auth, request.params.id);
+        const customer = await findCustomerView(db, request.params.id);
+        if (!customer) throw notFound();
+        return ok(customer);
+      },
+
+      async createCustomer(request, reply) {
+        requireAbility(request, 'canCreateCustomers');
+        const form = await validCustomerForm(filledFields(request.body, CUSTOMER_FIELDS));
+        const columns = columnsOf(form);
+        const id = await insertCustomer(db, {
+          ...columns,
+          name: columns.name ?? '',
+          country: columns.country ?? '',
+        });
+        reply.code(201);
+        return ok(await findCustomerView(db, id), 'customers.created');
+      },
+
+      async updateCustomer(request) {
+        const auth = requireAbility(request, 'canCreateCustomers');
+        assertTenant(auth, request.params.id);
+        const existing = await findCustomer(db, request.params.id);
+        if (!existing) throw notFound();
+        const given = filledFields(request.body, CUSTOMER_FIELDS);
+        // Absent fields keep their stored value, so the required ones are checked on the merged form.
+        await validCustomerForm({ name: existing.name, country: existing.country.trim(), ...given });
+        const columns = columnsOf(given);
+        if (Object.keys(columns).length > 0) await updateCustomerRow(db, existing.id, columns);
+        return ok(await findCustomerView(db, existing.id), 'customers.updated');
+      },
+    },
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * Fixtures and checks shared by the customers, users, devices and products API tests: rows made
+ * directly in the database (so a test never depends on the demo data beyond the demo users), table
+ * snapshots to prove that a refused request changed nothing, and response checks against the contract.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { expect } from 'vitest';
+import type { Role } from '../../../shared/access/index.ts';
+import { loadContract } from '../../contract/load-contract.ts';
+import type { TestApp } from '../../test/test-app.ts';
+
+let counter = 0;
+/** A short token unique within the test run (8-character serials need it short). */
+export function unique(): string {
+  counter += 1;
+  return `${(Date.now() % 100_000).toString(36)}${counter.toString(36)}`
+    .toUpperCase()
+    .slice(-6)
+    .padStart(6, '0');
+}
+
+export async function makeCustomer(
+  t: TestApp,
+  values: { name?: string; deleted?: boolean } = {},
+): Promise<number> {
+  const result = await t.database.pool.query(
+    `insert into customers (name, country, deleted_at) values ($1, 'IT', $2) returning id`,
+    [values.name ?? `Fixture clinic ${unique()}`, values.deleted ? new Date() : null],
+  );
+  return Number(result.rows[0].id);
+}
+
+/** A user that cannot log in (its hash is not an argon2 hash); enough for reads and writes about it. */
+export async function makeUser(t: TestApp, customerId: number, role: Role = 'CUSTOMER'): Promise<number> {
+  const tag = unique().toLowerCase();
+  const result = await t.database.pool.query(
+    `insert into users (customer_id, name, email, password_hash, role) values ($1, $2, $3, 'x', $4) returning id`,
+    [customerId, `Fixture user ${tag}`, `fixture-${tag}@example.com`, role],
+  );
+  return Number(result.rows[0].id);
+}
+
+export async function productId(t: TestApp, type: 1 | 2 = 1): Promise<number> {
+  const found = await t.database.pool.query(
+    `select id from products where type = $1 and deleted_at is null order by id limit 1`,
+    [type],
+  );
+  if (found.rows[0]) return Number(found.rows[0].id);
+  const made = await t.database.pool.query(`insert into products (name, type) values ($1, $2) returning id`, [
+    type === 1 ? 'Sterilizing Neck Plug' : 'Sterilizing Bath',
+    type,
+  ]);
+  return Number(made.rows[0].id);
+}
+
+export async function makeDevice(
+  t: TestApp,
+  customerId: number,
+  publicKey: string | null = null,
+): Promise<number> {
+  const serial = `F${unique()}X`.slice(0, 8);
+  const result = await t.database.pool.query(
+    `insert into devices (customer_id, product_id, device_serial, label, public_key) values ($1, $2, $3, $4, $5) returning id`,
+    [customerId, await productId(t), serial, `Fixture device ${serial}`, publicKey],
+  );
+  return Number(result.rows[0].id);
+}
+
+export async function customerIdOf(t: TestApp, email: string): Promise<number> {
+  const result = await t.database.pool.query(`select customer_id from users where email = $1`, [email]);
+  return Number(result.rows[0].customer_id);
+}
+
+export async function userIdOf(t: TestApp, email: string): Promise<number> {
+  const result = await t.database.pool.query(`select id from users where email = $1`, [email]);
+  return Number(result.rows[0].id);
+}
+
+/** Every row of the tables this issue writes, to compare before and after a refused request. */
+export async function snapshot(t: TestApp): Promise<unknown> {
+  const tables: Record<string, unknown[]> = {};
+  for (const [table, order] of [
+    ['customers', 'id'],
+    ['users', 'id'],
+    ['devices', 'id'],
+    ['products', 'id'],
+  ] as const) {
+    tables[table] = (await t.database.pool.query(`select * from ${table} order by ${order}`)).rows;
+  }
+  tables.sessions = (
+    await t.database.pool.query(
+      `select id, revoked_at from sessions where revoked_at is not null order by id`,
+    )
+  ).rows;
+  return tables;
+}
+
+export function rsaPublicKeyPem(bits = 2048): string {
+  return generateKeyPairSync('rsa', { modulusLength: bits })
+    .publicKey.export({ type: 'spki', format: 'pem' })
+    .toString();
+}
+
+// ---- the contract's response schemas ----------------------------------------------------------
+
+type Node = Record<string, unknown>;
+const contract = loadContract();
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+const compiled = new Map<string, ValidateFunction>();
+
+function responseSchema(operationId: string, status: number): Node {
+  for (const pathItem of Object.values(contract.document.paths as Node)) {
+    for (const operation of Object.values(pathItem as Node)) {
+      if (typeof operation !== 'object' || operation === null) continue;
+      const op = operation as Node;
+      if (op.operationId !== operationId) continue;
+      const response = (op.responses as Node)[String(status)] as Node | undefined;
+      const schema = ((response?.content as Node | undefined)?.['application/json'] as Node | undefined)
+        ?.schema;
+      if (!schema) throw new Error(`no ${status} JSON response for ${operationId} in the contract`);
+      return schema as Node;
+    }
+  }
+  throw new Error(`unknown operation ${operationId}`);
+}
+
+/** The answer has the status the contract lists and validates against its schema there. */
+export function expectContract(
+  operationId: string,
+  response: { statusCode: number; json(): unknown },
+  status = response.statusCode,
+): void {
+  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
+  const key = `${operationId} ${status}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(responseSchema(operationId, status));
+    compiled.set(key, validate);
+  }
+  const body = response.json();
+  expect(validate(body) ? [] : validate.errors, `${operationId} ${status}`).toEqual([]);
+}
+
+/** Exactly the properties the contract declares for the entity: no more (nothing internal leaks), no fewer. */
+export function expectExactKeys(item: unknown, schemaName: 'Customer' | 'User' | 'Device' | 'Product'): void {
+  const schema = (contract.document.components as Node).schemas as Node;
+  const properties = ((schema[schemaName] as Node).properties ?? {}) as Node;
+  expect(Object.keys(item as Node).sort()).toEqual(Object.keys(properties).sort());
+}

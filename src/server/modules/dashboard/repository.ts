@@ -1,0 +1,72 @@
+/** Dashboard figures (SPEC §2 Dashboard), all computed from the live tables and scoped to one customer when asked. */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { PRODUCT_TYPES } from '../../db/schema.ts';
+
+/** The dashboard shows the current batch of each device, fullest first; a fleet of hundreds keeps the page readable. */
+export const DASHBOARD_BATCH_LIMIT = 48;
+
+export interface BatchCard {
+  id: number;
+  lot_code: string;
+  lot_progressive: number;
+  sterilization_count: number;
+  batch_quantity: number;
+  device: { device_serial: string };
+}
+
+const scopeClause = (customerId: number | null, column: string) =>
+  customerId === null ? sql`true` : sql`${sql.raw(column)} = ${customerId}`;
+
+export async function countActiveCustomers(db: Db): Promise<number> {
+  const result = await db.execute<{ n: string }>(sql`select count(*) as n from customers where deleted_at is null`);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+export async function countActiveUsers(db: Db, customerId: number | null): Promise<number> {
+  const result = await db.execute<{ n: string }>(
+    sql`select count(*) as n from users u where u.deleted_at is null and ${scopeClause(customerId, 'u.customer_id')}`,
+  );
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+export async function countActiveDevicesByType(
+  db: Db,
+  customerId: number | null,
+): Promise<{ plugs: number; baths: number }> {
+  const result = await db.execute<{ type: number; n: string }>(sql`
+    select p.type, count(*) as n
+    from devices d join products p on p.id = d.product_id
+    where d.deleted_at is null and ${scopeClause(customerId, 'd.customer_id')}
+    group by p.type`);
+  const count = (type: number) => Number(result.rows.find((row) => Number(row.type) === type)?.n ?? 0);
+  return { plugs: count(PRODUCT_TYPES.plug), baths: count(PRODUCT_TYPES.bath) };
+}
+
+export async function currentBatches(db: Db, customerId: number | null): Promise<BatchCard[]> {
+  const result = await db.execute<{
+    id: number;
+    lot_code: string;
+    lot_progressive: number;
+    sterilization_count: number;
+    batch_quantity: number;
+    device_serial: string;
+  }>(sql`
+    select * from (
+      select distinct on (b.device_id)
+        b.id, b.lot_code, b.lot_progressive, b.sterilization_count, b.batch_quantity, d.device_serial
+      from consumable_batches b join devices d on d.id = b.device_id
+      where d.deleted_at is null and ${scopeClause(customerId, 'd.customer_id')}
+      order by b.device_id, b.created_at desc, b.id desc
+    ) current
+    order by current.sterilization_count::float / current.batch_quantity desc, current.device_serial
+    limit ${DASHBOARD_BATCH_LIMIT}`);
+  return result.rows.map(({ device_serial, ...batch }) => ({
+    ...batch,
+    id: Number(batch.id),
+    lot_progressive: Number(batch.lot_progressive),
+    sterilization_count: Number(batch.sterilization_count),
+    batch_quantity: Number(batch.batch_quantity),
+    device: { device_serial },
+  }));
+}

@@ -1,0 +1,168 @@
+/** Devices as the devices list and a customer's devices tab show them (SPEC §2 Customer devices, Devices list). */
+import { and, asc, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { customers, devices, type NewDevice, PRODUCT_TYPES, products } from '../../db/schema.ts';
+import { toNumber } from '../customers/shared.ts';
+
+export type ProductTypeName = 'plug' | 'bath';
+export const productTypeName = (type: number): ProductTypeName =>
+  type === PRODUCT_TYPES.bath ? 'bath' : 'plug';
+
+export interface DeviceView {
+  id: number;
+  customer_id: number;
+  device_serial: string;
+  label: string;
+  product_id: number;
+  product: { name: string; type: 1 | 2 };
+  product_type: ProductTypeName;
+  public_key: string | null;
+  public_key_2: string | null;
+  created_at: Date;
+  updated_at: Date | null;
+  deleted_at: Date | null;
+  customer: { name: string };
+}
+
+const deviceColumns = {
+  id: devices.id,
+  customerId: devices.customerId,
+  deviceSerial: devices.deviceSerial,
+  label: devices.label,
+  productId: devices.productId,
+  productName: products.name,
+  productType: products.type,
+  publicKey: devices.publicKey,
+  publicKey2: devices.publicKey2,
+  createdAt: devices.createdAt,
+  updatedAt: devices.updatedAt,
+  deletedAt: devices.deletedAt,
+  customerName: customers.name,
+};
+
+interface DeviceRow {
+  id: number;
+  customerId: number;
+  deviceSerial: string;
+  label: string;
+  productId: number;
+  productName: string;
+  productType: number;
+  publicKey: string | null;
+  publicKey2: string | null;
+  createdAt: Date;
+  updatedAt: Date | null;
+  deletedAt: Date | null;
+  customerName: string;
+}
+
+function toView(row: DeviceRow): DeviceView {
+  return {
+    id: row.id,
+    customer_id: row.customerId,
+    device_serial: row.deviceSerial,
+    label: row.label,
+    product_id: row.productId,
+    product: { name: row.productName, type: row.productType === PRODUCT_TYPES.bath ? 2 : 1 },
+    product_type: productTypeName(row.productType),
+    public_key: row.publicKey,
+    public_key_2: row.publicKey2,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    deleted_at: row.deletedAt,
+    customer: { name: row.customerName },
+  };
+}
+
+const selectDevices = (db: Db) =>
+  db
+    .select(deviceColumns)
+    .from(devices)
+    .innerJoin(products, eq(products.id, devices.productId))
+    .innerJoin(customers, eq(customers.id, devices.customerId));
+
+export type DeviceSort = 'label' | 'device_serial' | 'active';
+
+/** Case-insensitive labels; "active" by deleted_at as in the other lists; the id breaks ties for stable paging. */
+function deviceOrder(sortBy: DeviceSort, dir: 'asc' | 'desc'): SQL[] {
+  const by = dir === 'asc' ? asc : desc;
+  const label = sql`lower(${devices.label})`;
+  if (sortBy === 'device_serial') return [by(devices.deviceSerial), by(devices.id)];
+  if (sortBy === 'active') {
+    const deleted = sql`${devices.deletedAt} ${sql.raw(dir === 'asc' ? 'asc nulls last' : 'desc nulls first')}`;
+    return [deleted, by(label), by(devices.id)];
+  }
+  return [by(label), by(devices.id)];
+}
+
+export async function listDevicePage(
+  db: Db,
+  options: { sortBy: DeviceSort; dir: 'asc' | 'desc'; limit: number; offset: number },
+): Promise<{ rows: DeviceView[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    selectDevices(db)
+      .orderBy(...deviceOrder(options.sortBy, options.dir))
+      .limit(options.limit)
+      .offset(options.offset),
+    db.execute<{ n: string }>(sql`select count(*) as n from devices`),
+  ]);
+  return { rows: rows.map(toView), total: toNumber(total.rows[0]?.n) };
+}
+
+/** Every device of one customer, by label. */
+export async function listDevicesOfCustomer(db: Db, customerId: number): Promise<DeviceView[]> {
+  const rows = await selectDevices(db)
+    .where(eq(devices.customerId, customerId))
+    .orderBy(...deviceOrder('label', 'asc'));
+  return rows.map(toView);
+}
+
+export async function findDevice(db: Db, deviceId: number): Promise<DeviceView | undefined> {
+  const [row] = await selectDevices(db).where(eq(devices.id, deviceId)).limit(1);
+  return row ? toView(row) : undefined;
+}
+
+/** The device only when it belongs to that customer: a device id under another customer's id is not found. */
+export async function findDeviceOfCustomer(
+  db: Db,
+  customerId: number,
+  deviceId: number,
+): Promise<DeviceView | undefined> {
+  const [row] = await selectDevices(db)
+    .where(and(eq(devices.id, deviceId), eq(devices.customerId, customerId)))
+    .limit(1);
+  return row ? toView(row) : undefined;
+}
+
+export async function serialTaken(db: Db, serial: string, exceptDeviceId?: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(
+      and(
+        eq(devices.deviceSerial, serial),
+        exceptDeviceId === undefined ? undefined : ne(devices.id, exceptDeviceId),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function activeProductExists(db: Db, productId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.id, productId), sql`${products.deletedAt} is null`))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function insertDevice(db: Db, values: NewDevice): Promise<number> {
+  const [row] = await db.insert(devices).values(values).returning({ id: devices.id });
+  if (!row) throw new Error('device insert returned no row');
+  return row.id;
+}
+
+export async function updateDeviceRow(db: Db, deviceId: number, values: Partial<NewDevice>): Promise<void> {
+  await db.update(devices).set(values).where(eq(devices.id, deviceId));
+}

@@ -1,0 +1,215 @@
+/**
+ * Devices: the devices list, a customer's devices (SPEC §2 Customer devices, Devices list; §7) and
+ * reassignment to another customer. Setting or changing a public key is a separate permission
+ * (canGenerateDeviceKeys): a request without it that would change either key is refused as a whole
+ * (403, nothing written), while sending the stored key back unchanged is fine, so the same edit form
+ * works for every role.
+ */
+import { can } from '../../../shared/access/index.ts';
+import { deviceSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
+import { currentAuth, requireAbility } from '../../auth/guards.ts';
+import type { AuthContext } from '../../auth/session-store.ts';
+import type { ApiModule } from '../../contract/handler-types.ts';
+import { isRsaSpkiPem, normalizePem, samePublicKey } from '../../crypto/public-key.ts';
+import type { Db } from '../../db/client.ts';
+import type { NewDevice } from '../../db/schema.ts';
+import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
+import { pageOf, pageRequest } from '../../http/paging.ts';
+import { findCustomer } from '../customers/repository.ts';
+import { assertTenant, filledFields, isUniqueViolation, requireModule } from '../customers/shared.ts';
+import {
+  activeProductExists,
+  type DeviceView,
+  findDevice,
+  findDeviceOfCustomer,
+  insertDevice,
+  listDevicePage,
+  listDevicesOfCustomer,
+  serialTaken,
+  updateDeviceRow,
+} from './repository.ts';
+
+const DEVICE_FIELDS = ['device_serial', 'label', 'product_id', 'public_key', 'public_key_2'] as const;
+const KEY_FIELDS = ['public_key', 'public_key_2'] as const;
+type DeviceForm = Partial<Record<(typeof DEVICE_FIELDS)[number], string>>;
+
+const MAX_INT4 = 2_147_483_647;
+function productIdOf(text: string | undefined): number | null {
+  if (!text || !/^\d{1,10}$/.test(text)) return null;
+  const id = Number(text);
+  return id >= 1 && id <= MAX_INT4 ? id : null;
+}
+
+const serialTakenError = () => validationFailed({ device_serial: ['validation.device.serial.taken'] });
+
+export function devicesModule(deps: { db: Db }): ApiModule {
+  const { db } = deps;
+
+  async function deviceOrNotFound(auth: AuthContext, customerId: number, deviceId: number) {
+    assertTenant(auth, customerId);
+    const device = await findDeviceOfCustomer(db, customerId, deviceId);
+    if (!device) throw notFound();
+    return device;
+  }
+
+  /** The keys this form would change (compared as keys, so a re-wrapped PEM of the stored key is no change). */
+  function changedKeys(form: DeviceForm, existing: DeviceView | undefined) {
+    return KEY_FIELDS.filter(
+      (field) => form[field] !== undefined && !samePublicKey(form[field], existing?.[field]),
+    );
+  }
+
+  /**
+   * Every rule of the form at once: the shared schema on the merged values, then product, serial and
+   * keys against the database — only for the fields this request changes.
+   */
+  async function validate(form: DeviceForm, existing: DeviceView | undefined, keys: readonly string[]) {
+    const merged: DeviceForm = existing
+      ? {
+          device_serial: existing.device_serial,
+          label: existing.label,
+          product_id: String(existing.product_id),
+          ...form,
+        }
+      : form;
+    const result = await validateForm(deviceSchema, merged);
+    const errors: FieldErrors = result.ok ? {} : result.errors;
+    if (form.product_id !== undefined && !errors.product_id) {
+      const productId = productIdOf(form.product_id);
+      const changed = productId !== existing?.product_id;
+      if (productId === null || (changed && !(await activeProductExists(db, productId)))) {
+        errors.product_id = ['validation.device.product.required'];
+      }
+    }
+    if (
+      form.device_serial !== undefined &&
+      !errors.device_serial &&
+      form.device_serial !== existing?.device_serial
+    ) {
+      if (await serialTaken(db, form.device_serial, existing?.id))
+        errors.device_serial = ['validation.device.serial.taken'];
+    }
+    for (const field of KEY_FIELDS) {
+      const value = form[field];
+      if (value !== undefined && keys.includes(field) && !isRsaSpkiPem(value)) {
+        errors[field] = ['validation.device.public_key.invalid'];
+      }
+    }
+    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  }
+
+  function columnsOf(
+    form: DeviceForm,
+    existing: DeviceView | undefined,
+    keys: readonly string[],
+  ): Partial<NewDevice> {
+    const columns: Partial<NewDevice> = {};
+    if (form.device_serial !== undefined && form.device_serial !== existing?.device_serial) {
+      columns.deviceSerial = form.device_serial;
+    }
+    if (form.label !== undefined && form.label !== existing?.label) columns.label = form.label;
+    const productId = productIdOf(form.product_id);
+    if (productId !== null && productId !== existing?.product_id) columns.productId = productId;
+    if (form.public_key !== undefined && keys.includes('public_key'))
+      columns.publicKey = normalizePem(form.public_key);
+    if (form.public_key_2 !== undefined && keys.includes('public_key_2')) {
+      columns.publicKey2 = normalizePem(form.public_key_2);
+    }
+    return columns;
+  }
+
+  return {
+    formSchemas: { createCustomerDevice: deviceSchema },
+    handlers: {
+      async listDevices(request) {
+        requireModule(request, 'devices');
+        const { page, sortBy, sortDir } = request.query;
+        const paging = pageRequest(page);
+        const { rows, total } = await listDevicePage(db, {
+          sortBy: sortBy === 'device_serial' || sortBy === 'active' ? sortBy : 'label',
+          dir: sortDir === 'desc' ? 'desc' : 'asc',
+          limit: paging.limit,
+          offset: paging.offset,
+        });
+        return ok(pageOf(rows, total, paging));
+      },
+
+      async listCustomerDevices(request) {
+        const auth = currentAuth(request);
+        assertTenant(auth, request.params.id);
+        if (!(await findCustomer(db, request.params.id))) throw notFound();
+        return ok(await listDevicesOfCustomer(db, request.params.id));
+      },
+
+      async getCustomerDevice(request) {
+        const auth = currentAuth(request);
+        return ok(await deviceOrNotFound(auth, request.params.id, request.params.deviceId));
+      },
+
+      async createCustomerDevice(request, reply) {
+        const auth = requireAbility(request, 'canCreateDevices');
+        assertTenant(auth, request.params.id);
+        const customer = await findCustomer(db, request.params.id);
+        if (!customer) throw notFound();
+        const form: DeviceForm = filledFields(request.body, DEVICE_FIELDS);
+        const keys = changedKeys(form, undefined);
+        if (keys.length > 0 && !can(auth.user.role, 'canGenerateDeviceKeys')) throw forbidden();
+        await validate(form, undefined, keys);
+        const columns = columnsOf(form, undefined, keys);
+        let id: number;
+        try {
+          id = await insertDevice(db, {
+            ...columns,
+            customerId: customer.id,
+            deviceSerial: columns.deviceSerial ?? '',
+            label: columns.label ?? '',
+            productId: columns.productId ?? 0,
+          });
+        } catch (error) {
+          if (isUniqueViolation(error)) throw serialTakenError();
+          throw error;
+        }
+        reply.code(201);
+        return ok(await findDevice(db, id), 'devices.created');
+      },
+
+      async updateCustomerDevice(request) {
+        const auth = requireAbility(request, 'canUpdateDevices');
+        const existing = await deviceOrNotFound(auth, request.params.id, request.params.deviceId);
+        const form: DeviceForm = filledFields(request.body, DEVICE_FIELDS);
+        const keys = changedKeys(form, existing);
+        if (keys.length > 0 && !can(auth.user.role, 'canGenerateDeviceKeys')) throw forbidden();
+        await validate(form, existing, keys);
+        const columns = columnsOf(form, existing, keys);
+        if (Object.keys(columns).length > 0) {
+          try {
+            await updateDeviceRow(db, existing.id, columns);
+          } catch (error) {
+            if (isUniqueViolation(error)) throw serialTakenError();
+            throw error;
+          }
+        }
+        return ok(await findDevice(db, existing.id), 'devices.updated');
+      },
+
+      /**
+       * The target must exist (404) and be active; a disabled target or the device's own customer is
+       * a 422 on `customerId`. The device's records and batches move with it.
+       */
+      async assignDeviceToCustomer(request) {
+        requireAbility(request, 'canAssignDeviceToDifferentCustomer');
+        const device = await findDevice(db, request.params.deviceId);
+        if (!device) throw notFound();
+        const target = await findCustomer(db, request.params.customerId);
+        if (!target) throw notFound();
+        if (target.id === device.customer_id) {
+          throw validationFailed({ customerId: ['devices.assign.same_customer'] });
+        }
+        if (target.deletedAt !== null)
+          throw validationFailed({ customerId: ['devices.assign.customer_disabled'] });
+        await updateDeviceRow(db, device.id, { customerId: target.id });
+        return ok(await findDevice(db, device.id), 'devices.assigned');
+      },
+    },
+  };
+}

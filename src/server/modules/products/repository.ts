@@ -1,0 +1,52 @@
+/** Products (SPEC §2 Products list): the plug and bath models devices are registered as. */
+import { asc, desc, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { PRODUCT_TYPES, products } from '../../db/schema.ts';
+import { toNumber } from '../customers/shared.ts';
+
+export interface ProductView {
+  id: number;
+  name: string;
+  type: 1 | 2;
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
+export type ProductSort = 'name' | 'type' | 'active';
+
+/** Case-insensitive names; type then name; "active" by deleted_at like the other lists; id breaks ties. */
+function productOrder(sortBy: ProductSort, dir: 'asc' | 'desc'): SQL[] {
+  const by = dir === 'asc' ? asc : desc;
+  const name = sql`lower(${products.name})`;
+  if (sortBy === 'type') return [by(products.type), by(name), by(products.id)];
+  if (sortBy === 'active') {
+    const deleted = sql`${products.deletedAt} ${sql.raw(dir === 'asc' ? 'asc nulls last' : 'desc nulls first')}`;
+    return [deleted, by(name), by(products.id)];
+  }
+  return [by(name), by(products.id)];
+}
+
+export async function listProductPage(
+  db: Db,
+  options: { sortBy: ProductSort; dir: 'asc' | 'desc'; limit: number; offset: number },
+): Promise<{ rows: ProductView[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    db
+      .select()
+      .from(products)
+      .orderBy(...productOrder(options.sortBy, options.dir))
+      .limit(options.limit)
+      .offset(options.offset),
+    db.execute<{ n: string }>(sql`select count(*) as n from products`),
+  ]);
+  return {
+    rows: rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      type: row.type === PRODUCT_TYPES.bath ? 2 : 1,
+      created_at: row.createdAt,
+      deleted_at: row.deletedAt,
+    })),
+    total: toNumber(total.rows[0]?.n),
+  };
+}

@@ -1,0 +1,142 @@
+/** Users as the users list and a customer's users tab show them (SPEC §2 Customer users, Users list). */
+import { and, asc, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import type { Role } from '../../../shared/access/index.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { customers, type NewUser, users } from '../../db/schema.ts';
+import { toNumber } from '../customers/shared.ts';
+
+export interface UserView {
+  id: number;
+  customer_id: number;
+  name: string;
+  email: string;
+  role: Role;
+  created_at: Date;
+  updated_at: Date | null;
+  deleted_at: Date | null;
+  customer: { name: string };
+}
+
+const userColumns = {
+  id: users.id,
+  customerId: users.customerId,
+  name: users.name,
+  email: users.email,
+  role: users.role,
+  createdAt: users.createdAt,
+  updatedAt: users.updatedAt,
+  deletedAt: users.deletedAt,
+  customerName: customers.name,
+};
+
+type UserRow = {
+  id: number;
+  customerId: number;
+  name: string;
+  email: string;
+  role: Role;
+  createdAt: Date;
+  updatedAt: Date | null;
+  deletedAt: Date | null;
+  customerName: string;
+};
+
+function toView(row: UserRow): UserView {
+  return {
+    id: row.id,
+    customer_id: row.customerId,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    deleted_at: row.deletedAt,
+    customer: { name: row.customerName },
+  };
+}
+
+const selectUsers = (db: Db | Tx) =>
+  db.select(userColumns).from(users).innerJoin(customers, eq(customers.id, users.customerId));
+
+export type UserSort = 'name' | 'email' | 'active';
+
+/**
+ * Case-insensitive names, emails as stored (always lower-case); "active" orders by deleted_at like the
+ * customer list (ascending: disabled first). The id breaks ties so that paging is stable.
+ */
+function userOrder(sortBy: UserSort, dir: 'asc' | 'desc'): SQL[] {
+  const by = dir === 'asc' ? asc : desc;
+  const name = sql`lower(${users.name})`;
+  if (sortBy === 'email') return [by(users.email), by(users.id)];
+  if (sortBy === 'active') {
+    const deleted = sql`${users.deletedAt} ${sql.raw(dir === 'asc' ? 'asc nulls last' : 'desc nulls first')}`;
+    return [deleted, by(name), by(users.id)];
+  }
+  return [by(name), by(users.id)];
+}
+
+export async function listUserPage(
+  db: Db,
+  options: { sortBy: UserSort; dir: 'asc' | 'desc'; limit: number; offset: number },
+): Promise<{ rows: UserView[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    selectUsers(db)
+      .orderBy(...userOrder(options.sortBy, options.dir))
+      .limit(options.limit)
+      .offset(options.offset),
+    db.execute<{ n: string }>(sql`select count(*) as n from users`),
+  ]);
+  return { rows: rows.map(toView), total: toNumber(total.rows[0]?.n) };
+}
+
+/** Every user of one customer, active and disabled, by name. */
+export async function listUsersOfCustomer(db: Db, customerId: number): Promise<UserView[]> {
+  const rows = await selectUsers(db)
+    .where(eq(users.customerId, customerId))
+    .orderBy(...userOrder('name', 'asc'));
+  return rows.map(toView);
+}
+
+/** The user only when it belongs to that customer: a user id under another customer's id is not found. */
+export async function findUserOfCustomer(
+  db: Db | Tx,
+  customerId: number,
+  userId: number,
+): Promise<UserView | undefined> {
+  const [row] = await selectUsers(db)
+    .where(and(eq(users.id, userId), eq(users.customerId, customerId)))
+    .limit(1);
+  return row ? toView(row) : undefined;
+}
+
+export async function emailTaken(db: Db | Tx, email: string, exceptUserId?: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        sql`lower(${users.email}) = ${email.toLowerCase()}`,
+        exceptUserId === undefined ? undefined : ne(users.id, exceptUserId),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function insertUser(tx: Db | Tx, values: NewUser): Promise<number> {
+  const [row] = await tx.insert(users).values(values).returning({ id: users.id });
+  if (!row) throw new Error('user insert returned no row');
+  return row.id;
+}
+
+export async function updateUserRow(tx: Db | Tx, userId: number, values: Partial<NewUser>): Promise<void> {
+  await tx.update(users).set(values).where(eq(users.id, userId));
+}
+
+/** Disabling keeps the first deactivation time when the user is already disabled. */
+export async function setUserDisabled(tx: Db | Tx, userId: number, disabled: boolean): Promise<void> {
+  await tx
+    .update(users)
+    .set({ deletedAt: disabled ? sql`coalesce(${users.deletedAt}, now())` : null })
+    .where(eq(users.id, userId));
+}

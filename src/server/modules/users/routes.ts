@@ -1,0 +1,224 @@
+/**
+ * Users: the users list (SPEC §2 Users list) and a customer's users (Customer users; §7
+ * /customers/{id}/users). Who may give which role:
+ * - the manufacturer (customer 1) holds the staff: its users are CUSTOMER_CARE, ADMIN or SUPER_ADMIN
+ *   (a new one defaults to CUSTOMER_CARE); every other customer's users are CUSTOMER (the default).
+ *   Any other role for the customer is a 422 on `role`, because a CUSTOMER is confined to its own
+ *   customer's data and staff see every customer's.
+ * - only a SUPER_ADMIN may create an ADMIN or SUPER_ADMIN, promote someone to those roles, or edit,
+ *   disable or enable a user who has one (an ADMIN may still edit itself): otherwise an ADMIN could
+ *   take over a SUPER_ADMIN account by setting its password. Refused with 403.
+ * - nobody changes their own role or disables themselves (403): the last SUPER_ADMIN cannot lock
+ *   everyone out, and a click on the wrong row does not end the caller's own access.
+ * A new password, and disabling, end every session of that user (the caller's own current session
+ * survives a change of its own password, as with the profile form).
+ */
+import { ROLES, type Role } from '../../../shared/access/index.ts';
+import { userSchema, validateForm } from '../../../shared/validation/index.ts';
+import { currentAuth, requireAbility } from '../../auth/guards.ts';
+import { hashPassword } from '../../auth/passwords.ts';
+import type { AuthContext, SessionStore } from '../../auth/session-store.ts';
+import type { ApiModule } from '../../contract/handler-types.ts';
+import type { Db } from '../../db/client.ts';
+import { MANUFACTURER_CUSTOMER_ID, type NewUser } from '../../db/schema.ts';
+import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
+import { pageOf, pageRequest } from '../../http/paging.ts';
+import { findCustomer } from '../customers/repository.ts';
+import { assertTenant, filledFields, isUniqueViolation, requireModule } from '../customers/shared.ts';
+import {
+  emailTaken,
+  findUserOfCustomer,
+  insertUser,
+  listUserPage,
+  listUsersOfCustomer,
+  setUserDisabled,
+  type UserView,
+  updateUserRow,
+} from './repository.ts';
+
+const TEXT_FIELDS = ['name', 'email', 'role'] as const;
+const PRIVILEGED_ROLES: readonly Role[] = ['ADMIN', 'SUPER_ADMIN'];
+const STAFF_ROLES: readonly Role[] = ['CUSTOMER_CARE', 'ADMIN', 'SUPER_ADMIN'];
+
+export function rolesAllowedFor(customerId: number): readonly Role[] {
+  return customerId === MANUFACTURER_CUSTOMER_ID ? STAFF_ROLES : ['CUSTOMER'];
+}
+
+export function defaultRoleFor(customerId: number): Role {
+  return customerId === MANUFACTURER_CUSTOMER_ID ? 'CUSTOMER_CARE' : 'CUSTOMER';
+}
+
+interface UserForm {
+  name?: string;
+  email?: string;
+  role?: string;
+  new_password?: string;
+  repeat_new_password?: string;
+}
+
+/** Trimmed text fields without the empty ones; passwords are taken as typed (never trimmed), when not empty. */
+function userForm(body: unknown): UserForm {
+  const form: UserForm = filledFields(body, TEXT_FIELDS);
+  const source = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  for (const name of ['new_password', 'repeat_new_password'] as const) {
+    const value = source[name];
+    if (typeof value === 'string' && value !== '') form[name] = value;
+  }
+  return form;
+}
+
+const isRoleName = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
+
+function assertMayManage(auth: AuthContext, target: UserView | undefined, newRole: Role): void {
+  if (auth.user.role === 'SUPER_ADMIN') return;
+  const self = target?.id === auth.user.id;
+  if (target && PRIVILEGED_ROLES.includes(target.role) && !self) throw forbidden();
+  if (PRIVILEGED_ROLES.includes(newRole) && newRole !== target?.role) throw forbidden();
+}
+
+export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule {
+  const { db, sessions } = deps;
+
+  async function customerOrNotFound(auth: AuthContext, customerId: number) {
+    assertTenant(auth, customerId);
+    const customer = await findCustomer(db, customerId);
+    if (!customer) throw notFound();
+    return customer;
+  }
+
+  async function userOrNotFound(auth: AuthContext, customerId: number, userId: number) {
+    assertTenant(auth, customerId);
+    const user = await findUserOfCustomer(db, customerId, userId);
+    if (!user) throw notFound();
+    return user;
+  }
+
+  async function validate(form: UserForm, isNew: boolean, exceptUserId?: number) {
+    const result = await validateForm(userSchema(isNew), form);
+    const errors = result.ok ? {} : result.errors;
+    if (form.email && !errors.email && (await emailTaken(db, form.email, exceptUserId))) {
+      errors.email = ['validation.user.email.taken'];
+    }
+    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  }
+
+  const emailTakenError = () => validationFailed({ email: ['validation.user.email.taken'] });
+
+  return {
+    formSchemas: { createCustomerUser: userSchema(true) },
+    handlers: {
+      async listUsers(request) {
+        requireModule(request, 'users');
+        const { page, sortBy, sortDir } = request.query;
+        const paging = pageRequest(page);
+        const { rows, total } = await listUserPage(db, {
+          sortBy: sortBy === 'email' || sortBy === 'active' ? sortBy : 'name',
+          dir: sortDir === 'desc' ? 'desc' : 'asc',
+          limit: paging.limit,
+          offset: paging.offset,
+        });
+        return ok(pageOf(rows, total, paging));
+      },
+
+      async listCustomerUsers(request) {
+        const auth = currentAuth(request);
+        await customerOrNotFound(auth, request.params.id);
+        return ok(await listUsersOfCustomer(db, request.params.id));
+      },
+
+      async getCustomerUser(request) {
+        const auth = currentAuth(request);
+        return ok(await userOrNotFound(auth, request.params.id, request.params.userId));
+      },
+
+      async createCustomerUser(request, reply) {
+        const auth = requireAbility(request, 'canCreateUsers');
+        const customer = await customerOrNotFound(auth, request.params.id);
+        const form = userForm(request.body);
+        const role = form.role ?? defaultRoleFor(customer.id);
+        if (isRoleName(role)) assertMayManage(auth, undefined, role);
+        if (!isRoleName(role) || !rolesAllowedFor(customer.id).includes(role)) {
+          throw validationFailed({ role: ['validation.user.role.invalid'] });
+        }
+        await validate(form, true);
+        const values: NewUser = {
+          customerId: customer.id,
+          name: form.name ?? '',
+          email: (form.email ?? '').toLowerCase(),
+          role,
+          passwordHash: await hashPassword(form.new_password ?? ''),
+          passwordChangedAt: new Date(),
+        };
+        let id: number;
+        try {
+          id = await insertUser(db, values);
+        } catch (error) {
+          if (isUniqueViolation(error)) throw emailTakenError();
+          throw error;
+        }
+        reply.code(201);
+        return ok(await findUserOfCustomer(db, customer.id, id), 'users.created');
+      },
+
+      async updateCustomerUser(request) {
+        const auth = requireAbility(request, 'canUpdateUsers');
+        const target = await userOrNotFound(auth, request.params.id, request.params.userId);
+        const form = userForm(request.body);
+        const role = form.role ?? target.role;
+        const roleChanges = role !== target.role;
+        if (isRoleName(role)) assertMayManage(auth, target, role);
+        if (roleChanges && target.id === auth.user.id) throw forbidden();
+        if (roleChanges && (!isRoleName(role) || !rolesAllowedFor(target.customer_id).includes(role))) {
+          throw validationFailed({ role: ['validation.user.role.invalid'] });
+        }
+        await validate({ name: target.name, email: target.email, ...form }, false, target.id);
+
+        const values: Partial<NewUser> = {};
+        if (form.name !== undefined) values.name = form.name;
+        if (form.email !== undefined) values.email = form.email.toLowerCase();
+        if (roleChanges && isRoleName(role)) values.role = role;
+        if (form.new_password !== undefined) {
+          values.passwordHash = await hashPassword(form.new_password);
+          values.passwordChangedAt = new Date();
+        }
+        if (Object.keys(values).length > 0) {
+          try {
+            await db.transaction(async (tx) => {
+              await updateUserRow(tx, target.id, values);
+              // A new password ends the user's sessions at once (a role change needs no logout: the
+              // role is read from the users table on every request).
+              if (values.passwordHash !== undefined) {
+                const keep = target.id === auth.user.id ? auth.sessionId : undefined;
+                await sessions.revokeAllForUser(tx, target.id, keep);
+              }
+            });
+          } catch (error) {
+            if (isUniqueViolation(error)) throw emailTakenError();
+            throw error;
+          }
+        }
+        return ok(await findUserOfCustomer(db, target.customer_id, target.id), 'users.updated');
+      },
+
+      async disableCustomerUser(request) {
+        const auth = requireAbility(request, 'canUpdateUsers');
+        const target = await userOrNotFound(auth, request.params.id, request.params.userId);
+        if (target.id === auth.user.id) throw forbidden();
+        assertMayManage(auth, target, target.role);
+        await db.transaction(async (tx) => {
+          await setUserDisabled(tx, target.id, true);
+          await sessions.revokeAllForUser(tx, target.id);
+        });
+        return ok(await findUserOfCustomer(db, target.customer_id, target.id), 'users.disabled');
+      },
+
+      async enableCustomerUser(request) {
+        const auth = requireAbility(request, 'canUpdateUsers');
+        const target = await userOrNotFound(auth, request.params.id, request.params.userId);
+        assertMayManage(auth, target, target.role);
+        await setUserDisabled(db, target.id, false);
+        return ok(await findUserOfCustomer(db, target.customer_id, target.id), 'users.enabled');
+      },
+    },
+  };
+}

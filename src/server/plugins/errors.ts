@@ -1,0 +1,37 @@
+/**
+ * One place turns every failure into the envelope (SPEC §8): expected refusals keep their status and
+ * message; framework errors (bad JSON, wrong media type, too large) become clear 4xx messages;
+ * anything else is a 500 "server_error" whose details go to the log only, never to the client.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError } from '../http/envelope.ts';
+
+const FRAMEWORK_MESSAGES: Record<number, string> = {
+  400: 'bad_request',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'too_many_requests',
+};
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.statusCode).send({ status: 'error', message: error.message, data: error.data });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = FRAMEWORK_MESSAGES[status] ?? 'bad_request';
+      return reply.status(status).send({ status: 'error', message, data: null });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ status: 'error', message: 'server_error', data: null });
+  });
+}
+
+/** Paths the API owns: an unknown one there is a JSON 404, never the SPA page. */
+export function isApiPath(url: string): boolean {
+  return url.startsWith('/api/') || url === '/api' || url.startsWith('/export/');
+}

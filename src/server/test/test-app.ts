@@ -1,0 +1,73 @@
+/**
+ * An app on a fresh database with the demo data, for API tests through HTTP (inject). The database is
+ * in-memory PGlite, or a throwaway database on a real server when TEST_DATABASE_URL is set.
+ */
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app.ts';
+import { type AppConfig, loadConfig } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { seedDemoData } from '../db/seed.ts';
+import { openTestDatabase } from './test-database.ts';
+
+export const DEMO_PASSWORD = 'demo-password';
+export const DEMO = {
+  super: 'super@example.com',
+  admin: 'admin@example.com',
+  care: 'care@example.com',
+  customer: 'customer@example.com',
+} as const;
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: AppConfig;
+  /** Logs in through the API and returns the bearer token. */
+  login(email: string, password?: string): Promise<string>;
+  /** inject() with a bearer token. */
+  as(token: string, options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export function formBody(fields: Record<string, string>): { payload: FormData } {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  return { payload: form };
+}
+
+let clientCounter = 0;
+/** A distinct client address per call, so per-address login throttling in one test never leaks into another. */
+export function uniqueClientAddress(): string {
+  clientCounter += 1;
+  return `198.51.${Math.floor(clientCounter / 250) % 250}.${(clientCounter % 250) + 1}`;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  await seedDemoData(database, { sterilizations: 60, deviceKeys: 'shared' });
+  const config = loadConfig({ LOG_LEVEL: 'silent', CLIENT_DIST: '/nonexistent-client-build', TRUST_PROXY: 'true', ...env });
+  const app = await buildApp(config, { database });
+  await app.ready();
+  const testApp: TestApp = {
+    app,
+    database,
+    config,
+    async login(email, password = DEMO_PASSWORD) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        headers: { 'x-forwarded-for': uniqueClientAddress() },
+        ...formBody({ email, password }),
+      });
+      if (response.statusCode !== 200) throw new Error(`login ${email} failed: ${response.statusCode} ${response.body}`);
+      return response.json().data.token as string;
+    },
+    as(token, options) {
+      return app.inject({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+  return testApp;
+}

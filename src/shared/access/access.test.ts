@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { ABILITY_NAMES, abilitiesFor, isTenantScoped, modulesFor, type Role } from './index.ts';
+
+// The matrix as the foundation issue and README state it, written out literally so a change to the table fails here.
+const expected: Record<string, Record<Role, boolean>> = {
+  canSeeAllSterilizations: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: true, CUSTOMER: false },
+  canDownloadSterilizations: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: true, CUSTOMER: true },
+  canCreateCustomers: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
+  canDownloadCustomers: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
+  canCreateUsers: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
+  canUpdateUsers: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
+  canCreateDevices: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
+  canUpdateDevices: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
+  canGenerateDeviceKeys: { SUPER_ADMIN: true, ADMIN: false, CUSTOMER_CARE: false, CUSTOMER: false },
+  canAssignDeviceToDifferentCustomer: {
+    SUPER_ADMIN: true,
+    ADMIN: true,
+    CUSTOMER_CARE: false,
+    CUSTOMER: false,
+  },
+  canUploadCertificates: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
+};
+
+describe('access matrix', () => {
+  it('covers every ability', () => {
+    expect(Object.keys(expected).sort()).toEqual([...ABILITY_NAMES].sort());
+  });
+
+  for (const role of ['SUPER_ADMIN', 'ADMIN', 'CUSTOMER_CARE', 'CUSTOMER'] as const) {
+    it(`grants ${role} exactly its abilities`, () => {
+      const abilities = abilitiesFor(role);
+      for (const name of ABILITY_NAMES)
+        expect([name, abilities[name]]).toEqual([name, expected[name]?.[role]]);
+    });
+  }
+
+  it('gives each role its menu modules', () => {
+    const all = ['customers', 'users', 'products', 'devices', 'sterilizations', 'certificates'];
+    expect(modulesFor('SUPER_ADMIN')).toEqual(all);
+    expect(modulesFor('ADMIN')).toEqual(all);
+    expect(modulesFor('CUSTOMER_CARE')).toEqual([
+      'customers',
+      'users',
+      'devices',
+      'sterilizations',
+      'certificates',
+    ]);
+    expect(modulesFor('CUSTOMER')).toEqual(['sterilizations', 'certificates']);
+  });
+
+  it('confines only customer users to their tenant', () => {
+    expect(isTenantScoped('CUSTOMER')).toBe(true);
+    expect(isTenantScoped('CUSTOMER_CARE')).toBe(false);
+  });
+});

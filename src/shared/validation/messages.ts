@@ -1,0 +1,43 @@
+/**
+ * Validation message ids and their English text (SPEC §5). The ids travel in API answers
+ * (`validation_error` data) and are translated by the client; en.json must carry these exact texts.
+ */
+export const validationMessages = {
+  'validation.generic': "Check this field's data",
+  'validation.login.email.required': 'Email address is mandatory',
+  'validation.login.email.invalid': 'Email address is not valid',
+  'validation.login.password.required': 'Password is mandatory',
+  'validation.customer.name.required': 'The customer name is mandatory',
+  'validation.customer.email.invalid': 'Email address is not valid',
+  'validation.customer.country.required': 'Country is mandatory',
+  'validation.user.name.required': "User's name is mandatory",
+  'validation.user.email.required': 'Email address is mandatory',
+  'validation.user.email.invalid': 'Email address is not valid',
+  'validation.user.email.taken': 'Email address is already used by another user',
+  'validation.user.role.invalid': "Check this field's data",
+  'validation.user.password.required': 'Password is mandatory',
+  'validation.user.password.short': 'Password too short',
+  'validation.user.password.mismatch': 'Passwords must match',
+  'validation.device.serial.length': "Device's serial must be 8 chars length",
+  'validation.device.serial.taken': 'This serial is already used by another device',
+  'validation.device.label.required': 'Device label is mandatory',
+  'validation.device.product.required': 'Product type is mandatory',
+  'validation.device.public_key.invalid': 'The public key is not a valid RSA public key (PEM)',
+  // Device reassignment (SPEC §8), reported on the path's customerId.
+  'devices.assign.same_customer': 'This device is already of the selected customer',
+  'devices.assign.customer_disabled': 'The selected customer is disabled',
+  'validation.certificate.lot_number.required': 'lot number is mandatory',
+  'validation.certificate.treatment_number.required': 'validated treatment number is mandatory',
+  'validation.certificate.expiration_date.required': 'the expiration date is mandatory',
+  'validation.certificate.file.required': 'the Italian certificate file is mandatory',
+  'validation.certificate.file.pdf': 'The certificate file must be a PDF',
+  'validation.profile.name.required': 'user name is required',
+  'validation.profile.email.required': 'email is mandatory',
+  'validation.profile.email.taken': 'Email address is already used by another user',
+  'validation.profile.password.required': 'password is mandatory',
+  'validation.profile.password.short': 'password is too short',
+  'validation.profile.password.mismatch': 'password must match',
+  'validation.profile.repeat.required': 'password confirmation is mandatory',
+} as const;
+
+export type ValidationMessageId = keyof typeof validationMessages;

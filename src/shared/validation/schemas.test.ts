@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { validateForm } from './collect-errors.ts';
+import { validationMessages } from './messages.ts';
+import { customerSchema, deviceSchema, loginSchema, profileSchema, userSchema } from './schemas.ts';
+
+async function errorsOf(schema: Parameters<typeof validateForm>[0], values: Record<string, unknown>) {
+  const result = await validateForm(schema, values);
+  return result.ok ? {} : result.errors;
+}
+
+describe('login schema', () => {
+  it('requires email and password', async () => {
+    expect(await errorsOf(loginSchema, {})).toEqual({
+      email: ['validation.login.email.required'],
+      password: ['validation.login.password.required'],
+    });
+  });
+  it('rejects a malformed email', async () => {
+    expect(await errorsOf(loginSchema, { email: 'nope', password: 'x' })).toEqual({
+      email: ['validation.login.email.invalid'],
+    });
+  });
+  it('trims the email', async () => {
+    const result = await validateForm(loginSchema, { email: '  a@b.it ', password: 'x' });
+    expect(result).toEqual({ ok: true, value: { email: 'a@b.it', password: 'x' } });
+  });
+  it('has the SPEC texts for its ids', () => {
+    expect(validationMessages['validation.login.email.required']).toBe('Email address is mandatory');
+    expect(validationMessages['validation.login.email.invalid']).toBe('Email address is not valid');
+    expect(validationMessages['validation.login.password.required']).toBe('Password is mandatory');
+  });
+});
+
+describe('profile schema', () => {
+  const valid = {
+    name: 'Ann',
+    email: 'ann@example.com',
+    new_password: 'longenough',
+    repeat_new_password: 'longenough',
+  };
+  it('accepts a valid profile', async () => {
+    expect(await errorsOf(profileSchema, valid)).toEqual({});
+  });
+  it('requires every field', async () => {
+    expect(await errorsOf(profileSchema, { name: '  ' })).toEqual({
+      name: ['validation.profile.name.required'],
+      email: ['validation.profile.email.required'],
+      new_password: ['validation.profile.password.required'],
+      repeat_new_password: ['validation.profile.repeat.required'],
+    });
+  });
+  it('rejects an invalid email, a short password and a mismatch', async () => {
+    expect(await errorsOf(profileSchema, { ...valid, email: 'x@' })).toEqual({
+      email: ['validation.profile.email.required'],
+    });
+    expect(
+      await errorsOf(profileSchema, { ...valid, new_password: 'short', repeat_new_password: 'short' }),
+    ).toEqual({
+      new_password: ['validation.profile.password.short'],
+    });
+    expect(await errorsOf(profileSchema, { ...valid, repeat_new_password: 'different1' })).toEqual({
+      new_password: ['validation.profile.password.mismatch'],
+      repeat_new_password: ['validation.profile.repeat.required'],
+    });
+  });
+  it('has the SPEC texts for its ids', () => {
+    expect(validationMessages['validation.profile.name.required']).toBe('user name is required');
+    expect(validationMessages['validation.profile.email.required']).toBe('email is mandatory');
+    expect(validationMessages['validation.profile.password.required']).toBe('password is mandatory');
+    expect(validationMessages['validation.profile.password.short']).toBe('password is too short');
+    expect(validationMessages['validation.profile.password.mismatch']).toBe('password must match');
+    expect(validationMessages['validation.profile.repeat.required']).toBe(
+      'password confirmation is mandatory',
+    );
+  });
+});
+
+describe('customer, user and device schemas', () => {
+  it('checks customer name and country', async () => {
+    expect(await errorsOf(customerSchema, { country: 'ITA', email: 'bad' })).toEqual({
+      name: ['validation.customer.name.required'],
+      country: ['validation.customer.country.required'],
+      email: ['validation.customer.email.invalid'],
+    });
+  });
+  it('requires a password only for a new user', async () => {
+    const user = { name: 'Bo', email: 'bo@example.com' };
+    expect(await errorsOf(userSchema(true), user)).toEqual({
+      new_password: ['validation.user.password.required'],
+    });
+    expect(await errorsOf(userSchema(false), user)).toEqual({});
+    expect(
+      await errorsOf(userSchema(false), { ...user, new_password: 'abcdefgh', repeat_new_password: 'x' }),
+    ).toEqual({
+      repeat_new_password: ['validation.user.password.mismatch'],
+    });
+  });
+  it('wants an 8-character serial', async () => {
+    expect(await errorsOf(deviceSchema, { device_serial: 'ABC', label: 'x', product_id: '1' })).toEqual({
+      device_serial: ['validation.device.serial.length'],
+    });
+  });
+});

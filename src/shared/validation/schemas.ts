@@ -1,0 +1,112 @@
+/**
+ * Form schemas shared by the client forms and the server handlers. Inputs are the raw string
+ * values of a form (multipart fields); `.trim()` makes both sides see trimmed text (SPEC §5).
+ */
+import { mixed, object, string } from 'yup';
+import type { ValidationMessageId } from './messages.ts';
+
+const id = (messageId: ValidationMessageId) => messageId;
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const DEVICE_SERIAL_LENGTH = 8;
+
+export const loginSchema = object({
+  email: string()
+    .trim()
+    .required(id('validation.login.email.required'))
+    .email(id('validation.login.email.invalid')),
+  password: string().required(id('validation.login.password.required')),
+});
+
+/** A password confirmation check that reports alongside the other rules (yup's oneOf would hide them). */
+function equalsField(field: string, messageId: ValidationMessageId) {
+  return [
+    `equals-${field}`,
+    messageId,
+    function equals(this: { parent: Record<string, unknown> }, value: string | undefined) {
+      const other = this.parent[field];
+      return !other || !value || value === other;
+    },
+  ] as const;
+}
+
+export const profileSchema = object({
+  name: string().trim().required(id('validation.profile.name.required')),
+  email: string()
+    .trim()
+    .required(id('validation.profile.email.required'))
+    .email(id('validation.profile.email.required')),
+  new_password: string()
+    .required(id('validation.profile.password.required'))
+    .min(PASSWORD_MIN_LENGTH, id('validation.profile.password.short'))
+    .test(...equalsField('repeat_new_password', 'validation.profile.password.mismatch')),
+  repeat_new_password: string()
+    .required(id('validation.profile.repeat.required'))
+    .test(...equalsField('new_password', 'validation.profile.repeat.required')),
+});
+
+const countryCode = /^[A-Za-z]{2}$/;
+
+export const customerSchema = object({
+  name: string().trim().required(id('validation.customer.name.required')),
+  address: string().trim().optional(),
+  postcode: string().trim().optional(),
+  city: string().trim().optional(),
+  country: string()
+    .trim()
+    .required(id('validation.customer.country.required'))
+    .matches(countryCode, id('validation.customer.country.required')),
+  email: string().trim().optional().email(id('validation.customer.email.invalid')),
+  phone: string().trim().optional(),
+  referrer: string().trim().optional(),
+  enable_blockchain: string().oneOf(['0', '1'], id('validation.generic')).optional(),
+});
+
+/** Password fields are required only when creating a user; for an existing user they only change the password. */
+export function userSchema(isNew: boolean) {
+  const password = string().min(PASSWORD_MIN_LENGTH, id('validation.user.password.short'));
+  return object({
+    name: string().trim().required(id('validation.user.name.required')),
+    email: string()
+      .trim()
+      .required(id('validation.user.email.required'))
+      .email(id('validation.user.email.invalid')),
+    role: string()
+      .oneOf(['CUSTOMER', 'CUSTOMER_CARE', 'ADMIN', 'SUPER_ADMIN'], id('validation.user.role.invalid'))
+      .optional(),
+    new_password: isNew ? password.required(id('validation.user.password.required')) : password.optional(),
+    repeat_new_password: string().test(
+      'matches-new-password',
+      id('validation.user.password.mismatch'),
+      function matchesNewPassword(value) {
+        const password: unknown = this.parent.new_password;
+        return !password || value === password;
+      },
+    ),
+  });
+}
+
+export const deviceSchema = object({
+  device_serial: string()
+    .trim()
+    .required(id('validation.device.serial.length'))
+    .length(DEVICE_SERIAL_LENGTH, id('validation.device.serial.length')),
+  label: string().trim().required(id('validation.device.label.required')),
+  product_id: string().trim().required(id('validation.device.product.required')),
+});
+
+const pdfName = /\.pdf$/i;
+
+export const certificateUploadSchema = object({
+  lot_number: string().trim().required(id('validation.certificate.lot_number.required')),
+  validated_treatment_number: string()
+    .trim()
+    .required(id('validation.certificate.treatment_number.required')),
+  expiration_date: string()
+    .trim()
+    .required(id('validation.certificate.expiration_date.required'))
+    .matches(/^\d{4}-\d{2}-\d{2}$/, id('validation.certificate.expiration_date.required')),
+  italian_file: mixed<{ name: string }>()
+    .required(id('validation.certificate.file.required'))
+    .test('pdf', id('validation.certificate.file.pdf'), (file) => !file || pdfName.test(file.name)),
+});
