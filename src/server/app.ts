@@ -16,6 +16,7 @@ import { dashboardModule } from './modules/dashboard/routes.ts';
 import { devicesModule } from './modules/devices/routes.ts';
 import { healthModule } from './modules/health/routes.ts';
 import { productsModule } from './modules/products/routes.ts';
+import { sterilizationsModule } from './modules/sterilizations/routes.ts';
 import { usersModule } from './modules/users/routes.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerMultipart } from './plugins/multipart.ts';
@@ -56,6 +57,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     usersModule({ db, sessions }),
     devicesModule({ db }),
     productsModule({ db }),
+    sterilizationsModule({ db }),
   ];
   registerOperations(app, loadContract().operations, modules, sessions);
   await registerSpa(app, config.clientDist);

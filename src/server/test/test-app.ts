@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { buildApp } from '../app.ts';
 import { type AppConfig, loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { seedDemoData } from '../db/seed.ts';
+import { type SeedSummary, seedDemoData } from '../db/seed.ts';
 import { openTestDatabase } from './test-database.ts';
 
 export const DEMO_PASSWORD = 'demo-password';
@@ -21,6 +21,8 @@ export interface TestApp {
   app: FastifyInstance;
   database: Database;
   config: AppConfig;
+  /** What the demo seed wrote, including each device's key pair. */
+  seed: SeedSummary;
   /** Logs in through the API and returns the bearer token. */
   login(email: string, password?: string): Promise<string>;
   /** inject() with a bearer token. */
@@ -43,14 +45,20 @@ export function uniqueClientAddress(): string {
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await openTestDatabase();
-  await seedDemoData(database, { sterilizations: 60, deviceKeys: 'shared' });
-  const config = loadConfig({ LOG_LEVEL: 'silent', CLIENT_DIST: '/nonexistent-client-build', TRUST_PROXY: 'true', ...env });
+  const seed = await seedDemoData(database, { sterilizations: 60, deviceKeys: 'shared' });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    CLIENT_DIST: '/nonexistent-client-build',
+    TRUST_PROXY: 'true',
+    ...env,
+  });
   const app = await buildApp(config, { database });
   await app.ready();
   const testApp: TestApp = {
     app,
     database,
     config,
+    seed,
     async login(email, password = DEMO_PASSWORD) {
       const response = await app.inject({
         method: 'POST',
@@ -58,7 +66,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
         headers: { 'x-forwarded-for': uniqueClientAddress() },
         ...formBody({ email, password }),
       });
-      if (response.statusCode !== 200) throw new Error(`login ${email} failed: ${response.statusCode} ${response.body}`);
+      if (response.statusCode !== 200)
+        throw new Error(`login ${email} failed: ${response.statusCode} ${response.body}`);
       return response.json().data.token as string;
     },
     as(token, options) {

@@ -1,0 +1,155 @@
+/**
+ * Device ingestion: a device posts its cycle records as a compact RS256 JWT signed with its own private
+ * key. The token is checked before anything is stored, each failure with its own message:
+ * unsupported_algorithm, invalid_token (not a JWT / bad claims shape), unknown_device, device_disabled,
+ * device_has_no_key, invalid_signature, token_expired, token_not_yet_valid; record fields → 422.
+ * Storing is idempotent per (device, progressive_id), and batch usage moves in the same transaction.
+ */
+import { sql } from 'drizzle-orm';
+import { decodeJwt, decodeProtectedHeader, importSPKI, errors as joseErrors, jwtVerify } from 'jose';
+import {
+  CLOCK_SKEW_SECONDS,
+  DEFAULT_BATCH_QUANTITY,
+  ingestionRecordsSchema,
+  MAX_TOKEN_LIFETIME_SECONDS,
+  recordsOf,
+  type SterilizationClaim,
+} from '../../../shared/ingestion/claims.ts';
+import { validateForm } from '../../../shared/validation/index.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { ApiError, validationFailed } from '../../http/envelope.ts';
+import {
+  STERILIZATION_FROM,
+  STERILIZATION_SELECT,
+  type SterilizationRow,
+  sterilizationView,
+} from './view.ts';
+
+interface DeviceKeys {
+  id: number;
+  deleted_at: Date | null;
+  public_key: string | null;
+  public_key_2: string | null;
+}
+
+const refuse = (message: string, status = 401) => new ApiError(status, message);
+
+function unverifiedIssuer(token: string): string {
+  let header: ReturnType<typeof decodeProtectedHeader>;
+  let claims: ReturnType<typeof decodeJwt>;
+  try {
+    header = decodeProtectedHeader(token);
+    claims = decodeJwt(token);
+  } catch {
+    throw refuse('invalid_token');
+  }
+  if (header.alg !== 'RS256') throw refuse('unsupported_algorithm');
+  if (typeof claims.iss !== 'string' || claims.iss.length === 0) throw refuse('invalid_token');
+  return claims.iss;
+}
+
+async function verifyWithDeviceKeys(token: string, serial: string, device: DeviceKeys) {
+  const keys = [device.public_key, device.public_key_2].filter((key): key is string => Boolean(key));
+  if (keys.length === 0) throw refuse('device_has_no_key');
+  let lastError: unknown;
+  for (const pem of keys) {
+    try {
+      const key = await importSPKI(pem, 'RS256');
+      const { payload } = await jwtVerify(token, key, {
+        algorithms: ['RS256'],
+        issuer: serial,
+        requiredClaims: ['iat', 'exp', 'iss'],
+        clockTolerance: CLOCK_SKEW_SECONDS,
+        maxTokenAge: MAX_TOKEN_LIFETIME_SECONDS,
+      });
+      if (typeof payload.exp === 'number' && typeof payload.iat === 'number') {
+        if (payload.exp - payload.iat > MAX_TOKEN_LIFETIME_SECONDS) throw refuse('token_lifetime_too_long');
+      }
+      return payload;
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      lastError = error;
+      // A signature made with the other registered key (during key rotation) is tried next.
+      if (error instanceof joseErrors.JWSSignatureVerificationFailed) continue;
+      break;
+    }
+  }
+  if (lastError instanceof joseErrors.JWTExpired) throw refuse('token_expired');
+  if (lastError instanceof joseErrors.JWTClaimValidationFailed) {
+    throw refuse(
+      lastError.claim === 'iat' || lastError.claim === 'nbf' ? 'token_not_yet_valid' : 'invalid_token',
+    );
+  }
+  if (lastError instanceof joseErrors.JWSSignatureVerificationFailed) throw refuse('invalid_signature');
+  throw refuse('invalid_token');
+}
+
+async function storeRecord(tx: Tx, deviceId: number, record: SterilizationClaim): Promise<number> {
+  const inserted = await tx.execute<{ id: string }>(sql`
+    insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time, effective_time,
+      residual_lamp_life, status_code, latitude, longitude, consumables_lot, lot_progressive_id, notes)
+    values (${deviceId}, now(), ${record.progressive_id}, ${record.supplied_energy}, ${record.nominal_time},
+      ${record.effective_time}, ${record.residual_lamp_life}, ${record.status_code}, ${record.latitude ?? null},
+      ${record.longitude ?? null}, ${record.consumables_lot ?? null}, ${record.lot_progressive_id ?? null},
+      ${record.notes ?? null})
+    on conflict (device_id, progressive_id) do nothing
+    returning id`);
+  const id = inserted.rows[0]?.id;
+  if (id !== undefined) {
+    if (
+      record.consumables_lot &&
+      record.lot_progressive_id !== null &&
+      record.lot_progressive_id !== undefined
+    ) {
+      await tx.execute(sql`
+        insert into consumable_batches (device_id, lot_code, lot_progressive, batch_quantity, sterilization_count)
+        values (${deviceId}, ${record.consumables_lot}, ${record.lot_progressive_id},
+          ${record.batch_quantity ?? DEFAULT_BATCH_QUANTITY}, 1)
+        on conflict (device_id, lot_code, lot_progressive)
+        do update set sterilization_count = consumable_batches.sterilization_count + 1, updated_at = now()`);
+    }
+    return Number(id);
+  }
+  // Sent before: the stored record is the answer, and nothing is counted twice.
+  const existing = await tx.execute<{ id: string }>(
+    sql`select id from sterilizations where device_id = ${deviceId} and progressive_id = ${record.progressive_id}`,
+  );
+  return Number(existing.rows[0]?.id);
+}
+
+/** A device's objects-as-notes become empty text, as the spec shows them. */
+function normalizeNotes(records: unknown): unknown {
+  if (!Array.isArray(records)) return records;
+  return records.map((record) =>
+    typeof record === 'object' && record !== null && typeof (record as { notes?: unknown }).notes === 'object'
+      ? { ...record, notes: null }
+      : record,
+  );
+}
+
+export async function ingest(db: Db, token: string) {
+  const serial = unverifiedIssuer(token);
+  const devices = await db.execute<DeviceKeys>(
+    sql`select id, deleted_at, public_key, public_key_2 from devices where device_serial = ${serial}`,
+  );
+  const device = devices.rows[0];
+  if (!device) throw refuse('unknown_device');
+  if (device.deleted_at) throw refuse('device_disabled', 403);
+  const claims = await verifyWithDeviceKeys(token, serial, device);
+  const form = await validateForm(ingestionRecordsSchema, normalizeNotes(recordsOf(claims)));
+  if (!form.ok) throw validationFailed(form.errors);
+  const records = form.value as SterilizationClaim[];
+  const progressiveIds = new Set(records.map((record) => record.progressive_id));
+  if (progressiveIds.size !== records.length) {
+    throw validationFailed({ sterilizations: ['ingest.invalid.duplicate_progressive_id'] });
+  }
+  const ids = await db.transaction(async (tx) => {
+    const stored: number[] = [];
+    for (const record of records) stored.push(await storeRecord(tx, device.id, record));
+    return stored;
+  });
+  const rows = await db.execute<SterilizationRow>(
+    sql`select ${STERILIZATION_SELECT} from ${STERILIZATION_FROM} where s.id in ${sql.raw(`(${ids.join(',')})`)} order by s.progressive_id`,
+  );
+  return rows.rows.map(sterilizationView);
+}

@@ -1,0 +1,93 @@
+/** The API shape of a sterilization record (contract schema Sterilization), from one SQL row. */
+import { sql } from 'drizzle-orm';
+
+export interface SterilizationRow {
+  id: string | number;
+  device_id: number;
+  received_ts: Date | string;
+  device_serial: string;
+  progressive_id: number;
+  supplied_energy: string;
+  nominal_time: string;
+  effective_time: string;
+  residual_lamp_life: string;
+  status_code: number;
+  latitude: string | null;
+  longitude: string | null;
+  consumables_lot: string | null;
+  lot_progressive_id: number | null;
+  notes: string | null;
+  created_at: Date | string;
+  customer_name: string;
+  hashing_version: number | null;
+  block_id: number | null;
+  block_status: string | null;
+  block_network: string | null;
+  block_transaction_hash: string | null;
+  block_merkle_root: string | null;
+  block_hashing_version: number | null;
+  block_created_at: Date | string | null;
+  block_sent_at: Date | string | null;
+  block_mined_at: Date | string | null;
+}
+
+/** Columns and joins every query returning records uses, so the view always has what it needs. */
+export const STERILIZATION_SELECT = sql`
+  s.id, s.device_id, s.received_ts, d.device_serial, s.progressive_id, s.supplied_energy, s.nominal_time,
+  s.effective_time, s.residual_lamp_life, s.status_code, s.latitude, s.longitude, s.consumables_lot,
+  s.lot_progressive_id, s.notes, s.created_at, c.name as customer_name, s.hashing_version,
+  b.id as block_id, b.status as block_status, b.network as block_network,
+  b.transaction_hash as block_transaction_hash, b.merkle_root as block_merkle_root,
+  b.hashing_version as block_hashing_version, b.created_at as block_created_at, b.sent_at as block_sent_at,
+  b.mined_at as block_mined_at`;
+
+export const STERILIZATION_FROM = sql`
+  sterilizations s
+  join devices d on d.id = s.device_id
+  join customers c on c.id = d.customer_id
+  left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id`;
+
+const num = (value: string | null) => (value === null ? null : Number(value));
+/** drizzle's raw execute() hands timestamps back as text, its query builder as Date. */
+const iso = (value: Date | string) => new Date(value).toISOString();
+const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
+
+export function sterilizationView(row: SterilizationRow) {
+  return {
+    id: Number(row.id),
+    device_id: row.device_id,
+    received_ts: iso(row.received_ts),
+    device_serial: row.device_serial,
+    progressive_id: row.progressive_id,
+    supplied_energy: Number(row.supplied_energy),
+    nominal_time: Number(row.nominal_time),
+    effective_time: Number(row.effective_time),
+    residual_lamp_life: Number(row.residual_lamp_life),
+    status_code: row.status_code,
+    latitude: num(row.latitude),
+    longitude: num(row.longitude),
+    consumables_lot: row.consumables_lot,
+    lot_progressive_id: row.lot_progressive_id,
+    notes: row.notes,
+    created_at: iso(row.created_at),
+    device: { device_serial: row.device_serial, customer: { name: row.customer_name } },
+    blockchain_data:
+      row.block_id === null
+        ? null
+        : {
+            hashing_version: row.hashing_version ?? row.block_hashing_version ?? 1,
+            blockchain_data_block_id: row.block_id,
+            blockchain_data_block: {
+              id: row.block_id,
+              status: row.block_status,
+              network: row.block_network,
+              transaction_hash: row.block_transaction_hash,
+              merkle_root: row.block_merkle_root,
+              hashing_version: row.block_hashing_version,
+              created_at: isoOrNull(row.block_created_at),
+              sent_at: isoOrNull(row.block_sent_at),
+              mined_at: isoOrNull(row.block_mined_at),
+            },
+          },
+  };
+}
