@@ -44,8 +44,10 @@ describe('embedded PGlite in a worker thread', () => {
     clearInterval(timer);
     expect(rows[0]?.n).toBe('428571');
     expect(elapsed).toBeGreaterThan(100); // the query is long enough to prove something
-    expect(ticks).toBeGreaterThan((elapsed / 10) * 0.5);
-    expect(maxGap).toBeLessThan(100);
+    // Were the loop blocked, there would be about one tick and one gap as long as the query. The
+    // bounds leave room for a busy 2-core CI machine.
+    expect(ticks).toBeGreaterThan((elapsed / 10) * 0.3);
+    expect(maxGap).toBeLessThan(elapsed / 2);
   });
 });
 

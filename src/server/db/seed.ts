@@ -5,17 +5,11 @@
 import { createPrivateKey, createPublicKey, generateKeyPair } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import argon2 from 'argon2';
 import type { PoolClient } from 'pg';
+import { hashPassword } from '../auth/passwords.ts';
 import type { Database } from './client.ts';
 
 export const DEMO_PASSWORD = 'demo-password';
-export const ARGON2_OPTIONS = {
-  type: argon2.argon2id,
-  memoryCost: 19456,
-  timeCost: 2,
-  parallelism: 1,
-} as const;
 const PRNG_SEED = 20_260_131;
 const DAY_MS = 86_400_000;
 const HISTORY_DAYS = 120;
@@ -245,7 +239,7 @@ const NOTE_BY_STATUS: Record<number, string> = {
 let cachedPasswordHash: Promise<string> | undefined;
 /** argon2id of DEMO_PASSWORD, hashed once per process (hashing is deliberately slow). */
 export function demoPasswordHash(): Promise<string> {
-  cachedPasswordHash ??= argon2.hash(DEMO_PASSWORD, ARGON2_OPTIONS);
+  cachedPasswordHash ??= hashPassword(DEMO_PASSWORD);
   return cachedPasswordHash;
 }
 

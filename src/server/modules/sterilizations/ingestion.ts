@@ -25,12 +25,12 @@ import {
   sterilizationView,
 } from './view.ts';
 
-interface DeviceKeys {
+type DeviceKeys = {
   id: number;
   deleted_at: Date | null;
   public_key: string | null;
   public_key_2: string | null;
-}
+};
 
 const refuse = (message: string, status = 401) => new ApiError(status, message);
 

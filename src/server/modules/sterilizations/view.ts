@@ -1,7 +1,7 @@
 /** The API shape of a sterilization record (contract schema Sterilization), from one SQL row. */
 import { sql } from 'drizzle-orm';
 
-export interface SterilizationRow {
+export type SterilizationRow = {
   id: string | number;
   device_id: number;
   received_ts: Date | string;
@@ -29,7 +29,7 @@ export interface SterilizationRow {
   block_created_at: Date | string | null;
   block_sent_at: Date | string | null;
   block_mined_at: Date | string | null;
-}
+};
 
 /** Columns and joins every query returning records uses, so the view always has what it needs. */
 export const STERILIZATION_SELECT = sql`
