@@ -34,7 +34,6 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     routerOptions: { ignoreTrailingSlash: true },
   });
   const { db } = deps.database;
