@@ -12,13 +12,12 @@ const builtIndex = path.join(root, 'dist/client/index.html');
 function newestChange(entry: string): number {
   const stat = statSync(entry);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(
-    stat.mtimeMs,
-    ...readdirSync(entry).map((name) => newestChange(path.join(entry, name))),
-  );
+  return Math.max(stat.mtimeMs, ...readdirSync(entry).map((name) => newestChange(path.join(entry, name))));
 }
 
-const sources = ['src/client', 'src/shared', 'public', 'index.html', 'vite.config.ts'].map((item) => path.join(root, item));
+const sources = ['src/client', 'src/shared', 'public', 'index.html', 'vite.config.ts'].map((item) =>
+  path.join(root, item),
+);
 const stale =
   !existsSync(builtIndex) ||
   statSync(builtIndex).mtimeMs < Math.max(...sources.filter((item) => existsSync(item)).map(newestChange));

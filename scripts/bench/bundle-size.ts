@@ -17,7 +17,10 @@ interface ManifestChunk {
 }
 
 const dist = path.resolve(import.meta.dirname, '../../dist/client');
-const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<
+  string,
+  ManifestChunk
+>;
 const gzipKb = (file: string) => gzipSync(readFileSync(path.join(dist, file))).length / 1024;
 
 function staticClosure(key: string, seen = new Set<string>()): Set<string> {
@@ -40,7 +43,10 @@ const rows = Object.entries(manifest)
   })
   .sort((a, b) => b.kb - a.kb);
 
-console.log(`initial JavaScript: ${initialKb.toFixed(1)} kB gzip (target ≤ 200) ${initialKb <= 200 ? 'OK' : 'OVER'}`);
+console.log(
+  `initial JavaScript: ${initialKb.toFixed(1)} kB gzip (target ≤ 200) ${initialKb <= 200 ? 'OK' : 'OVER'}`,
+);
 console.log('\n| lazily loaded chunk (with its own imports) | kB gzip | ≤ 80 |');
 console.log('|---|---:|---|');
-for (const row of rows) console.log(`| ${row.chunk} | ${row.kb.toFixed(1)} | ${row.kb <= 80 ? 'OK' : 'OVER'} |`);
+for (const row of rows)
+  console.log(`| ${row.chunk} | ${row.kb.toFixed(1)} | ${row.kb <= 80 ? 'OK' : 'OVER'} |`);

@@ -15,10 +15,17 @@ const total = Number(process.argv[process.argv.indexOf('--requests') + 1]) || 20
 const concurrency = 4;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'uvtrace-bench-'));
 const database = await openDatabase(
-  process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : { dataDir: path.join(dataDir, 'pglite') },
+  process.env.DATABASE_URL
+    ? { databaseUrl: process.env.DATABASE_URL }
+    : { dataDir: path.join(dataDir, 'pglite') },
 );
 await seedDemoData(database, { sterilizations: 100, keysDir: dataDir });
-const config = loadConfig({ LOG_LEVEL: 'warn', PORT: '0', LOGIN_MAX_FAILURES: '100000', CLIENT_DIST: '/none' });
+const config = loadConfig({
+  LOG_LEVEL: 'warn',
+  PORT: '0',
+  LOGIN_MAX_FAILURES: '100000',
+  CLIENT_DIST: '/none',
+});
 const app = await buildApp(config, { database, ownsDatabase: true });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
@@ -44,7 +51,8 @@ const started = performance.now();
 await Promise.all(Array.from({ length: concurrency }, worker));
 const elapsed = (performance.now() - started) / 1000;
 durations.sort((a, b) => a - b);
-const pct = (p: number) => durations[Math.min(durations.length - 1, Math.floor((p / 100) * durations.length))]!.toFixed(1);
+const pct = (p: number) =>
+  durations[Math.min(durations.length - 1, Math.floor((p / 100) * durations.length))]!.toFixed(1);
 console.log(
   `login x${total} at concurrency ${concurrency} on ${database.kind}: p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, ${(total / elapsed).toFixed(1)} logins/s`,
 );

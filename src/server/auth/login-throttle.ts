@@ -10,7 +10,11 @@ export interface LoginThrottle {
   recordSuccess(email: string): void;
 }
 
-export function createLoginThrottle(maxFailures: number, windowSeconds: number, now = () => Date.now()): LoginThrottle {
+export function createLoginThrottle(
+  maxFailures: number,
+  windowSeconds: number,
+  now = () => Date.now(),
+): LoginThrottle {
   const failures = new Map<string, number[]>();
   const windowMs = windowSeconds * 1000;
 

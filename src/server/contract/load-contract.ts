@@ -37,10 +37,16 @@ function dereference(value: unknown, root: Node, seen: string[] = []): unknown {
     const target = ref
       .replace(/^#\//, '')
       .split('/')
-      .reduce<unknown>((node, key) => (isNode(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+      .reduce<unknown>(
+        (node, key) => (isNode(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
+        root,
+      );
     if (target === undefined) throw new Error(`unresolved $ref ${ref}`);
     const { $ref: _ignored, ...siblings } = value;
-    return { ...(dereference(target, root, [...seen, ref]) as Node), ...(dereference(siblings, root, seen) as Node) };
+    return {
+      ...(dereference(target, root, [...seen, ref]) as Node),
+      ...(dereference(siblings, root, seen) as Node),
+    };
   }
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, dereference(item, root, seen)]));
 }
@@ -56,7 +62,9 @@ function parameterSchema(parameters: Node[], location: 'path' | 'query'): JsonSc
 }
 
 function prefixOf(document: Node, pathItem: Node, operation: Node): string {
-  const servers = (operation.servers ?? pathItem.servers ?? document.servers) as { url: string }[] | undefined;
+  const servers = (operation.servers ?? pathItem.servers ?? document.servers) as
+    | { url: string }[]
+    | undefined;
   const url = servers?.[0]?.url ?? '';
   return url === '/' ? '' : url.replace(/\/$/, '');
 }
@@ -82,11 +90,15 @@ export function loadContract(file = CONTRACT_FILE): { document: Node; operations
         operationId: String(operation.operationId),
         method: method.toUpperCase() as ContractOperation['method'],
         url: prefixOf(document, pathItem, operation) + openapiPath.replace(/\{([^}]+)\}/g, ':$1'),
-        requiresSession: security.length > 0 && !security.every((item) => isNode(item) && Object.keys(item).length === 0),
+        requiresSession:
+          security.length > 0 && !security.every((item) => isNode(item) && Object.keys(item).length === 0),
         paramsSchema: parameterSchema(parameters, 'path'),
         querySchema: parameterSchema(parameters, 'query'),
         bodySchemas: Object.fromEntries(
-          Object.entries(content).map(([mediaType, media]) => [mediaType, (media.schema ?? {}) as JsonSchema]),
+          Object.entries(content).map(([mediaType, media]) => [
+            mediaType,
+            (media.schema ?? {}) as JsonSchema,
+          ]),
         ),
         bodyRequired: requestBody?.required === true,
       });

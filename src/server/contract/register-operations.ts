@@ -10,12 +10,7 @@ import { validateForm } from '../../shared/validation/index.ts';
 import { ApiError, notFound, validationFailed } from '../http/envelope.ts';
 import type { ApiModule, Handlers, OperationHandler, OperationId } from './handler-types.ts';
 import type { ContractOperation } from './load-contract.ts';
-import {
-  compileBodyValidator,
-  compileTextValidator,
-  type ErrorObject,
-  fieldOf,
-} from './validators.ts';
+import { compileBodyValidator, compileTextValidator, type ErrorObject, fieldOf } from './validators.ts';
 
 export interface SessionGuard {
   /** Resolves the caller's session or throws 401 session_expired. */
@@ -41,7 +36,11 @@ function genericErrors(errors: ErrorObject[] | null | undefined): Record<string,
   return fields;
 }
 
-async function bodyErrors(operation: PreparedOperation, body: unknown, ajvErrors: ErrorObject[] | null | undefined) {
+async function bodyErrors(
+  operation: PreparedOperation,
+  body: unknown,
+  ajvErrors: ErrorObject[] | null | undefined,
+) {
   const fields = genericErrors(ajvErrors);
   if (operation.formSchema && typeof body === 'object' && body !== null) {
     const form = await validateForm(operation.formSchema, body);
@@ -79,13 +78,22 @@ async function checkAndRun(
     } else if (!validate(body)) {
       throw validationFailed(await bodyErrors(operation, body, validate.errors));
     }
-  } else if (body !== undefined && body !== null && request.method !== 'GET' && Object.keys(body).length > 0) {
+  } else if (
+    body !== undefined &&
+    body !== null &&
+    request.method !== 'GET' &&
+    Object.keys(body).length > 0
+  ) {
     throw validationFailed({ _: ['validation.generic'] });
   }
   return operation.handler(request, reply);
 }
 
-function prepare(contract: ContractOperation, handlers: Handlers, module: ApiModule['formSchemas']): PreparedOperation {
+function prepare(
+  contract: ContractOperation,
+  handlers: Handlers,
+  module: ApiModule['formSchemas'],
+): PreparedOperation {
   const id = contract.operationId as OperationId;
   return {
     contract,
@@ -134,7 +142,8 @@ export function registerOperations(
       handler: async (request, reply) => {
         const { _method: override, ...body } = (request.body ?? {}) as Record<string, unknown>;
         const target = typeof override === 'string' ? methods.get(override.toUpperCase()) : undefined;
-        if (!target || !OVERRIDABLE.has(target.contract.method)) throw new ApiError(405, 'method_not_allowed');
+        if (!target || !OVERRIDABLE.has(target.contract.method))
+          throw new ApiError(405, 'method_not_allowed');
         return checkAndRun(target, guard, request, reply, Object.keys(body).length > 0 ? body : undefined);
       },
     });

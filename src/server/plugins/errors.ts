@@ -19,7 +19,9 @@ const FRAMEWORK_MESSAGES: Record<number, string> = {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
-      return reply.status(error.statusCode).send({ status: 'error', message: error.message, data: error.data });
+      return reply
+        .status(error.statusCode)
+        .send({ status: 'error', message: error.message, data: error.data });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

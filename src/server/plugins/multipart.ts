@@ -27,7 +27,8 @@ export async function registerMultipart(app: FastifyInstance, maxBytes: number):
       try {
         data = await part.toBuffer();
       } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'file_too_large');
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new ApiError(413, 'file_too_large');
         throw error;
       }
       const file: UploadedFile = { filename: part.filename, mimetype: part.mimetype, data };

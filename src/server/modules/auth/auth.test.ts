@@ -1,6 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, DEMO, DEMO_PASSWORD, formBody, type TestApp, uniqueClientAddress } from '../../test/test-app.ts';
+import {
+  createTestApp,
+  DEMO,
+  DEMO_PASSWORD,
+  formBody,
+  type TestApp,
+  uniqueClientAddress,
+} from '../../test/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -31,8 +38,18 @@ describe('POST /auth/login', () => {
     expect(body.status).toBe('success');
     expect(body.data.token).toMatch(/^[\w-]{40,}$/);
     expect(body.data.user).toMatchObject({ email: DEMO.admin, role: 'ADMIN' });
-    expect(body.data.user.abilities).toMatchObject({ canCreateCustomers: true, canGenerateDeviceKeys: false });
-    expect(body.data.modules).toEqual(['customers', 'users', 'products', 'devices', 'sterilizations', 'certificates']);
+    expect(body.data.user.abilities).toMatchObject({
+      canCreateCustomers: true,
+      canGenerateDeviceKeys: false,
+    });
+    expect(body.data.modules).toEqual([
+      'customers',
+      'users',
+      'products',
+      'devices',
+      'sterilizations',
+      'certificates',
+    ]);
   });
 
   it('accepts the email in any case and with spaces around it', async () => {
@@ -88,7 +105,9 @@ describe('POST /auth/login', () => {
     for (const other of ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com']) {
       await login(other, 'wrong', { 'x-forwarded-for': '203.0.113.7' });
     }
-    expect((await login(DEMO.admin, DEMO_PASSWORD, { 'x-forwarded-for': '203.0.113.7' })).statusCode).toBe(429);
+    expect((await login(DEMO.admin, DEMO_PASSWORD, { 'x-forwarded-for': '203.0.113.7' })).statusCode).toBe(
+      429,
+    );
     const blocked = await login(email, DEMO_PASSWORD);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toBe('too_many_login_attempts');
@@ -127,7 +146,12 @@ describe('sessions', () => {
 });
 
 describe('PUT /auth/me (profile)', () => {
-  const profile = { name: 'Carla Care', email: DEMO.care, new_password: 'new-password-1', repeat_new_password: 'new-password-1' };
+  const profile = {
+    name: 'Carla Care',
+    email: DEMO.care,
+    new_password: 'new-password-1',
+    repeat_new_password: 'new-password-1',
+  };
 
   it('validates with the profile messages and changes nothing', async () => {
     const token = await t.login(DEMO.care);

@@ -52,7 +52,8 @@ export function authModule(deps: { db: Db; sessions: SessionStore; throttle: Log
         if (!form.ok) throw validationFailed(form.errors);
         const email = form.value.email.toLowerCase();
         const retryAfter = throttle.retryAfter(email, request.ip);
-        if (retryAfter > 0) throw new ApiError(429, 'too_many_login_attempts', { retry_after_seconds: retryAfter });
+        if (retryAfter > 0)
+          throw new ApiError(429, 'too_many_login_attempts', { retry_after_seconds: retryAfter });
         const user = await findActiveUserByEmail(db, email);
         const valid = await verifyPassword(user?.passwordHash, form.value.password);
         if (!user || !valid) {

@@ -29,7 +29,9 @@ describe('GET /dashboard', () => {
     expect(own.users).toBeNull();
     expect(own.plugs + own.baths).toBeGreaterThan(0);
     expect(own.plugs + own.baths).toBeLessThan(staff.plugs + staff.baths);
-    const ownSerials = new Set(own.disposables.map((batch: { device: { device_serial: string } }) => batch.device.device_serial));
+    const ownSerials = new Set(
+      own.disposables.map((batch: { device: { device_serial: string } }) => batch.device.device_serial),
+    );
     const result = await t.database.pool.query(
       `select d.device_serial from devices d join users u on u.customer_id = d.customer_id where u.email = $1`,
       [DEMO.customer],
@@ -41,7 +43,8 @@ describe('GET /dashboard', () => {
   it('reports batches at every colour level from real data', async () => {
     const data = await dashboard(DEMO.super);
     const ratios = data.disposables.map(
-      (batch: { sterilization_count: number; batch_quantity: number }) => batch.sterilization_count / batch.batch_quantity,
+      (batch: { sterilization_count: number; batch_quantity: number }) =>
+        batch.sterilization_count / batch.batch_quantity,
     );
     expect(ratios.some((ratio: number) => ratio < 0.8)).toBe(true);
     expect(ratios.some((ratio: number) => ratio >= 0.8 && ratio < 1)).toBe(true);

@@ -19,7 +19,9 @@ const scopeClause = (customerId: number | null, column: string) =>
   customerId === null ? sql`true` : sql`${sql.raw(column)} = ${customerId}`;
 
 export async function countActiveCustomers(db: Db): Promise<number> {
-  const result = await db.execute<{ n: string }>(sql`select count(*) as n from customers where deleted_at is null`);
+  const result = await db.execute<{ n: string }>(
+    sql`select count(*) as n from customers where deleted_at is null`,
+  );
   return Number(result.rows[0]?.n ?? 0);
 }
 

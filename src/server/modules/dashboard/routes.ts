@@ -3,7 +3,12 @@ import { currentAuth, tenantScope } from '../../auth/guards.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
 import { ok } from '../../http/envelope.ts';
-import { countActiveCustomers, countActiveDevicesByType, countActiveUsers, currentBatches } from './repository.ts';
+import {
+  countActiveCustomers,
+  countActiveDevicesByType,
+  countActiveUsers,
+  currentBatches,
+} from './repository.ts';
 
 /**
  * A figure is null (its card is omitted) when the caller has no module for it: customer users see

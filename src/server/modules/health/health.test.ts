@@ -11,7 +11,11 @@ describe('server basics', () => {
   it('answers health with the envelope and strict security headers', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'success', message: 'ok', data: { status: 'ok', database: 'ok' } });
+    expect(response.json()).toEqual({
+      status: 'success',
+      message: 'ok',
+      data: { status: 'ok', database: 'ok' },
+    });
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
