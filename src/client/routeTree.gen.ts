@@ -14,7 +14,24 @@ import { Route as BlockchainRouteImport } from './routes/blockchain'
 import { Route as DashboardRouteImport } from './routes/dashboard'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as AuthenticatedIndexRouteImport } from './routes/_authenticated/index'
+import { Route as AuthenticatedDevicesRouteImport } from './routes/_authenticated/devices'
+import { Route as AuthenticatedProductsRouteImport } from './routes/_authenticated/products'
 import { Route as AuthenticatedProfileRouteImport } from './routes/_authenticated/profile'
+import { Route as AuthenticatedSterilizationsRouteImport } from './routes/_authenticated/sterilizations'
+import { Route as AuthenticatedUsersRouteImport } from './routes/_authenticated/users'
+import { Route as AuthenticatedCertificatesIndexRouteImport } from './routes/_authenticated/certificates.index'
+import { Route as AuthenticatedCertificatesUploadRouteImport } from './routes/_authenticated/certificates.upload'
+import { Route as AuthenticatedCustomersIndexRouteImport } from './routes/_authenticated/customers/index'
+import { Route as AuthenticatedCustomersIdRouteImport } from './routes/_authenticated/customers/$id'
+import { Route as AuthenticatedCustomersNewRouteImport } from './routes/_authenticated/customers/new'
+import { Route as AuthenticatedCustomersIdIndexRouteImport } from './routes/_authenticated/customers/$id/index'
+import { Route as AuthenticatedCustomersIdEditRouteImport } from './routes/_authenticated/customers/$id/edit'
+import { Route as AuthenticatedCustomersIdDevicesIndexRouteImport } from './routes/_authenticated/customers/$id/devices/index'
+import { Route as AuthenticatedCustomersIdDevicesDeviceIdRouteImport } from './routes/_authenticated/customers/$id/devices/$deviceId'
+import { Route as AuthenticatedCustomersIdDevicesNewRouteImport } from './routes/_authenticated/customers/$id/devices/new'
+import { Route as AuthenticatedCustomersIdUsersIndexRouteImport } from './routes/_authenticated/customers/$id/users/index'
+import { Route as AuthenticatedCustomersIdUsersUserIdRouteImport } from './routes/_authenticated/customers/$id/users/$userId'
+import { Route as AuthenticatedCustomersIdUsersNewRouteImport } from './routes/_authenticated/customers/$id/users/new'
 
 const AuthenticatedRoute = AuthenticatedRouteImport.update({
   id: '/_authenticated',
@@ -40,25 +57,157 @@ const AuthenticatedIndexRoute = AuthenticatedIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedDevicesRoute = AuthenticatedDevicesRouteImport.update({
+  id: '/devices',
+  path: '/devices',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
+const AuthenticatedProductsRoute = AuthenticatedProductsRouteImport.update({
+  id: '/products',
+  path: '/products',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
 const AuthenticatedProfileRoute = AuthenticatedProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedSterilizationsRoute =
+  AuthenticatedSterilizationsRouteImport.update({
+    id: '/sterilizations',
+    path: '/sterilizations',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedUsersRoute = AuthenticatedUsersRouteImport.update({
+  id: '/users',
+  path: '/users',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
+const AuthenticatedCertificatesIndexRoute =
+  AuthenticatedCertificatesIndexRouteImport.update({
+    id: '/certificates/',
+    path: '/certificates/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedCertificatesUploadRoute =
+  AuthenticatedCertificatesUploadRouteImport.update({
+    id: '/certificates/upload',
+    path: '/certificates/upload',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedCustomersIndexRoute =
+  AuthenticatedCustomersIndexRouteImport.update({
+    id: '/customers/',
+    path: '/customers/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedCustomersIdRoute =
+  AuthenticatedCustomersIdRouteImport.update({
+    id: '/customers/$id',
+    path: '/customers/$id',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedCustomersNewRoute =
+  AuthenticatedCustomersNewRouteImport.update({
+    id: '/customers/new',
+    path: '/customers/new',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedCustomersIdIndexRoute =
+  AuthenticatedCustomersIdIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => AuthenticatedCustomersIdRoute,
+  } as any)
+const AuthenticatedCustomersIdEditRoute =
+  AuthenticatedCustomersIdEditRouteImport.update({
+    id: '/edit',
+    path: '/edit',
+    getParentRoute: () => AuthenticatedCustomersIdRoute,
+  } as any)
+const AuthenticatedCustomersIdDevicesIndexRoute =
+  AuthenticatedCustomersIdDevicesIndexRouteImport.update({
+    id: '/devices/',
+    path: '/devices/',
+    getParentRoute: () => AuthenticatedCustomersIdRoute,
+  } as any)
+const AuthenticatedCustomersIdDevicesDeviceIdRoute =
+  AuthenticatedCustomersIdDevicesDeviceIdRouteImport.update({
+    id: '/devices/$deviceId',
+    path: '/devices/$deviceId',
+    getParentRoute: () => AuthenticatedCustomersIdRoute,
+  } as any)
+const AuthenticatedCustomersIdDevicesNewRoute =
+  AuthenticatedCustomersIdDevicesNewRouteImport.update({
+    id: '/devices/new',
+    path: '/devices/new',
+    getParentRoute: () => AuthenticatedCustomersIdRoute,
+  } as any)
+const AuthenticatedCustomersIdUsersIndexRoute =
+  AuthenticatedCustomersIdUsersIndexRouteImport.update({
+    id: '/users/',
+    path: '/users/',
+    getParentRoute: () => AuthenticatedCustomersIdRoute,
+  } as any)
+const AuthenticatedCustomersIdUsersUserIdRoute =
+  AuthenticatedCustomersIdUsersUserIdRouteImport.update({
+    id: '/users/$userId',
+    path: '/users/$userId',
+    getParentRoute: () => AuthenticatedCustomersIdRoute,
+  } as any)
+const AuthenticatedCustomersIdUsersNewRoute =
+  AuthenticatedCustomersIdUsersNewRouteImport.update({
+    id: '/users/new',
+    path: '/users/new',
+    getParentRoute: () => AuthenticatedCustomersIdRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthenticatedIndexRoute
   '/blockchain': typeof BlockchainRoute
   '/dashboard': typeof DashboardRoute
   '/login': typeof LoginRoute
+  '/devices': typeof AuthenticatedDevicesRoute
+  '/products': typeof AuthenticatedProductsRoute
   '/profile': typeof AuthenticatedProfileRoute
+  '/sterilizations': typeof AuthenticatedSterilizationsRoute
+  '/users': typeof AuthenticatedUsersRoute
+  '/certificates/upload': typeof AuthenticatedCertificatesUploadRoute
+  '/customers/$id': typeof AuthenticatedCustomersIdRouteWithChildren
+  '/customers/new': typeof AuthenticatedCustomersNewRoute
+  '/certificates/': typeof AuthenticatedCertificatesIndexRoute
+  '/customers/': typeof AuthenticatedCustomersIndexRoute
+  '/customers/$id/edit': typeof AuthenticatedCustomersIdEditRoute
+  '/customers/$id/': typeof AuthenticatedCustomersIdIndexRoute
+  '/customers/$id/devices/$deviceId': typeof AuthenticatedCustomersIdDevicesDeviceIdRoute
+  '/customers/$id/devices/new': typeof AuthenticatedCustomersIdDevicesNewRoute
+  '/customers/$id/users/$userId': typeof AuthenticatedCustomersIdUsersUserIdRoute
+  '/customers/$id/users/new': typeof AuthenticatedCustomersIdUsersNewRoute
+  '/customers/$id/devices/': typeof AuthenticatedCustomersIdDevicesIndexRoute
+  '/customers/$id/users/': typeof AuthenticatedCustomersIdUsersIndexRoute
 }
 export interface FileRoutesByTo {
   '/blockchain': typeof BlockchainRoute
   '/dashboard': typeof DashboardRoute
   '/login': typeof LoginRoute
+  '/devices': typeof AuthenticatedDevicesRoute
+  '/products': typeof AuthenticatedProductsRoute
   '/profile': typeof AuthenticatedProfileRoute
+  '/sterilizations': typeof AuthenticatedSterilizationsRoute
+  '/users': typeof AuthenticatedUsersRoute
   '/': typeof AuthenticatedIndexRoute
+  '/certificates/upload': typeof AuthenticatedCertificatesUploadRoute
+  '/customers/new': typeof AuthenticatedCustomersNewRoute
+  '/certificates': typeof AuthenticatedCertificatesIndexRoute
+  '/customers': typeof AuthenticatedCustomersIndexRoute
+  '/customers/$id/edit': typeof AuthenticatedCustomersIdEditRoute
+  '/customers/$id': typeof AuthenticatedCustomersIdIndexRoute
+  '/customers/$id/devices/$deviceId': typeof AuthenticatedCustomersIdDevicesDeviceIdRoute
+  '/customers/$id/devices/new': typeof AuthenticatedCustomersIdDevicesNewRoute
+  '/customers/$id/users/$userId': typeof AuthenticatedCustomersIdUsersUserIdRoute
+  '/customers/$id/users/new': typeof AuthenticatedCustomersIdUsersNewRoute
+  '/customers/$id/devices': typeof AuthenticatedCustomersIdDevicesIndexRoute
+  '/customers/$id/users': typeof AuthenticatedCustomersIdUsersIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -66,22 +215,99 @@ export interface FileRoutesById {
   '/blockchain': typeof BlockchainRoute
   '/dashboard': typeof DashboardRoute
   '/login': typeof LoginRoute
+  '/_authenticated/devices': typeof AuthenticatedDevicesRoute
+  '/_authenticated/products': typeof AuthenticatedProductsRoute
   '/_authenticated/profile': typeof AuthenticatedProfileRoute
+  '/_authenticated/sterilizations': typeof AuthenticatedSterilizationsRoute
+  '/_authenticated/users': typeof AuthenticatedUsersRoute
   '/_authenticated/': typeof AuthenticatedIndexRoute
+  '/_authenticated/certificates/upload': typeof AuthenticatedCertificatesUploadRoute
+  '/_authenticated/customers/$id': typeof AuthenticatedCustomersIdRouteWithChildren
+  '/_authenticated/customers/new': typeof AuthenticatedCustomersNewRoute
+  '/_authenticated/certificates/': typeof AuthenticatedCertificatesIndexRoute
+  '/_authenticated/customers/': typeof AuthenticatedCustomersIndexRoute
+  '/_authenticated/customers/$id/edit': typeof AuthenticatedCustomersIdEditRoute
+  '/_authenticated/customers/$id/': typeof AuthenticatedCustomersIdIndexRoute
+  '/_authenticated/customers/$id/devices/$deviceId': typeof AuthenticatedCustomersIdDevicesDeviceIdRoute
+  '/_authenticated/customers/$id/devices/new': typeof AuthenticatedCustomersIdDevicesNewRoute
+  '/_authenticated/customers/$id/users/$userId': typeof AuthenticatedCustomersIdUsersUserIdRoute
+  '/_authenticated/customers/$id/users/new': typeof AuthenticatedCustomersIdUsersNewRoute
+  '/_authenticated/customers/$id/devices/': typeof AuthenticatedCustomersIdDevicesIndexRoute
+  '/_authenticated/customers/$id/users/': typeof AuthenticatedCustomersIdUsersIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/blockchain' | '/dashboard' | '/login' | '/profile'
+  fullPaths:
+    | '/'
+    | '/blockchain'
+    | '/dashboard'
+    | '/login'
+    | '/devices'
+    | '/products'
+    | '/profile'
+    | '/sterilizations'
+    | '/users'
+    | '/certificates/upload'
+    | '/customers/$id'
+    | '/customers/new'
+    | '/certificates/'
+    | '/customers/'
+    | '/customers/$id/edit'
+    | '/customers/$id/'
+    | '/customers/$id/devices/$deviceId'
+    | '/customers/$id/devices/new'
+    | '/customers/$id/users/$userId'
+    | '/customers/$id/users/new'
+    | '/customers/$id/devices/'
+    | '/customers/$id/users/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/blockchain' | '/dashboard' | '/login' | '/profile' | '/'
+  to:
+    | '/blockchain'
+    | '/dashboard'
+    | '/login'
+    | '/devices'
+    | '/products'
+    | '/profile'
+    | '/sterilizations'
+    | '/users'
+    | '/'
+    | '/certificates/upload'
+    | '/customers/new'
+    | '/certificates'
+    | '/customers'
+    | '/customers/$id/edit'
+    | '/customers/$id'
+    | '/customers/$id/devices/$deviceId'
+    | '/customers/$id/devices/new'
+    | '/customers/$id/users/$userId'
+    | '/customers/$id/users/new'
+    | '/customers/$id/devices'
+    | '/customers/$id/users'
   id:
     | '__root__'
     | '/_authenticated'
     | '/blockchain'
     | '/dashboard'
     | '/login'
+    | '/_authenticated/devices'
+    | '/_authenticated/products'
     | '/_authenticated/profile'
+    | '/_authenticated/sterilizations'
+    | '/_authenticated/users'
     | '/_authenticated/'
+    | '/_authenticated/certificates/upload'
+    | '/_authenticated/customers/$id'
+    | '/_authenticated/customers/new'
+    | '/_authenticated/certificates/'
+    | '/_authenticated/customers/'
+    | '/_authenticated/customers/$id/edit'
+    | '/_authenticated/customers/$id/'
+    | '/_authenticated/customers/$id/devices/$deviceId'
+    | '/_authenticated/customers/$id/devices/new'
+    | '/_authenticated/customers/$id/users/$userId'
+    | '/_authenticated/customers/$id/users/new'
+    | '/_authenticated/customers/$id/devices/'
+    | '/_authenticated/customers/$id/users/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -128,6 +354,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedIndexRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/devices': {
+      id: '/_authenticated/devices'
+      path: '/devices'
+      fullPath: '/devices'
+      preLoaderRoute: typeof AuthenticatedDevicesRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/products': {
+      id: '/_authenticated/products'
+      path: '/products'
+      fullPath: '/products'
+      preLoaderRoute: typeof AuthenticatedProductsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/profile': {
       id: '/_authenticated/profile'
       path: '/profile'
@@ -135,17 +375,174 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedProfileRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/sterilizations': {
+      id: '/_authenticated/sterilizations'
+      path: '/sterilizations'
+      fullPath: '/sterilizations'
+      preLoaderRoute: typeof AuthenticatedSterilizationsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/users': {
+      id: '/_authenticated/users'
+      path: '/users'
+      fullPath: '/users'
+      preLoaderRoute: typeof AuthenticatedUsersRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/certificates/': {
+      id: '/_authenticated/certificates/'
+      path: '/certificates'
+      fullPath: '/certificates/'
+      preLoaderRoute: typeof AuthenticatedCertificatesIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/certificates/upload': {
+      id: '/_authenticated/certificates/upload'
+      path: '/certificates/upload'
+      fullPath: '/certificates/upload'
+      preLoaderRoute: typeof AuthenticatedCertificatesUploadRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/customers/': {
+      id: '/_authenticated/customers/'
+      path: '/customers'
+      fullPath: '/customers/'
+      preLoaderRoute: typeof AuthenticatedCustomersIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/customers/$id': {
+      id: '/_authenticated/customers/$id'
+      path: '/customers/$id'
+      fullPath: '/customers/$id'
+      preLoaderRoute: typeof AuthenticatedCustomersIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/customers/new': {
+      id: '/_authenticated/customers/new'
+      path: '/customers/new'
+      fullPath: '/customers/new'
+      preLoaderRoute: typeof AuthenticatedCustomersNewRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/customers/$id/': {
+      id: '/_authenticated/customers/$id/'
+      path: '/'
+      fullPath: '/customers/$id/'
+      preLoaderRoute: typeof AuthenticatedCustomersIdIndexRouteImport
+      parentRoute: typeof AuthenticatedCustomersIdRoute
+    }
+    '/_authenticated/customers/$id/edit': {
+      id: '/_authenticated/customers/$id/edit'
+      path: '/edit'
+      fullPath: '/customers/$id/edit'
+      preLoaderRoute: typeof AuthenticatedCustomersIdEditRouteImport
+      parentRoute: typeof AuthenticatedCustomersIdRoute
+    }
+    '/_authenticated/customers/$id/devices/': {
+      id: '/_authenticated/customers/$id/devices/'
+      path: '/devices'
+      fullPath: '/customers/$id/devices/'
+      preLoaderRoute: typeof AuthenticatedCustomersIdDevicesIndexRouteImport
+      parentRoute: typeof AuthenticatedCustomersIdRoute
+    }
+    '/_authenticated/customers/$id/devices/$deviceId': {
+      id: '/_authenticated/customers/$id/devices/$deviceId'
+      path: '/devices/$deviceId'
+      fullPath: '/customers/$id/devices/$deviceId'
+      preLoaderRoute: typeof AuthenticatedCustomersIdDevicesDeviceIdRouteImport
+      parentRoute: typeof AuthenticatedCustomersIdRoute
+    }
+    '/_authenticated/customers/$id/devices/new': {
+      id: '/_authenticated/customers/$id/devices/new'
+      path: '/devices/new'
+      fullPath: '/customers/$id/devices/new'
+      preLoaderRoute: typeof AuthenticatedCustomersIdDevicesNewRouteImport
+      parentRoute: typeof AuthenticatedCustomersIdRoute
+    }
+    '/_authenticated/customers/$id/users/': {
+      id: '/_authenticated/customers/$id/users/'
+      path: '/users'
+      fullPath: '/customers/$id/users/'
+      preLoaderRoute: typeof AuthenticatedCustomersIdUsersIndexRouteImport
+      parentRoute: typeof AuthenticatedCustomersIdRoute
+    }
+    '/_authenticated/customers/$id/users/$userId': {
+      id: '/_authenticated/customers/$id/users/$userId'
+      path: '/users/$userId'
+      fullPath: '/customers/$id/users/$userId'
+      preLoaderRoute: typeof AuthenticatedCustomersIdUsersUserIdRouteImport
+      parentRoute: typeof AuthenticatedCustomersIdRoute
+    }
+    '/_authenticated/customers/$id/users/new': {
+      id: '/_authenticated/customers/$id/users/new'
+      path: '/users/new'
+      fullPath: '/customers/$id/users/new'
+      preLoaderRoute: typeof AuthenticatedCustomersIdUsersNewRouteImport
+      parentRoute: typeof AuthenticatedCustomersIdRoute
+    }
   }
 }
 
+interface AuthenticatedCustomersIdRouteChildren {
+  AuthenticatedCustomersIdEditRoute: typeof AuthenticatedCustomersIdEditRoute
+  AuthenticatedCustomersIdIndexRoute: typeof AuthenticatedCustomersIdIndexRoute
+  AuthenticatedCustomersIdDevicesDeviceIdRoute: typeof AuthenticatedCustomersIdDevicesDeviceIdRoute
+  AuthenticatedCustomersIdDevicesNewRoute: typeof AuthenticatedCustomersIdDevicesNewRoute
+  AuthenticatedCustomersIdUsersUserIdRoute: typeof AuthenticatedCustomersIdUsersUserIdRoute
+  AuthenticatedCustomersIdUsersNewRoute: typeof AuthenticatedCustomersIdUsersNewRoute
+  AuthenticatedCustomersIdDevicesIndexRoute: typeof AuthenticatedCustomersIdDevicesIndexRoute
+  AuthenticatedCustomersIdUsersIndexRoute: typeof AuthenticatedCustomersIdUsersIndexRoute
+}
+
+const AuthenticatedCustomersIdRouteChildren: AuthenticatedCustomersIdRouteChildren =
+  {
+    AuthenticatedCustomersIdEditRoute: AuthenticatedCustomersIdEditRoute,
+    AuthenticatedCustomersIdIndexRoute: AuthenticatedCustomersIdIndexRoute,
+    AuthenticatedCustomersIdDevicesDeviceIdRoute:
+      AuthenticatedCustomersIdDevicesDeviceIdRoute,
+    AuthenticatedCustomersIdDevicesNewRoute:
+      AuthenticatedCustomersIdDevicesNewRoute,
+    AuthenticatedCustomersIdUsersUserIdRoute:
+      AuthenticatedCustomersIdUsersUserIdRoute,
+    AuthenticatedCustomersIdUsersNewRoute:
+      AuthenticatedCustomersIdUsersNewRoute,
+    AuthenticatedCustomersIdDevicesIndexRoute:
+      AuthenticatedCustomersIdDevicesIndexRoute,
+    AuthenticatedCustomersIdUsersIndexRoute:
+      AuthenticatedCustomersIdUsersIndexRoute,
+  }
+
+const AuthenticatedCustomersIdRouteWithChildren =
+  AuthenticatedCustomersIdRoute._addFileChildren(
+    AuthenticatedCustomersIdRouteChildren,
+  )
+
 interface AuthenticatedRouteChildren {
+  AuthenticatedDevicesRoute: typeof AuthenticatedDevicesRoute
+  AuthenticatedProductsRoute: typeof AuthenticatedProductsRoute
   AuthenticatedProfileRoute: typeof AuthenticatedProfileRoute
+  AuthenticatedSterilizationsRoute: typeof AuthenticatedSterilizationsRoute
+  AuthenticatedUsersRoute: typeof AuthenticatedUsersRoute
   AuthenticatedIndexRoute: typeof AuthenticatedIndexRoute
+  AuthenticatedCertificatesUploadRoute: typeof AuthenticatedCertificatesUploadRoute
+  AuthenticatedCustomersIdRoute: typeof AuthenticatedCustomersIdRouteWithChildren
+  AuthenticatedCustomersNewRoute: typeof AuthenticatedCustomersNewRoute
+  AuthenticatedCertificatesIndexRoute: typeof AuthenticatedCertificatesIndexRoute
+  AuthenticatedCustomersIndexRoute: typeof AuthenticatedCustomersIndexRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
+  AuthenticatedDevicesRoute: AuthenticatedDevicesRoute,
+  AuthenticatedProductsRoute: AuthenticatedProductsRoute,
   AuthenticatedProfileRoute: AuthenticatedProfileRoute,
+  AuthenticatedSterilizationsRoute: AuthenticatedSterilizationsRoute,
+  AuthenticatedUsersRoute: AuthenticatedUsersRoute,
   AuthenticatedIndexRoute: AuthenticatedIndexRoute,
+  AuthenticatedCertificatesUploadRoute: AuthenticatedCertificatesUploadRoute,
+  AuthenticatedCustomersIdRoute: AuthenticatedCustomersIdRouteWithChildren,
+  AuthenticatedCustomersNewRoute: AuthenticatedCustomersNewRoute,
+  AuthenticatedCertificatesIndexRoute: AuthenticatedCertificatesIndexRoute,
+  AuthenticatedCustomersIndexRoute: AuthenticatedCustomersIndexRoute,
 }
 
 const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(

@@ -30,6 +30,38 @@ export interface AppConfig {
   trustProxy: boolean;
   /** Send HSTS; set when served over HTTPS (HTTPS, default false). */
   https: boolean;
+  /** The chain integrity proofs are anchored on (docs/integrity.md). */
+  chain: ChainConfig;
+}
+
+export const CHAIN_NETWORKS = ['mainnet', 'sepolia', 'rinkeby', 'devnet'] as const;
+export type ChainNetwork = (typeof CHAIN_NETWORKS)[number];
+
+export interface ChainConfig {
+  /**
+   * JSON-RPC URL of an Ethereum node the server sends anchors through (CHAIN_RPC_URL). When absent the
+   * server runs an embedded devnet (Hardhat EDR, in-process, chain id 31337) and deploys the contract on it.
+   */
+  rpcUrl: string | undefined;
+  /** Hex private key of the account that owns the contract and pays for anchors (ANCHOR_PRIVATE_KEY); required with CHAIN_RPC_URL. */
+  privateKey: string | undefined;
+  /** Network name shown with each block and used to pick the block explorer (CHAIN_NETWORK: mainnet | sepolia | rinkeby | devnet; default devnet). */
+  network: ChainNetwork;
+  /** Address of the deployed Anchor contract (ANCHOR_CONTRACT_ADDRESS); required with CHAIN_RPC_URL, ignored on the embedded devnet. */
+  contractAddress: string | undefined;
+  /** Blocks on top of the anchor's block before a data block is MINED (CHAIN_CONFIRMATIONS, default 1). */
+  confirmations: number;
+  /**
+   * JSON-RPC URL the browser reads the chain from to verify a record itself (CHAIN_PUBLIC_RPC_URL).
+   * Default: the server's read-only endpoint /chain-rpc (which forwards to the devnet or to CHAIN_RPC_URL).
+   */
+  publicRpcUrl: string | undefined;
+  /** Records per blockchain data block (ANCHOR_BATCH_SIZE, default 64); a backlog is taken 16 times as large. */
+  batchSize: number;
+  /** A block is made once its oldest waiting record has waited this long, even if not full (ANCHOR_INTERVAL_SECONDS, default 10). */
+  intervalSeconds: number;
+  /** Run the anchor worker in this process (ANCHOR_ENABLED, default true). */
+  anchorEnabled: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -38,7 +70,8 @@ function integer(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
 }
 
@@ -66,5 +99,39 @@ export function loadConfig(env: Env = process.env): AppConfig {
     uploadMaxBytes: integer(env, 'UPLOAD_MAX_BYTES', 20 * 1024 * 1024),
     trustProxy: flag(env, 'TRUST_PROXY', false),
     https: flag(env, 'HTTPS', false),
+    chain: loadChainConfig(env),
+  };
+}
+
+function loadChainConfig(env: Env): ChainConfig {
+  const network = (env.CHAIN_NETWORK || 'devnet') as ChainNetwork;
+  if (!CHAIN_NETWORKS.includes(network)) {
+    throw new Error(`CHAIN_NETWORK must be one of ${CHAIN_NETWORKS.join(', ')}, got "${network}"`);
+  }
+  const rpcUrl = env.CHAIN_RPC_URL || undefined;
+  const privateKey = env.ANCHOR_PRIVATE_KEY || undefined;
+  const contractAddress = env.ANCHOR_CONTRACT_ADDRESS || undefined;
+  if (!rpcUrl && network !== 'devnet') throw new Error(`CHAIN_NETWORK=${network} needs CHAIN_RPC_URL`);
+  if (rpcUrl && (!privateKey || !contractAddress)) {
+    throw new Error('CHAIN_RPC_URL needs ANCHOR_PRIVATE_KEY and ANCHOR_CONTRACT_ADDRESS');
+  }
+  if (privateKey && !/^0x[0-9a-fA-F]{64}$/.test(privateKey)) {
+    throw new Error('ANCHOR_PRIVATE_KEY must be 0x followed by 64 hex digits');
+  }
+  if (contractAddress && !/^0x[0-9a-fA-F]{40}$/.test(contractAddress)) {
+    throw new Error('ANCHOR_CONTRACT_ADDRESS must be 0x followed by 40 hex digits');
+  }
+  const batchSize = integer(env, 'ANCHOR_BATCH_SIZE', 64);
+  if (batchSize < 1) throw new Error('ANCHOR_BATCH_SIZE must be at least 1');
+  return {
+    rpcUrl,
+    privateKey,
+    network,
+    contractAddress,
+    confirmations: Math.max(1, integer(env, 'CHAIN_CONFIRMATIONS', 1)),
+    publicRpcUrl: env.CHAIN_PUBLIC_RPC_URL || undefined,
+    batchSize,
+    intervalSeconds: integer(env, 'ANCHOR_INTERVAL_SECONDS', 10),
+    anchorEnabled: flag(env, 'ANCHOR_ENABLED', true),
   };
 }

@@ -35,6 +35,7 @@ const url = `http://localhost:${config.port}`;
 console.log(`
 uvtrace is running at ${url}
   database: ${database.kind === 'pglite' ? `embedded PGlite in ${embeddedDataDir(config.dataDir)}` : 'PostgreSQL (DATABASE_URL)'}
+  chain: ${config.chain.rpcUrl ? `${config.chain.network} (CHAIN_RPC_URL)` : 'embedded devnet (in memory; earlier blocks are anchored again)'}, anchoring ${config.chain.anchorEnabled ? 'on' : 'off'}
   demo logins (password "demo-password"):
     super@example.com     SUPER_ADMIN
     admin@example.com     ADMIN

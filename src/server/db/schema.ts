@@ -223,17 +223,47 @@ export const sterilizations = pgTable(
     notes: text('notes'),
     hashingVersion: integer('hashing_version'),
     blockchainDataBlockId: integer('blockchain_data_block_id').references(() => blockchainDataBlocks.id),
+    /** The record's Merkle proof in its block (siblings from the leaf up, 0x-hex), set with the block id. */
+    merkleProof: text('merkle_proof').array(),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('sterilizations_device_progressive_uq').on(t.deviceId, t.progressiveId),
     // NULLS FIRST matches a plain `ORDER BY received_ts DESC, id DESC`, so the planner can use it.
     index('sterilizations_received_ts_idx').on(t.receivedTs.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('sterilizations_device_received_ts_idx').on(t.deviceId, t.receivedTs.desc().nullsFirst()),
-    index('sterilizations_consumables_lot_idx').on(t.consumablesLot),
+    // Per device, newest first with the id breaking ties: a customer's or device's list is a merge of
+    // these (see modules/sterilizations/list.ts), as is the device_serial sort and the exports.
+    index('sterilizations_device_received_ts_id_idx').on(
+      t.deviceId,
+      t.receivedTs.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    // The consumables_lot sort, over everything and per device.
+    index('sterilizations_consumables_lot_id_idx').on(t.consumablesLot, t.id),
+    index('sterilizations_device_lot_id_idx').on(t.deviceId, t.consumablesLot, t.id),
     index('sterilizations_block_id_idx').on(t.blockchainDataBlockId),
     index('sterilizations_status_code_idx').on(t.statusCode),
   ],
+);
+
+/**
+ * One-time tickets for CSV export links (the session token never goes into a URL). Only the sha256 of
+ * the ticket is stored; a ticket names the export it opens and lives 60 seconds.
+ */
+export const exportTickets = pgTable(
+  'export_tickets',
+  {
+    id: serial('id').primaryKey(),
+    ticketHash: text('ticket_hash').notNull().unique('export_tickets_ticket_hash_uq'),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    export: text('export').notNull(),
+    expiresAt: timestamp('expires_at', tz).notNull(),
+    usedAt: timestamp('used_at', tz),
+    createdAt: createdAt(),
+  },
+  (t) => [index('export_tickets_expires_at_idx').on(t.expiresAt)],
 );
 
 export const certificates = pgTable(
@@ -291,5 +321,6 @@ export type BlockchainDataBlock = typeof blockchainDataBlocks.$inferSelect;
 export type NewBlockchainDataBlock = typeof blockchainDataBlocks.$inferInsert;
 export type Certificate = typeof certificates.$inferSelect;
 export type NewCertificate = typeof certificates.$inferInsert;
+export type ExportTicket = typeof exportTickets.$inferSelect;
 export type CertificateFile = typeof certificateFiles.$inferSelect;
 export type NewCertificateFile = typeof certificateFiles.$inferInsert;

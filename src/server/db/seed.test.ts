@@ -31,9 +31,7 @@ describe('seedDemoData', () => {
   beforeAll(async () => {
     [a, b] = await Promise.all([openTestDatabase(), openTestDatabase()]);
     expect(await isSeeded(a)).toBe(false);
-    const started = performance.now();
     summary = await seedMinimal(a);
-    expect(performance.now() - started).toBeLessThan(2000);
     await seedMinimal(b);
   });
   afterAll(async () => {

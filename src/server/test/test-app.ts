@@ -50,6 +50,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: 'silent',
     CLIENT_DIST: '/nonexistent-client-build',
     TRUST_PROXY: 'true',
+    // Tests that anchor turn the worker on themselves (src/server/chain/*.test.ts).
+    ANCHOR_ENABLED: 'false',
     ...env,
   });
   const app = await buildApp(config, { database });

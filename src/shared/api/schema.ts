@@ -512,6 +512,43 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/chain': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The chain records are anchored on, and where the browser reads it to verify a record itself. */
+    get: operations['getChainInfo'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/chain-rpc': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Read-only Ethereum JSON-RPC for the browser's own verification.
+     * @description Forwards to the embedded devnet (or to CHAIN_RPC_URL) only eth_chainId, net_version, eth_blockNumber, eth_getBlockByNumber, eth_getTransactionByHash, eth_getTransactionReceipt, eth_call and eth_getLogs; any other method answers a JSON-RPC error -32601. Answers are JSON-RPC 2.0 objects, not the envelope.
+     */
+    post: operations['chainRpc'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/export-tickets': {
     parameters: {
       query?: never;
@@ -776,6 +813,8 @@ export interface components {
       hashing_version: number;
       blockchain_data_block_id: number;
       blockchain_data_block: components['schemas']['BlockchainDataBlock'];
+      /** @description The record's Merkle proof in its block (hashing_version 1, docs/integrity.md): sibling hashes from the leaf up; folding keccak256 of sorted pairs over it gives the block's merkle_root. */
+      proof: string[];
     };
     Sterilization: {
       id: number;
@@ -844,6 +883,34 @@ export interface components {
       /** @description The block's Merkle root computed from the stored records; null when the record is not in a block yet. */
       block_hash: string | null;
     };
+    ChainInfo: {
+      /** @enum {string} */
+      network: 'mainnet' | 'sepolia' | 'rinkeby' | 'devnet';
+      chain_id: number;
+      contract_address: string;
+      /** @description JSON-RPC URL the browser reads the chain from (CHAIN_PUBLIC_RPC_URL, or this server's /chain-rpc). */
+      rpc_url: string;
+      /** @description Block explorer URL prefix for a transaction hash; null on the devnet. */
+      explorer_tx_url: string | null;
+      hashing_version: number;
+    };
+    JsonRpcRequest: {
+      /** @constant */
+      jsonrpc: '2.0';
+      id?: number | string | null;
+      method: string;
+      params?: unknown[];
+    };
+    JsonRpcBody: components['schemas']['JsonRpcRequest'] | components['schemas']['JsonRpcRequest'][];
+    JsonRpcResponse: {
+      jsonrpc: string;
+      id: number | string | null;
+      result?: unknown;
+      error?: {
+        code: number;
+        message: string;
+      };
+    };
     ExportTicket: {
       ticket: string;
       /** Format: date-time */
@@ -875,6 +942,7 @@ export interface components {
     };
     PagedSterilizations: {
       data: components['schemas']['Sterilization'][];
+      /** @description Records matching the filters. Exact up to 10,000; above that an estimate (the database planner's row estimate, never less than 10,001 nor than the records up to the current page), so that no request counts millions of rows. On the last page (fewer rows than per_page) it is always exact. */
       total: number;
       per_page: number;
       page: number;
@@ -1188,7 +1256,7 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description The upload exceeds the size limit (message `payload_too_large`). */
+    /** @description The upload exceeds the size limit (message `file_too_large` for a file over UPLOAD_MAX_BYTES, `payload_too_large` for any other oversized body). */
     PayloadTooLarge: {
       headers: {
         [name: string]: unknown;
@@ -1197,7 +1265,7 @@ export interface components {
         /**
          * @example {
          *       "status": "error",
-         *       "message": "payload_too_large",
+         *       "message": "file_too_large",
          *       "data": null
          *     }
          */
@@ -1295,7 +1363,7 @@ export interface components {
     FromQuery: string;
     /** @description Only records received on or before this day. */
     ToQuery: string;
-    /** @description One-time export ticket from createExportTicket. */
+    /** @description One-time export ticket from createExportTicket. A missing, unknown, used or expired ticket is answered 401 `invalid_ticket`. */
     TicketQuery: string;
   };
   requestBodies: never;
@@ -2208,6 +2276,61 @@ export interface operations {
       500: components['responses']['ServerError'];
     };
   };
+  getChainInfo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The chain settings. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['ChainInfo'];
+          };
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  chainRpc: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['JsonRpcBody'];
+      };
+    };
+    responses: {
+      /** @description JSON-RPC 2.0 response (or an array of them for a batch). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['JsonRpcResponse']
+            | components['schemas']['JsonRpcResponse'][];
+        };
+      };
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   createExportTicket: {
     parameters: {
       query?: never;
@@ -2241,9 +2364,9 @@ export interface operations {
   };
   exportSterilizationsFiltered: {
     parameters: {
-      query: {
-        /** @description One-time export ticket from createExportTicket. */
-        ticket: components['parameters']['TicketQuery'];
+      query?: {
+        /** @description One-time export ticket from createExportTicket. A missing, unknown, used or expired ticket is answered 401 `invalid_ticket`. */
+        ticket?: components['parameters']['TicketQuery'];
         /** @description Only records received on or after this day. */
         from?: components['parameters']['FromQuery'];
         /** @description Only records received on or before this day. */
@@ -2269,9 +2392,9 @@ export interface operations {
   };
   exportSterilizationsOk: {
     parameters: {
-      query: {
-        /** @description One-time export ticket from createExportTicket. */
-        ticket: components['parameters']['TicketQuery'];
+      query?: {
+        /** @description One-time export ticket from createExportTicket. A missing, unknown, used or expired ticket is answered 401 `invalid_ticket`. */
+        ticket?: components['parameters']['TicketQuery'];
         /** @description Only records received on or after this day. */
         from?: components['parameters']['FromQuery'];
         /** @description Only records received on or before this day. */

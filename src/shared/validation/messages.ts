@@ -31,6 +31,8 @@ export const validationMessages = {
   'validation.certificate.expiration_date.required': 'the expiration date is mandatory',
   'validation.certificate.file.required': 'the Italian certificate file is mandatory',
   'validation.certificate.file.pdf': 'The certificate file must be a PDF',
+  'validation.certificate.duplicate':
+    'A certificate with this lot number and validated treatment number already exists',
   'validation.profile.name.required': 'user name is required',
   'validation.profile.email.required': 'email is mandatory',
   'validation.profile.email.taken': 'Email address is already used by another user',

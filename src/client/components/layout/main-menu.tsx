@@ -21,8 +21,8 @@ type AppPath = NonNullable<LinkProps['to']>;
  * the generated route tree, hence the cast (a no-op once the route is there).
  */
 const MODULE_ITEMS: Record<Module, { to: AppPath; label: MessageRef; icon: ReactNode }> = {
-  customers: { to: '/customers' as AppPath, label: { id: 'layout.menu.customers' }, icon: <Business /> },
-  users: { to: '/users' as AppPath, label: { id: 'layout.menu.users' }, icon: <Group /> },
+  customers: { to: '/customers', label: { id: 'layout.menu.customers' }, icon: <Business /> },
+  users: { to: '/users', label: { id: 'layout.menu.users' }, icon: <Group /> },
   products: { to: '/products' as AppPath, label: { id: 'layout.menu.products' }, icon: <Inventory2 /> },
   devices: { to: '/devices' as AppPath, label: { id: 'layout.menu.devices' }, icon: <Devices /> },
   sterilizations: {

@@ -1,14 +1,119 @@
+/**
+ * Sterilization records: device ingestion, the list and its filter options (SPEC §2 Sterilization
+ * list), and the CSV exports with their one-time tickets (§7 /export/...).
+ */
+import { can, isTenantScoped } from '../../../shared/access/index.ts';
+import { requireAbility, tenantScope } from '../../auth/guards.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
-import { ok } from '../../http/envelope.ts';
+import { forbidden, notFound, ok } from '../../http/envelope.ts';
+import { pageOf, pageRequest } from '../../http/paging.ts';
+import { receivedWindow } from '../customers/repository.ts';
+import { requireModule } from '../customers/shared.ts';
+import { attachmentName, EXPORT_BATCH_ROWS, filteredExport, okExport } from './exports.ts';
 import { ingest } from './ingestion.ts';
+import {
+  customerExists,
+  customerOptions,
+  deviceOptions,
+  listSterilizationPage,
+  resolveFilter,
+} from './repository.ts';
+import {
+  consumeTicket,
+  createTicket,
+  EXPORT_ABILITY,
+  type ExportName,
+  type TicketHolder,
+} from './tickets.ts';
+
+const CSV_HEADERS = {
+  'content-type': 'text/csv; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+/** The ticket's user must still hold the export's ability (the role may have changed since). */
+function holderScope(holder: TicketHolder, exportName: ExportName): number | null {
+  if (!can(holder.role, EXPORT_ABILITY[exportName])) throw forbidden();
+  return isTenantScoped(holder.role) ? holder.customerId : null;
+}
+
+/**
+ * Embedded PGlite serves every request over one connection: smaller export batches there keep other
+ * requests from waiting long behind a batch (measured: health p99 66 ms with 5,000-row batches).
+ */
+const SINGLE_CONNECTION_BATCH_ROWS = 1_000;
 
 export function sterilizationsModule(deps: { db: Db }): ApiModule {
   const { db } = deps;
+  const pool = (db as unknown as { $client?: { options?: { max?: number } } }).$client;
+  const batchRows = pool?.options?.max === 1 ? SINGLE_CONNECTION_BATCH_ROWS : EXPORT_BATCH_ROWS;
   return {
     handlers: {
       async ingestSterilizations(request) {
         return ok(await ingest(db, request.body.token), 'stored');
+      },
+
+      async listSterilizations(request) {
+        const auth = requireModule(request, 'sterilizations');
+        const { page, sortBy, sortDir, customerId, deviceId, from, to } = request.query;
+        const paging = pageRequest(page);
+        const filter = await resolveFilter(db, {
+          scope: tenantScope(auth),
+          customerId,
+          deviceId,
+          window: receivedWindow(from, to),
+        });
+        const { rows, total } = await listSterilizationPage(db, filter, {
+          sort: sortBy ?? 'received_ts',
+          dir: sortDir ?? 'desc',
+          limit: paging.limit,
+          offset: paging.offset,
+        });
+        return ok(pageOf(rows, total, paging));
+      },
+
+      async getSterilizationCustomerFilter(request) {
+        const auth = requireModule(request, 'sterilizations');
+        return ok(await customerOptions(db, tenantScope(auth)));
+      },
+
+      async getSterilizationDeviceFilter(request) {
+        const auth = requireModule(request, 'sterilizations');
+        const { customerId } = request.params;
+        const scope = tenantScope(auth);
+        if (scope !== null && scope !== customerId) throw notFound();
+        if (!(await customerExists(db, customerId))) throw notFound();
+        return ok(await deviceOptions(db, customerId));
+      },
+
+      async createExportTicket(request, reply) {
+        const exportName = request.body.export;
+        const auth = requireAbility(request, EXPORT_ABILITY[exportName]);
+        reply.code(201);
+        return ok(await createTicket(db, auth.user.id, exportName), 'exports.ticket_created');
+      },
+
+      async exportSterilizationsFiltered(request, reply) {
+        const { ticket, from, to, customerId, deviceId } = request.query;
+        const holder = await consumeTicket(db, ticket, 'sterilizations-filtered');
+        const filter = await resolveFilter(db, {
+          scope: holderScope(holder, 'sterilizations-filtered'),
+          customerId,
+          deviceId,
+          window: receivedWindow(from, to),
+        });
+        reply.headers({ ...CSV_HEADERS, 'content-disposition': attachmentName('sterilizations') });
+        return reply.send(filteredExport(db, filter, batchRows));
+      },
+
+      async exportSterilizationsOk(request, reply) {
+        const { ticket, from, to } = request.query;
+        const holder = await consumeTicket(db, ticket, 'sterilizations-ok');
+        const scope = holderScope(holder, 'sterilizations-ok');
+        reply.headers({ ...CSV_HEADERS, 'content-disposition': attachmentName('sterilizations-ok') });
+        return reply.send(okExport(db, scope, receivedWindow(from, to), batchRows));
       },
     },
   };

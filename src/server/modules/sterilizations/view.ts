@@ -20,6 +20,7 @@ export type SterilizationRow = {
   created_at: Date | string;
   customer_name: string;
   hashing_version: number | null;
+  merkle_proof: string[] | null;
   block_id: number | null;
   block_status: string | null;
   block_network: string | null;
@@ -35,7 +36,7 @@ export type SterilizationRow = {
 export const STERILIZATION_SELECT = sql`
   s.id, s.device_id, s.received_ts, d.device_serial, s.progressive_id, s.supplied_energy, s.nominal_time,
   s.effective_time, s.residual_lamp_life, s.status_code, s.latitude, s.longitude, s.consumables_lot,
-  s.lot_progressive_id, s.notes, s.created_at, c.name as customer_name, s.hashing_version,
+  s.lot_progressive_id, s.notes, s.created_at, c.name as customer_name, s.hashing_version, s.merkle_proof,
   b.id as block_id, b.status as block_status, b.network as block_network,
   b.transaction_hash as block_transaction_hash, b.merkle_root as block_merkle_root,
   b.hashing_version as block_hashing_version, b.created_at as block_created_at, b.sent_at as block_sent_at,
@@ -88,6 +89,8 @@ export function sterilizationView(row: SterilizationRow) {
               sent_at: isoOrNull(row.block_sent_at),
               mined_at: isoOrNull(row.block_mined_at),
             },
+            // Stored with the block by the anchor worker, so a list row costs nothing to prove.
+            proof: row.merkle_proof ?? [],
           },
   };
 }

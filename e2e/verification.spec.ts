@@ -1,0 +1,162 @@
+import { readFile } from 'node:fs/promises';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { DEMO, loginAs } from './fixtures.ts';
+
+/*
+ * The "data integrity verification" modal (SPEC §2, issue 5) against the real server, its embedded
+ * devnet and anchor worker: the demo records of blockchain-enabled clinics are anchored a few seconds
+ * after start. The browser computes the hashes and reads the transaction from the chain itself.
+ */
+
+type Row = {
+  id: number;
+  supplied_energy: number;
+  blockchain_data: { blockchain_data_block: { status: string; network: string | null } } | null;
+};
+type Paged = { data: Row[] };
+
+async function bearer(page: Page): Promise<Record<string, string>> {
+  const raw = await page.evaluate(() => localStorage.getItem('uvtrace.session'));
+  const { token } = JSON.parse(raw ?? '{}') as { token?: string };
+  expect(token, 'a session token').toBeTruthy();
+  return { Authorization: `Bearer ${token}` };
+}
+
+async function getData<T>(
+  request: APIRequestContext,
+  url: string,
+  headers: Record<string, string>,
+): Promise<T> {
+  const response = await request.get(url, { headers });
+  expect(response.status(), url).toBe(200);
+  return ((await response.json()) as { data: T }).data;
+}
+
+/** Waits until the newest record of Clinica San Marco (blockchain enabled) is in a MINED block. */
+async function minedRecord(page: Page): Promise<Row> {
+  const headers = await bearer(page);
+  let first: Row | undefined;
+  await expect
+    .poll(
+      async () => {
+        first = (await getData<Paged>(page.request, '/api/v1/sterilizations?customerId=2', headers)).data[0];
+        return first?.blockchain_data?.blockchain_data_block.status ?? 'none';
+      },
+      { timeout: 60_000, intervals: [500, 1000, 2000] },
+    )
+    .toBe('MINED');
+  return first as Row;
+}
+
+const dialog = (page: Page, name = 'Data integrity verification') => page.getByRole('dialog', { name });
+const firstRow = (page: Page) => page.getByRole('table').locator('tbody tr').first();
+
+test.describe('data integrity verification', () => {
+  test('a mined record verifies in the browser; an edited field does not', async ({ page }) => {
+    test.slow();
+    await loginAs(page, DEMO.super);
+    const record = await minedRecord(page);
+    await page.goto('/sterilizations?customerId=2');
+    await firstRow(page).getByRole('button', { name: 'Verify data' }).click();
+    const modal = dialog(page);
+    await expect(modal).toBeVisible();
+    await expect(modal.getByLabel('id', { exact: true })).toHaveValue(String(record.id));
+
+    await expect(modal.getByRole('button', { name: 'Verification successful' })).toBeVisible({
+      timeout: 20_000,
+    });
+    const leaf = (await modal.getByTestId('integrity-leaf').locator('div').last().textContent()) ?? '';
+    expect(leaf).toMatch(/^0x[0-9a-f]{64}$/);
+    const root = (await modal.getByTestId('integrity-root').locator('div').last().textContent()) ?? '';
+    expect(root).toMatch(/^0x[0-9a-f]{64}$/);
+    await expect(modal.getByRole('heading', { name: 'Data on the blockchain' })).toBeVisible();
+    await expect(modal.getByTestId('integrity-block-status')).toContainText('MINED');
+    await expect(modal.getByTestId('integrity-network')).toContainText('devnet');
+    // The devnet has no explorer: the hash is shown, not linked.
+    await expect(modal.getByTestId('integrity-transaction')).toContainText(/0x[0-9a-f]{64}/);
+    await expect(modal.getByTestId('integrity-transaction').getByRole('link')).toHaveCount(0);
+    await expect(modal.getByTestId('integrity-content')).toContainText('Function: anchor');
+    await expect(modal.getByTestId('integrity-content')).toContainText(/0xa0ca2d08/);
+    await expect(modal.getByTestId('integrity-saved-hash')).toHaveText(`Hash saved on the blockchain${root}`);
+    for (const check of ['computed', 'transaction', 'root_match']) {
+      await expect(modal.locator(`[data-check="${check}"]`)).toHaveAttribute('data-status', 'pass');
+    }
+    await expect(modal.getByTestId('integrity-server')).toContainText('same control strings');
+
+    // The proof receipt holds what the modal computed.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      modal.getByRole('button', { name: 'Download proof' }).click(),
+    ]);
+    const receipt = JSON.parse(await readFile(await download.path(), 'utf8')) as Record<string, unknown>;
+    expect(receipt).toMatchObject({ leaf, root, hashing_version: 1, chain_id: 31337 });
+
+    // Any edit changes the control string and fails the check; the stored value, typed differently, verifies.
+    const energy = modal.getByLabel('supplied_energy', { exact: true });
+    await energy.fill(String(record.supplied_energy + 1));
+    await expect(modal.getByRole('button', { name: 'Verification failed' })).toBeVisible();
+    await expect(modal.getByTestId('integrity-leaf')).not.toContainText(leaf);
+    await expect(modal.locator('[data-check="root_match"]')).toHaveAttribute('data-status', 'fail');
+    await expect(modal.getByTestId('integrity-server')).toContainText('same control strings');
+    const typed = String(record.supplied_energy).includes('.')
+      ? `${record.supplied_energy}0`
+      : `${record.supplied_energy}.00`;
+    await energy.fill(typed);
+    await expect(modal.getByRole('button', { name: 'Verification successful' })).toBeVisible();
+    await expect(modal.getByTestId('integrity-leaf')).toContainText(leaf);
+
+    await modal.getByRole('button', { name: 'OK' }).click();
+    await expect(modal).toBeHidden();
+  });
+
+  test('a record of a customer without blockchain is not sent yet', async ({ page }) => {
+    await loginAs(page, DEMO.admin);
+    const headers = await bearer(page);
+    const customers = await getData<Array<{ id: number; name: string }>>(
+      page.request,
+      '/api/v1/sterilizations/customer-filter',
+      headers,
+    );
+    let customerId: number | undefined;
+    for (const option of customers) {
+      const customer = await getData<{ enable_blockchain: boolean }>(
+        page.request,
+        `/api/v1/customers/${option.id}`,
+        headers,
+      );
+      if (customer.enable_blockchain) continue;
+      const rows = await getData<Paged>(
+        page.request,
+        `/api/v1/sterilizations?customerId=${option.id}`,
+        headers,
+      );
+      if (rows.data[0] && rows.data[0].blockchain_data === null) {
+        customerId = option.id;
+        break;
+      }
+    }
+    expect(customerId, 'a seeded customer without blockchain, with records').toBeDefined();
+    await page.goto(`/sterilizations?customerId=${customerId}`);
+    await firstRow(page).getByRole('button', { name: 'Verify data' }).click();
+    const modal = dialog(page);
+    await expect(modal.getByText('Data not yet sent')).toBeVisible();
+    await expect(modal.getByText('It requires some time')).toBeVisible();
+    await expect(modal.getByTestId('integrity-root')).toContainText('Transaction is not in a block yet');
+    await expect(modal.getByTestId('integrity-leaf')).toContainText(/0x[0-9a-f]{64}/);
+    await expect(modal.getByRole('button', { name: /^Verification/ })).toHaveCount(0);
+    await modal.getByRole('button', { name: 'OK' }).click();
+    await expect(modal).toBeHidden();
+  });
+
+  test('in Italian', async ({ page }) => {
+    await loginAs(page, DEMO.customer);
+    await minedRecord(page);
+    await page.evaluate(() => localStorage.setItem('uvtrace.locale', 'it'));
+    await page.goto('/sterilizations');
+    await expect(page.getByRole('heading', { level: 1, name: 'Sterilizzazioni' })).toBeVisible();
+    await firstRow(page).getByRole('button', { name: 'Verifica dati' }).click();
+    const modal = dialog(page, 'Verifica integrità dati');
+    await expect(modal.getByRole('heading', { name: 'Dati sulla blockchain' })).toBeVisible();
+    await expect(modal.getByRole('button', { name: 'Verifica riuscita' })).toBeVisible({ timeout: 20_000 });
+  });
+});

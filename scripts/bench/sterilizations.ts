@@ -1,0 +1,252 @@
+/**
+ * Sterilization list and export at scale (issue 4). Seeds N sterilizations (default 1,000,000) into a
+ * throwaway database, starts the server as its own process, and measures with autocannon at 10
+ * connections. Not a test: prints a markdown table (figures recorded in the README).
+ *
+ *   node scripts/bench/sterilizations.ts [--rows 1000000] [--duration 10] [--postgres]
+ *
+ * Database: embedded PGlite in a temporary directory by default; with --postgres (or DATABASE_URL set
+ * to a server URL) a throwaway database `uvtrace_bench_<random>` is created on that server
+ * (default postgres://postgres@127.0.0.1:5432/postgres) and dropped at the end.
+ *
+ * Measured:
+ * - GET /api/v1/sterilizations page 1 (default sort), customer + 30-day window, page 1000: p95/p99;
+ * - a full CSV export (sterilizations-filtered, no filter): rows/s and server RSS growth;
+ * - GET /api/v1/health p99 while a second full export runs.
+ * The server runs without the anchor worker (ANCHOR_ENABLED=false): anchoring the million freshly
+ * seeded records would be a different workload competing for the same two cores.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { embeddedDataDir, openDatabase } from '../../src/server/db/client.ts';
+import { seedDemoData } from '../../src/server/db/seed.ts';
+
+/** The part of autocannon's API used here (it ships no types). */
+interface AutocannonInstance
+  extends PromiseLike<{ requests: { average: number }; errors: number; non2xx: number }> {
+  on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+  stop(): void;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers: Record<string, string>;
+}) => AutocannonInstance;
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    duration: { type: 'string', default: '10' },
+    postgres: { type: 'boolean', default: false },
+  },
+});
+const rows = Number(values.rows);
+const duration = Number(values.duration);
+const CONNECTIONS = 10;
+const root = path.resolve(import.meta.dirname, '../..');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'uvtrace-bench-sterilizations-'));
+const serverUrl =
+  process.env.DATABASE_URL || (values.postgres ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined);
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+let databaseUrl: string | undefined;
+let dbName: string | undefined;
+if (serverUrl) {
+  dbName = `uvtrace_bench_${randomBytes(4).toString('hex')}`;
+  await admin(`CREATE DATABASE ${dbName}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${dbName}`;
+  databaseUrl = url.toString();
+}
+const kind = databaseUrl ? 'PostgreSQL' : 'PGlite';
+
+let server: ReturnType<typeof spawn> | undefined;
+async function cleanup(): Promise<void> {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server?.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  if (dbName) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+try {
+  // ---- seed --------------------------------------------------------------------------------------
+  const seedStarted = performance.now();
+  const database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: embeddedDataDir(dataDir) });
+  const seeded = await seedDemoData(database, { sterilizations: rows, keysDir: dataDir });
+  await database.pool.query('VACUUM ANALYZE');
+  const window = (
+    await database.pool.query<{ from: string; to: string }>(
+      `select to_char(max(received_ts) - interval '30 days', 'YYYY-MM-DD') as from,
+              to_char(max(received_ts), 'YYYY-MM-DD') as to from sterilizations`,
+    )
+  ).rows[0];
+  await database.close();
+  console.error(
+    `${kind}: seeded ${rows} sterilizations in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s (${seeded.sterilizationRowsPerSecond} rows/s)`,
+  );
+
+  // ---- server ------------------------------------------------------------------------------------
+  const port = 40_000 + Math.floor(Math.random() * 10_000);
+  const base = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, [path.join(root, 'src/server/main.ts')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl ?? '',
+      LOG_LEVEL: 'warn',
+      CLIENT_DIST: '/nonexistent',
+      SEED_DEMO_DATA: 'false',
+      // The seeded records are not anchored yet; anchoring a million of them is another workload.
+      ANCHOR_ENABLED: 'false',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const serverPid = server.pid as number;
+  for (let i = 0; ; i++) {
+    const up = await fetch(`${base}/api/v1/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) break;
+    if (i > 600 || server.exitCode !== null) throw new Error('the server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const login = new FormData();
+  login.append('email', 'admin@example.com');
+  login.append('password', 'demo-password');
+  const token = (
+    (await (await fetch(`${base}/api/v1/auth/login`, { method: 'POST', body: login })).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
+  const headers = { authorization: `Bearer ${token}` };
+
+  const rssMb = () => {
+    const status = readFileSync(`/proc/${serverPid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  };
+
+  interface Latency {
+    p95: number;
+    p99: number;
+    rps: number;
+    requests: number;
+    errors: number;
+  }
+  /** autocannon at 10 connections; p95/p99 from every response time (autocannon itself has no p95). */
+  async function load(
+    url: string,
+    options: { seconds?: number; until?: Promise<unknown> } = {},
+  ): Promise<Latency> {
+    const times: number[] = [];
+    const instance = autocannon({
+      url,
+      connections: CONNECTIONS,
+      duration: options.until ? 3600 : (options.seconds ?? duration),
+      headers,
+    });
+    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+      times.push(responseTime);
+    });
+    options.until?.then(() => instance.stop());
+    const result = await instance;
+    times.sort((a, b) => a - b);
+    const at = (p: number) =>
+      times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))] ?? Number.NaN;
+    return {
+      p95: at(95),
+      p99: at(99),
+      rps: result.requests.average,
+      requests: times.length,
+      errors: result.errors + result.non2xx,
+    };
+  }
+
+  async function exportAll(): Promise<{ rows: number; seconds: number; peakRssGrowthMb: number }> {
+    const ticketResponse = await fetch(`${base}/api/v1/export-tickets`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ export: 'sterilizations-filtered' }),
+    });
+    const { ticket } = ((await ticketResponse.json()) as { data: { ticket: string } }).data;
+    const before = rssMb();
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb());
+    }, 100);
+    const started = performance.now();
+    const response = await fetch(`${base}/export/sterilizations-filtered?ticket=${ticket}`);
+    if (!response.ok || !response.body) throw new Error(`export answered ${response.status}`);
+    let lines = 0;
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (const byte of value) if (byte === 10) lines++;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    peak = Math.max(peak, rssMb());
+    return { rows: lines - 1, seconds, peakRssGrowthMb: peak - before };
+  }
+
+  const api = `${base}/api/v1/sterilizations`;
+  // Warm-up: JIT and the database's caches, as a server that has been running would have them.
+  for (const query of ['page=1', `customerId=2&from=${window?.from}&to=${window?.to}`, 'page=1000']) {
+    await load(`${api}?${query}`, { seconds: 2 });
+  }
+  const page1 = await load(`${api}?page=1`);
+  const filtered = await load(`${api}?customerId=2&from=${window?.from}&to=${window?.to}`);
+  const page1000 = await load(`${api}?page=1000`);
+  const exported = await exportAll();
+  const during = exportAll();
+  const health = await load(`${base}/api/v1/health`, { until: during });
+  const exportedUnderLoad = await during;
+
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+  const listTarget = kind === 'PostgreSQL' ? 25 : 60;
+  const rowsPerSecond = exported.rows / exported.seconds;
+  console.log(`
+### Sterilizations at ${rows.toLocaleString('en')} records — ${kind}, ${CONNECTIONS} connections, ${duration} s per run
+
+| Measure | p95 | p99 | req/s | Target | |
+|---|---|---|---|---|---|
+| list page 1, default sort | ${ms(page1.p95)} | ${ms(page1.p99)} | ${page1.rps.toFixed(0)} | p95 ≤ ${listTarget} ms | ${verdict(page1.p95 <= listTarget)} |
+| list customer 2 + ${window?.from}..${window?.to} | ${ms(filtered.p95)} | ${ms(filtered.p99)} | ${filtered.rps.toFixed(0)} | p95 ≤ ${listTarget} ms | ${verdict(filtered.p95 <= listTarget)} |
+| list page 1000 | ${ms(page1000.p95)} | ${ms(page1000.p99)} | ${page1000.rps.toFixed(0)} | p95 ≤ 50 ms | ${verdict(page1000.p95 <= 50)} |
+| health during a full export | ${ms(health.p95)} | ${ms(health.p99)} | ${health.rps.toFixed(0)} | p99 ≤ 50 ms | ${verdict(health.p99 <= 50)} |
+
+| Export (CSV, all records) | Value | Target | |
+|---|---|---|---|
+| rows | ${exported.rows.toLocaleString('en')} in ${exported.seconds.toFixed(1)} s | | |
+| rows/s | ${rowsPerSecond.toFixed(0)} | ≥ 50,000 | ${verdict(rowsPerSecond >= 50_000)} |
+| server RSS growth | ${exported.peakRssGrowthMb.toFixed(0)} MB | ≤ 150 MB | ${verdict(exported.peakRssGrowthMb <= 150)} |
+| rows/s with health under load | ${(exportedUnderLoad.rows / exportedUnderLoad.seconds).toFixed(0)} | | |
+
+Errors or non-2xx answers: ${page1.errors + filtered.errors + page1000.errors + health.errors}.
+`);
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,227 @@
+/**
+ * A command-line device fleet: signs realistic sterilization records with each seeded device's private
+ * key (RS256, the claims of src/shared/ingestion/claims.ts) and posts them to the ingestion call, so a
+ * new user sees records arrive live.
+ *
+ *   npm run simulate-devices -- [--rate 2] [--count 100] [--url http://localhost:3000] [--devices NP000201,SB000203]
+ *
+ * Keys: `<DATA_DIR or ./data>/device-keys/<serial>.pem`, written by the seed; the file name is the serial.
+ *
+ * progressive_id: devices number their records themselves and the server refuses nothing for a gap,
+ * but a repeated number is answered with the stored record instead of a new one. There is no public
+ * call telling a device's highest number, so each device continues from
+ * max(last number this simulator sent + 1, current Unix time in seconds). The simulator's own numbers
+ * are kept in `<DATA_DIR>/simulator-state.json` (so several records a second per device stay unique
+ * across runs); without that file the time-based start is still above every seeded number (those are
+ * small) and increases with time. (A number the server already holds would be answered with the
+ * stored record, never a second row.)
+ */
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { importPKCS8, SignJWT } from 'jose';
+import { ingestionClaims, type SterilizationClaim } from '../src/shared/ingestion/claims.ts';
+
+export interface DeviceState {
+  /** The last progressive_id sent. */
+  progressive: number;
+  /** Residual lamp life in hours, going down with every cycle. */
+  lampLife: number;
+  /** Current sleeve batch: its number (→ lot code and progressive) and the cycles already on it. */
+  batch: number;
+  usedInBatch: number;
+}
+
+export const BATCH_QUANTITY = 100;
+
+/** Neck plugs (serials NP…) run 5 or 10 minute cycles; baths (SB…) 10 minutes with more energy. */
+export function productOf(serial: string): 'plug' | 'bath' {
+  return serial.startsWith('SB') ? 'bath' : 'plug';
+}
+
+export function initialState(random: () => number): DeviceState {
+  return { progressive: 0, lampLife: 6000 + random() * 3000, batch: 1, usedInBatch: 0 };
+}
+
+const round = (value: number, digits: number) => Number(value.toFixed(digits));
+
+/**
+ * The next record of a device and its new state. Status: 92 % ok, then nulled, lamp and probe
+ * malfunction; an interrupted cycle has a shorter effective time; a lamp failure less energy. Every
+ * BATCH_QUANTITY cycles a new sleeve batch starts; a worn lamp is replaced.
+ */
+export function nextRecord(
+  serial: string,
+  state: DeviceState,
+  random: () => number,
+  nowSeconds: number,
+): { record: SterilizationClaim; state: DeviceState } {
+  const plug = productOf(serial) === 'plug';
+  const roll = random();
+  const status = roll < 0.92 ? 0 : roll < 0.96 ? 1 : roll < 0.98 ? 2 : 3;
+  const nominal = plug ? (random() < 0.85 ? 5 : 10) : 10;
+  const effective = status === 0 ? nominal * (0.97 + random() * 0.03) : nominal * (0.1 + random() * 0.6);
+  const energy = (plug ? 250 : 300) + random() * 100;
+  let lampLife = state.lampLife - effective / 60;
+  if (lampLife < 50) lampLife = 9000 + random() * 1000;
+  let { batch, usedInBatch } = state;
+  if (usedInBatch >= BATCH_QUANTITY) {
+    batch += 1;
+    usedInBatch = 0;
+  }
+  usedInBatch += 1;
+  const progressive = Math.max(state.progressive + 1, nowSeconds);
+  const record: SterilizationClaim = {
+    progressive_id: progressive,
+    supplied_energy: round(status === 2 ? energy * 0.4 : energy, 2),
+    nominal_time: nominal,
+    effective_time: round(Math.min(nominal, effective), 2),
+    residual_lamp_life: round(lampLife, 2),
+    status_code: status,
+    latitude: round(45.4642 + (random() - 0.5) * 0.02, 6),
+    longitude: round(9.19 + (random() - 0.5) * 0.02, 6),
+    consumables_lot: `SIM-${serial}-${String(Math.ceil(batch / 20)).padStart(3, '0')}`,
+    lot_progressive_id: ((batch - 1) % 20) + 1,
+    batch_quantity: BATCH_QUANTITY,
+    notes: status === 0 ? null : 'Simulated device: cycle interrupted',
+  };
+  return { record, state: { progressive, lampLife, batch, usedInBatch } };
+}
+
+interface Options {
+  rate: number;
+  count: number;
+  url: string;
+  dataDir: string;
+  devices: string[] | null;
+  concurrency: number;
+}
+
+function parseOptions(): Options {
+  const { values } = parseArgs({
+    options: {
+      rate: { type: 'string', default: '2' },
+      count: { type: 'string', default: '100' },
+      url: { type: 'string', default: 'http://localhost:3000' },
+      devices: { type: 'string' },
+      concurrency: { type: 'string', default: '4' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(
+      'usage: npm run simulate-devices -- [--rate 2] [--count 100] [--url http://localhost:3000] [--devices S1,S2] [--concurrency 4]',
+    );
+    process.exit(0);
+  }
+  const positive = (name: string, raw: string) => {
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0) {
+      console.error(`--${name} must be a positive number, got "${raw}"`);
+      process.exit(2);
+    }
+    return value;
+  };
+  return {
+    rate: positive('rate', values.rate),
+    count: Math.floor(positive('count', values.count)),
+    url: values.url.replace(/\/$/, ''),
+    dataDir: path.resolve(process.env.DATA_DIR || 'data'),
+    devices: values.devices ? values.devices.split(',').map((serial) => serial.trim()) : null,
+    concurrency: Math.floor(positive('concurrency', values.concurrency)),
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  const keysDir = path.join(options.dataDir, 'device-keys');
+  const files = (await readdir(keysDir).catch(() => [] as string[]))
+    .filter((file) => file.endsWith('.pem'))
+    .sort();
+  const serials = files
+    .map((file) => file.slice(0, -'.pem'.length))
+    .filter((serial) => !options.devices || options.devices.includes(serial));
+  if (serials.length === 0) {
+    console.error(`no device keys in ${keysDir}: run "npm run seed" (or start the server once) first`);
+    process.exit(1);
+  }
+  const keys = new Map(
+    await Promise.all(
+      serials.map(
+        async (serial) =>
+          [
+            serial,
+            await importPKCS8(await readFile(path.join(keysDir, `${serial}.pem`), 'utf8'), 'RS256'),
+          ] as const,
+      ),
+    ),
+  );
+  const stateFile = path.join(options.dataDir, 'simulator-state.json');
+  const states: Record<string, DeviceState> = JSON.parse(await readFile(stateFile, 'utf8').catch(() => '{}'));
+  const saveState = () => writeFile(stateFile, `${JSON.stringify(states, null, 2)}\n`);
+  const refused = new Set<string>();
+  const tally = { accepted: 0, skipped: 0, failed: 0 };
+  const endpoint = `${options.url}/api/v1/ingest/sterilizations`;
+  console.log(
+    `simulating ${serials.length} devices → ${endpoint}: ${options.count} records at ${options.rate}/s (keys: ${keysDir})`,
+  );
+
+  const started = performance.now();
+  let next = 0;
+  let deviceTurn = 0;
+  async function worker(): Promise<void> {
+    while (next < options.count) {
+      const index = next++;
+      const wait = started + (index * 1000) / options.rate - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const live = serials.filter((serial) => !refused.has(serial));
+      if (live.length === 0) return;
+      const serial = live[deviceTurn++ % live.length] as string;
+      const state = states[serial] ?? initialState(Math.random);
+      const built = nextRecord(serial, state, Math.random, Math.floor(Date.now() / 1000));
+      states[serial] = built.state;
+      const token = await new SignJWT({ ...ingestionClaims(serial, [built.record]) })
+        .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+        .sign(keys.get(serial) as CryptoKey);
+      const label = `[${index + 1}/${options.count}] ${serial} #${built.record.progressive_id}`;
+      try {
+        const response = await fetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token }),
+        });
+        const body = (await response.json().catch(() => ({}))) as { message?: string };
+        if (response.ok) {
+          tally.accepted += 1;
+          console.log(`${label} status ${built.record.status_code} accepted`);
+        } else if (response.status === 403) {
+          // A disabled device (the demo's disabled clinic): the server rightly refuses it; leave it out.
+          tally.skipped += 1;
+          refused.add(serial);
+          console.log(`${label} refused: ${body.message ?? response.status}; device left out`);
+        } else {
+          tally.failed += 1;
+          console.log(`${label} refused: ${response.status} ${body.message ?? ''}`);
+          // The server does not know this device or key (another database was seeded): stop using it.
+          if (response.status === 401) refused.add(serial);
+        }
+      } catch (error) {
+        tally.failed += 1;
+        console.log(`${label} failed: ${(error as Error).message}`);
+      }
+    }
+  }
+  try {
+    await Promise.all(Array.from({ length: options.concurrency }, worker));
+  } finally {
+    await saveState();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `done in ${seconds.toFixed(1)} s: ${tally.accepted} accepted, ${tally.skipped} skipped, ${tally.failed} failed` +
+      (refused.size > 0 ? ` (devices left out: ${[...refused].join(', ')})` : ''),
+  );
+  if (tally.failed > 0) process.exitCode = 1;
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,87 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { IntlProvider } from 'react-intl';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import en from '../../i18n/en.json';
+import { type DataColumn, DataTable } from './data-table';
+import { parseIsoDate, parseListSearch, parsePage } from './list-search';
+
+type Row = { id: number; name: string };
+
+const columns: DataColumn<Row>[] = [
+  { id: 'name', headerId: 'fields.name', cell: (row) => row.name, sortKey: 'name' },
+  { id: 'email', headerId: 'fields.email', cell: () => 'x@example.com' },
+];
+
+const rows: Row[] = [
+  { id: 1, name: 'Ada' },
+  { id: 2, name: 'Bob' },
+];
+
+function renderTable(props: Partial<Parameters<typeof DataTable<Row>>[0]> = {}) {
+  return render(
+    <IntlProvider locale="en" messages={en}>
+      <DataTable<Row>
+        labelId="layout.menu.users"
+        columns={columns}
+        rows={rows}
+        getRowId={(row) => row.id}
+        emptyMessageId="errors.not_found"
+        {...props}
+      />
+    </IntlProvider>,
+  );
+}
+
+afterEach(cleanup);
+
+describe('DataTable', () => {
+  it('renders rows and opens a row on click', () => {
+    const onRowClick = vi.fn();
+    renderTable({ onRowClick });
+    fireEvent.click(screen.getByRole('cell', { name: 'Bob' }));
+    expect(onRowClick).toHaveBeenCalledWith(rows[1]);
+  });
+
+  it('shows the empty message', () => {
+    renderTable({ rows: [] });
+    expect(screen.getByText('Not found')).toBeTruthy();
+  });
+
+  it('hides the paginators when total ≤ per_page and shows two otherwise', () => {
+    renderTable({ total: 2, perPage: 20, page: 1 });
+    expect(screen.queryAllByRole('navigation')).toHaveLength(0);
+    cleanup();
+    const onPageChange = vi.fn();
+    renderTable({ total: 41, perPage: 20, page: 1, onPageChange });
+    const navs = screen.getAllByRole('navigation');
+    expect(navs).toHaveLength(2);
+    fireEvent.click(within(navs[1] as HTMLElement).getByRole('button', { name: 'Go to page 3' }));
+    expect(onPageChange).toHaveBeenCalledWith(3);
+  });
+
+  it('flips the direction of the active sort column', () => {
+    const onSortChange = vi.fn();
+    renderTable({ sortBy: 'name', sortDir: 'asc', onSortChange });
+    fireEvent.click(screen.getByRole('button', { name: /Name/ }));
+    expect(onSortChange).toHaveBeenCalledWith('name', 'desc');
+  });
+});
+
+describe('list search parsing', () => {
+  it('falls back to defaults on malformed values', () => {
+    expect(
+      parseListSearch({ page: '-3', sortBy: 'drop table', sortDir: 'up' }, ['name', 'active'], {
+        sortBy: 'name',
+        sortDir: 'asc',
+      }),
+    ).toEqual({ page: 1, sortBy: 'name', sortDir: 'asc' });
+    expect(parsePage('4')).toBe(4);
+    expect(parsePage(2.5)).toBe(1);
+  });
+
+  it('accepts only real days', () => {
+    expect(parseIsoDate('2024-02-29')).toBe('2024-02-29');
+    expect(parseIsoDate('2023-02-29')).toBeUndefined();
+    expect(parseIsoDate('yesterday')).toBeUndefined();
+  });
+});

@@ -1,0 +1,274 @@
+/**
+ * The one list component (DESIGN §4 "lists like react-admin"): a server-paged, server-sorted MUI
+ * table driven by TanStack Table. Page and sort live in the URL (see list-search.ts); this component
+ * only shows them and reports changes. Paginators above and below, hidden when total ≤ per_page.
+ */
+import {
+  Box,
+  CircularProgress,
+  LinearProgress,
+  Pagination,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TableSortLabel,
+} from '@mui/material';
+import {
+  type ColumnDef,
+  flexRender,
+  getCoreRowModel,
+  type SortingState,
+  useReactTable,
+} from '@tanstack/react-table';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, useMemo } from 'react';
+import { useIntl } from 'react-intl';
+import type { SortDir } from './list-search';
+
+export type DataColumn<T> = {
+  /** Unique column id (also the key of the cell). */
+  id: string;
+  /** Message id of the header text. */
+  headerId: string;
+  /** Renders the cell of one row. */
+  cell: (row: T) => ReactNode;
+  /** The server's `sortBy` value for this column; omitted = not sortable. */
+  sortKey?: string;
+  align?: 'left' | 'right' | 'center';
+  width?: number | string;
+};
+
+export type DataTableProps<T> = {
+  /** Message id of the table's accessible name. */
+  labelId: string;
+  columns: ReadonlyArray<DataColumn<T>>;
+  /** The current page's rows; undefined while the first page loads. */
+  rows: readonly T[] | undefined;
+  getRowId: (row: T) => string | number;
+  /** Total rows on the server, page size (from the server) and the current page (1-based). */
+  total?: number;
+  perPage?: number;
+  page?: number;
+  onPageChange?: (page: number) => void;
+  sortBy?: string;
+  sortDir?: SortDir;
+  /** A header was clicked: the new sort (a new column starts ascending, the same column flips). */
+  onSortChange?: (sortBy: string, sortDir: SortDir) => void;
+  onRowClick?: (row: T) => void;
+  /** Message id shown when there are no rows (e.g. "customers.list.empty"). */
+  emptyMessageId: string;
+  /** A fetch is running (first load, page/sort/filter change or refetch): shows a spinner. */
+  isFetching?: boolean;
+  /** Compact rows. */
+  size?: 'small' | 'medium';
+};
+
+/**
+ * Stops a click inside a row (an action button or link) from also triggering the row click.
+ * Use as `onClick={stopRowClick}` on the action's container.
+ */
+export function stopRowClick(event: MouseEvent | KeyboardEvent): void {
+  event.stopPropagation();
+}
+
+function ListPagination({
+  page,
+  pageCount,
+  onPageChange,
+  position,
+}: {
+  page: number;
+  pageCount: number;
+  onPageChange?: (page: number) => void;
+  position: 'top' | 'bottom';
+}) {
+  const intl = useIntl();
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'flex-end', py: 1 }} data-testid={`pagination-${position}`}>
+      <Pagination
+        count={pageCount}
+        page={Math.min(Math.max(page, 1), pageCount)}
+        onChange={(_event, next) => onPageChange?.(next)}
+        color="primary"
+        shape="rounded"
+        showFirstButton
+        showLastButton
+        aria-label={intl.formatMessage({ id: `common.pagination.${position}` })}
+        getItemAriaLabel={(type, itemPage, selected) => {
+          if (type === 'page') {
+            return intl.formatMessage(
+              { id: selected ? 'common.pagination.current' : 'common.pagination.page' },
+              { page: itemPage ?? 0 },
+            );
+          }
+          return intl.formatMessage({ id: `common.pagination.${type}` });
+        }}
+      />
+    </Box>
+  );
+}
+
+export function DataTable<T>({
+  labelId,
+  columns,
+  rows,
+  getRowId,
+  total,
+  perPage,
+  page = 1,
+  onPageChange,
+  sortBy,
+  sortDir = 'asc',
+  onSortChange,
+  onRowClick,
+  emptyMessageId,
+  isFetching = false,
+  size = 'medium',
+}: DataTableProps<T>) {
+  const intl = useIntl();
+
+  const columnDefs = useMemo<ColumnDef<T>[]>(
+    () =>
+      columns.map((column) => ({
+        id: column.sortKey ?? column.id,
+        header: () => intl.formatMessage({ id: column.headerId }),
+        cell: ({ row }) => column.cell(row.original),
+        enableSorting: column.sortKey !== undefined,
+        meta: column,
+      })),
+    [columns, intl],
+  );
+  const sorting = useMemo<SortingState>(
+    () => (sortBy ? [{ id: sortBy, desc: sortDir === 'desc' }] : []),
+    [sortBy, sortDir],
+  );
+  const data = useMemo(() => (rows ?? []) as T[], [rows]);
+
+  const table = useReactTable<T>({
+    data,
+    columns: columnDefs,
+    state: { sorting },
+    manualSorting: true,
+    manualPagination: true,
+    enableSortingRemoval: false,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (row) => String(getRowId(row)),
+  });
+
+  const pageCount = total !== undefined && perPage ? Math.ceil(total / perPage) : 0;
+  const showPagination = total !== undefined && perPage !== undefined && total > perPage;
+  const loadingFirst = rows === undefined;
+  const visibleRows = table.getRowModel().rows;
+
+  const sortHandler = (key: string) => () => {
+    if (!onSortChange) return;
+    const next: SortDir = key === sortBy && sortDir === 'asc' ? 'desc' : 'asc';
+    onSortChange(key, key === sortBy ? next : 'asc');
+  };
+
+  const rowKeyDown = (row: T) => (event: KeyboardEvent<HTMLTableRowElement>) => {
+    if (event.target !== event.currentTarget) return;
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      onRowClick?.(row);
+    }
+  };
+
+  return (
+    <Box>
+      {showPagination && (
+        <ListPagination page={page} pageCount={pageCount} onPageChange={onPageChange} position="top" />
+      )}
+      <Box sx={{ height: 4 }}>
+        {isFetching && (
+          <LinearProgress
+            aria-label={intl.formatMessage({ id: 'common.loading' })}
+            data-testid="list-fetching"
+          />
+        )}
+      </Box>
+      <TableContainer>
+        <Table
+          size={size}
+          aria-label={intl.formatMessage({ id: labelId })}
+          aria-busy={isFetching || undefined}
+        >
+          <TableHead>
+            {table.getHeaderGroups().map((group) => (
+              <TableRow key={group.id}>
+                {group.headers.map((header) => {
+                  const column = header.column.columnDef.meta as DataColumn<T>;
+                  const sortKey = column.sortKey;
+                  const active = sortKey !== undefined && sortKey === sortBy;
+                  return (
+                    <TableCell
+                      key={header.id}
+                      align={column.align}
+                      sx={{ fontWeight: 600, width: column.width, whiteSpace: 'nowrap' }}
+                      sortDirection={active ? sortDir : false}
+                    >
+                      {sortKey !== undefined && onSortChange ? (
+                        <TableSortLabel
+                          active={active}
+                          direction={active ? sortDir : 'asc'}
+                          onClick={sortHandler(sortKey)}
+                        >
+                          {flexRender(header.column.columnDef.header, header.getContext())}
+                        </TableSortLabel>
+                      ) : (
+                        flexRender(header.column.columnDef.header, header.getContext())
+                      )}
+                    </TableCell>
+                  );
+                })}
+              </TableRow>
+            ))}
+          </TableHead>
+          <TableBody>
+            {visibleRows.map((row) => (
+              <TableRow
+                key={row.id}
+                hover={Boolean(onRowClick)}
+                onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+                onKeyDown={onRowClick ? rowKeyDown(row.original) : undefined}
+                tabIndex={onRowClick ? 0 : undefined}
+                sx={onRowClick ? { cursor: 'pointer' } : undefined}
+              >
+                {row.getVisibleCells().map((cell) => {
+                  const column = cell.column.columnDef.meta as DataColumn<T>;
+                  return (
+                    <TableCell key={cell.id} align={column.align}>
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </TableCell>
+                  );
+                })}
+              </TableRow>
+            ))}
+            {visibleRows.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={columns.length} align="center" sx={{ py: 4, color: 'text.secondary' }}>
+                  {loadingFirst ? (
+                    <CircularProgress size={28} aria-label={intl.formatMessage({ id: 'common.loading' })} />
+                  ) : (
+                    intl.formatMessage({ id: emptyMessageId })
+                  )}
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      {showPagination && (
+        <ListPagination page={page} pageCount={pageCount} onPageChange={onPageChange} position="bottom" />
+      )}
+    </Box>
+  );
+}
+
+/** "Yes" / "No" cell, e.g. for active (deleted_at empty) or blockchain columns. */
+export function YesNo({ value }: { value: boolean }) {
+  const intl = useIntl();
+  return <>{intl.formatMessage({ id: value ? 'common.yes' : 'common.no' })}</>;
+}

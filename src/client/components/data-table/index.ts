@@ -1,0 +1,13 @@
+export { type DataColumn, DataTable, type DataTableProps, stopRowClick, YesNo } from './data-table';
+export {
+  type ListSearch,
+  parseId,
+  parseIsoDate,
+  parseListSearch,
+  parseOneOf,
+  parsePage,
+  parseSortDir,
+  requireIdParam,
+  type SortDir,
+  useListControls,
+} from './list-search';

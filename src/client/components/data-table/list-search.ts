@@ -1,0 +1,120 @@
+/**
+ * List state in the URL (DESIGN §4): page, sortBy, sortDir and filters are search params, so a list
+ * is shareable, survives a reload and the back button works. Routes parse them with these helpers
+ * (a malformed value falls back to its default, never an error page); pages change them through
+ * `useListControls`, which turns DataTable events into search patches.
+ *
+ * Pattern for a list route:
+ *
+ *   const SORT_KEYS = ['name', 'active'] as const;
+ *   type Search = ListSearch<(typeof SORT_KEYS)[number]> & { filterFrom?: string };
+ *
+ *   export const Route = createFileRoute('/_authenticated/customers/')({
+ *     validateSearch: (raw: Partial<Search> & SearchSchemaInput): Search => ({
+ *       ...parseListSearch(raw, SORT_KEYS, { sortBy: 'name', sortDir: 'asc' }),
+ *       filterFrom: parseIsoDate(raw.filterFrom),
+ *     }),
+ *     loaderDeps: ({ search }) => search,
+ *     loader: ({ context, deps }) => context.queryClient.ensureQueryData(customersQueryOptions(deps)),
+ *     component: () => {
+ *       const search = Route.useSearch();
+ *       const navigate = Route.useNavigate();
+ *       return (
+ *         <CustomerListPage
+ *           search={search}
+ *           onSearchChange={(patch) => navigate({ search: (prev) => ({ ...prev, ...patch }) })}
+ *         />
+ *       );
+ *     },
+ *   });
+ *
+ * and in the page: `const list = useListControls(search, onSearchChange);` then
+ * `<DataTable {...list} rows={data?.data} total={data?.total} perPage={data?.per_page} ... />`.
+ * Typing validateSearch's input as `Partial<Search> & SearchSchemaInput` (from @tanstack/react-router) keeps `search` optional on links (`<Link to="/customers">`);
+ * the values are still checked at run time, since a URL can hold anything.
+ */
+import { notFound } from '@tanstack/react-router';
+import { useCallback, useMemo } from 'react';
+
+export type SortDir = 'asc' | 'desc';
+
+export type ListSearch<S extends string = string> = {
+  page: number;
+  sortBy: S;
+  sortDir: SortDir;
+};
+
+/** A positive integer page (1 when missing or malformed). */
+export function parsePage(value: unknown): number {
+  const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+  return Number.isInteger(number) && number >= 1 ? number : 1;
+}
+
+export function parseSortDir(value: unknown, fallback: SortDir): SortDir {
+  return value === 'asc' || value === 'desc' ? value : fallback;
+}
+
+/** One of `allowed`, else `fallback`. */
+export function parseOneOf<S extends string>(value: unknown, allowed: readonly S[], fallback: S): S {
+  return typeof value === 'string' && (allowed as readonly string[]).includes(value)
+    ? (value as S)
+    : fallback;
+}
+
+/** A real calendar day as YYYY-MM-DD, else undefined (the filter is dropped). */
+export function parseIsoDate(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) ? value : undefined;
+}
+
+/** A positive integer id, else undefined. */
+export function parseId(value: unknown): number | undefined {
+  const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+  return Number.isInteger(number) && number >= 1 ? number : undefined;
+}
+
+/** An id path param (e.g. `$id`) in a loader: anything but a positive integer is not found (→ the dashboard). */
+export function requireIdParam(value: string): number {
+  const id = parseId(value);
+  if (id === undefined) throw notFound();
+  return id;
+}
+
+/** page / sortBy / sortDir of a list route, with defaults that survive a malformed URL. */
+export function parseListSearch<S extends string>(
+  raw: { page?: unknown; sortBy?: unknown; sortDir?: unknown },
+  sortKeys: readonly S[],
+  defaults: { sortBy: S; sortDir: SortDir },
+): ListSearch<S> {
+  return {
+    page: parsePage(raw.page),
+    sortBy: parseOneOf(raw.sortBy, sortKeys, defaults.sortBy),
+    sortDir: parseSortDir(raw.sortDir, defaults.sortDir),
+  };
+}
+
+/**
+ * DataTable props bound to the URL state: a page change keeps the sort; a sort change goes back to
+ * page 1. Filters are patched by the page itself (set `page: 1` with them).
+ */
+export function useListControls<S extends string>(
+  search: ListSearch<S>,
+  onSearchChange: (patch: Partial<ListSearch<S>>) => void,
+) {
+  const onPageChange = useCallback((page: number) => onSearchChange({ page }), [onSearchChange]);
+  const onSortChange = useCallback(
+    (sortBy: string, sortDir: SortDir) => onSearchChange({ sortBy: sortBy as S, sortDir, page: 1 }),
+    [onSearchChange],
+  );
+  return useMemo(
+    () => ({
+      page: search.page,
+      sortBy: search.sortBy as string,
+      sortDir: search.sortDir,
+      onPageChange,
+      onSortChange,
+    }),
+    [search.page, search.sortBy, search.sortDir, onPageChange, onSortChange],
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * Certificate calls (SPEC §7): the paged list, the upload (multipart: three text fields and the
+ * Italian PDF), delete, and the two downloads. Downloads go through the one API client, so the
+ * bearer token travels in a header and never in a URL; the file reaches the user as a blob URL.
+ */
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QueryOf } from '../../../../shared/api/index.ts';
+import { ApiError, api, unwrap } from '../../../lib/api-client';
+import { formDataSerializer } from '../../../lib/form-data';
+
+export type CertificatesSearch = Required<QueryOf<'listCertificates'>>;
+export type CertificateSortBy = CertificatesSearch['sortBy'];
+export type CertificateFileLanguage = 'it' | 'en';
+
+/** GET /certificates: one page, sorted. */
+export const certificatesQueryOptions = (search: CertificatesSearch) =>
+  queryOptions({
+    queryKey: ['certificates', search],
+    queryFn: () => unwrap(api.GET('/certificates', { params: { query: search } })),
+    placeholderData: keepPreviousData,
+  });
+
+export const useCertificates = (search: CertificatesSearch) => useQuery(certificatesQueryOptions(search));
+
+export type CertificateUploadValues = {
+  lot_number: string;
+  validated_treatment_number: string;
+  /** YYYY-MM-DD. */
+  expiration_date: string;
+  italian_file: File;
+};
+
+/** POST /certificates. The list refetches afterwards (SPEC §2: go to the list, refetch). */
+export function useUploadCertificate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['certificates', 'upload'],
+    mutationFn: (values: CertificateUploadValues) =>
+      unwrap(
+        api.POST('/certificates', {
+          // The generated type says string (binary); the serializer sends the File as it is.
+          body: values as unknown as Record<string, string>,
+          bodySerializer: formDataSerializer,
+        }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['certificates'] }),
+  });
+}
+
+/** DELETE /certificates/{id}. A failure shows the server's message, translated (mutation cache). */
+export function useDeleteCertificate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['certificates', 'delete'],
+    mutationFn: (id: number) => unwrap(api.DELETE('/certificates/{id}', { params: { path: { id } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['certificates'] }),
+  });
+}
+
+function errorMessage(error: unknown): { message: string; data: unknown } {
+  if (typeof error === 'object' && error !== null && 'message' in error) {
+    const envelope = error as { message?: unknown; data?: unknown };
+    return { message: typeof envelope.message === 'string' ? envelope.message : '', data: envelope.data };
+  }
+  return { message: '', data: undefined };
+}
+
+/** GET /certificates/download/{lang}/{id} as a Blob (with the session's bearer token). */
+export async function fetchCertificateFile(lang: CertificateFileLanguage, id: number): Promise<Blob> {
+  const { data, error, response } = await api.GET('/certificates/download/{lang}/{id}', {
+    params: { path: { lang, id } },
+    parseAs: 'blob',
+  });
+  if (response.ok && data instanceof Blob) return data;
+  const { message, data: errorData } = errorMessage(error);
+  throw new ApiError(response.status, message, errorData);
+}
+
+/** Hands a Blob to the browser as a download named `fileName`. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Give the browser time to start reading the blob before it is released.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** Fetches one certificate file and saves it; errors are reported by the caller. */
+export function useDownloadCertificate() {
+  return useMutation({
+    mutationKey: ['certificates', 'download'],
+    mutationFn: async ({
+      lang,
+      id,
+      fileName,
+    }: {
+      lang: CertificateFileLanguage;
+      id: number;
+      fileName: string;
+    }) => {
+      saveBlob(await fetchCertificateFile(lang, id), fileName);
+    },
+  });
+}

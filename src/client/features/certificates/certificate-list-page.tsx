@@ -1,0 +1,255 @@
+import Close from '@mui/icons-material/Close';
+import PictureAsPdf from '@mui/icons-material/PictureAsPdf';
+import UploadFile from '@mui/icons-material/UploadFile';
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  IconButton,
+  Link,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useEffect, useMemo, useState } from 'react';
+import { useIntl } from 'react-intl';
+import type { Certificate } from '../../../shared/api/index.ts';
+import { type DataColumn, DataTable, type ListSearch, useListControls } from '../../components/data-table';
+import { ButtonLink } from '../../components/router-link';
+import { useAbilities } from '../../lib/session';
+import { toast } from '../../lib/toasts';
+import {
+  type CertificateFileLanguage,
+  useCertificates,
+  useDeleteCertificate,
+  useDownloadCertificate,
+} from './api/certificates';
+import { rememberListSearch } from './list-memory';
+
+export const CERTIFICATE_SORT_KEYS = ['lot_number', 'validated_treatment_number', 'expiration_date'] as const;
+export type CertificateListSearch = ListSearch<(typeof CERTIFICATE_SORT_KEYS)[number]>;
+
+/** A long file name may wrap after "_", "-" or a space (never inside a word). */
+function breakableName(fileName: string) {
+  const parts = fileName.split(/(?<=[_\s-])/);
+  return parts.map((part, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string
+    <span key={index}>
+      {part}
+      {index < parts.length - 1 && <wbr />}
+    </span>
+  ));
+}
+
+function FileLink({
+  certificate,
+  lang,
+  fileName,
+}: {
+  certificate: Certificate;
+  lang: CertificateFileLanguage;
+  fileName: string;
+}) {
+  const intl = useIntl();
+  const download = useDownloadCertificate();
+  return (
+    <Box sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75, maxWidth: 220 }}>
+      {download.isPending ? (
+        <CircularProgress size={16} aria-label={intl.formatMessage({ id: 'common.loading' })} />
+      ) : (
+        <PictureAsPdf fontSize="small" color="error" aria-hidden />
+      )}
+      <Link
+        component="button"
+        type="button"
+        variant="body2"
+        title={intl.formatMessage({ id: 'certificates.list.download' }, { name: fileName })}
+        disabled={download.isPending}
+        onClick={() => download.mutate({ lang, id: certificate.id, fileName })}
+        sx={{ textAlign: 'left', overflowWrap: 'break-word' }}
+      >
+        {breakableName(fileName)}
+      </Link>
+    </Box>
+  );
+}
+
+/** SPEC §2 Certificate list. */
+export function CertificateListPage({
+  search,
+  onSearchChange,
+}: {
+  search: CertificateListSearch;
+  onSearchChange: (patch: Partial<CertificateListSearch>) => void;
+}) {
+  const intl = useIntl();
+  const abilities = useAbilities();
+  const canUpload = abilities.canUploadCertificates === true;
+  const list = useListControls(search, onSearchChange);
+  const certificates = useCertificates(search);
+  const remove = useDeleteCertificate();
+  const [pendingDelete, setPendingDelete] = useState<Certificate | null>(null);
+
+  useEffect(() => {
+    rememberListSearch(search);
+  }, [search]);
+
+  // A page beyond the last one (e.g. after deleting the last row of the last page): go back one.
+  const lastPage = certificates.data
+    ? Math.max(1, Math.ceil(certificates.data.total / certificates.data.per_page))
+    : 1;
+  useEffect(() => {
+    if (certificates.data && !certificates.isPlaceholderData && search.page > lastPage) {
+      onSearchChange({ page: lastPage });
+    }
+  }, [certificates.data, certificates.isPlaceholderData, search.page, lastPage, onSearchChange]);
+
+  const confirmDelete = async () => {
+    if (!pendingDelete) return;
+    try {
+      await remove.mutateAsync(pendingDelete.id);
+      toast.success({ id: 'certificates.deleted' });
+    } catch {
+      // The mutation cache showed the server's message, translated (SPEC §8).
+    } finally {
+      setPendingDelete(null);
+    }
+  };
+
+  const columns = useMemo<DataColumn<Certificate>[]>(() => {
+    const base: DataColumn<Certificate>[] = [
+      {
+        id: 'lot_number',
+        headerId: 'certificates.list.lot_number',
+        sortKey: 'lot_number',
+        cell: (row) => row.lot_number,
+      },
+      {
+        id: 'validated_treatment_number',
+        headerId: 'certificates.list.validated_treatment_number',
+        sortKey: 'validated_treatment_number',
+        cell: (row) => row.validated_treatment_number,
+      },
+      {
+        id: 'expiration_date',
+        headerId: 'certificates.list.expiration_date',
+        sortKey: 'expiration_date',
+        cell: (row) => row.expiration_date,
+      },
+      {
+        id: 'it_file',
+        headerId: 'certificates.list.it_file',
+        cell: (row) => <FileLink certificate={row} lang="it" fileName={row.it_file_name} />,
+      },
+      {
+        id: 'en_file',
+        headerId: 'certificates.list.en_file',
+        cell: (row) => <FileLink certificate={row} lang="en" fileName={row.en_file_name} />,
+      },
+    ];
+    if (!canUpload) return base;
+    return [
+      ...base,
+      {
+        id: 'actions',
+        headerId: 'certificates.list.actions',
+        align: 'right',
+        cell: (row) => {
+          const label = intl.formatMessage(
+            { id: 'certificates.list.delete' },
+            { lot: row.lot_number, treatment: row.validated_treatment_number },
+          );
+          return (
+            <Tooltip title={label}>
+              <IconButton aria-label={label} size="small" color="error" onClick={() => setPendingDelete(row)}>
+                <Close fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          );
+        },
+      },
+    ];
+  }, [canUpload, intl]);
+
+  return (
+    <Stack spacing={2}>
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          gap: 2,
+          flexWrap: 'wrap',
+        }}
+      >
+        <Typography variant="h4" component="h1">
+          {intl.formatMessage({ id: 'certificates.list.title' })}
+        </Typography>
+        {canUpload && (
+          <ButtonLink to="/certificates/upload" variant="contained" startIcon={<UploadFile />}>
+            {intl.formatMessage({ id: 'certificates.list.upload' })}
+          </ButtonLink>
+        )}
+      </Box>
+      <Card>
+        <CardContent>
+          <DataTable<Certificate>
+            labelId="certificates.list.title"
+            columns={columns}
+            rows={certificates.data?.data}
+            getRowId={(row) => row.id}
+            total={certificates.data?.total}
+            perPage={certificates.data?.per_page}
+            {...list}
+            emptyMessageId="certificates.list.empty"
+            isFetching={certificates.isFetching}
+          />
+        </CardContent>
+      </Card>
+      <Dialog
+        open={pendingDelete !== null}
+        onClose={() => (remove.isPending ? undefined : setPendingDelete(null))}
+        aria-labelledby="certificate-delete-title"
+        aria-describedby="certificate-delete-text"
+      >
+        <DialogTitle id="certificate-delete-title">
+          {intl.formatMessage({ id: 'certificates.delete.title' })}
+        </DialogTitle>
+        <DialogContent>
+          <DialogContentText id="certificate-delete-text">
+            {intl.formatMessage({ id: 'certificates.delete.text' })}
+          </DialogContentText>
+          {pendingDelete && (
+            <DialogContentText sx={{ mt: 1, fontWeight: 600 }}>
+              {intl.formatMessage(
+                { id: 'certificates.delete.which' },
+                { lot: pendingDelete.lot_number, treatment: pendingDelete.validated_treatment_number },
+              )}
+            </DialogContentText>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setPendingDelete(null)} disabled={remove.isPending}>
+            {intl.formatMessage({ id: 'common.cancel' })}
+          </Button>
+          <Button
+            color="error"
+            variant="contained"
+            onClick={() => void confirmDelete()}
+            disabled={remove.isPending}
+            startIcon={remove.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
+            {intl.formatMessage({ id: 'certificates.delete.confirm' })}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Stack>
+  );
+}

@@ -1,0 +1,85 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QueryOf, RequestBodyOf } from '../../../../shared/api/index.ts';
+import { api, unwrap } from '../../../lib/api-client';
+import { formDataSerializer } from '../../../lib/form-data';
+
+export type CustomerListParams = QueryOf<'listCustomers'>;
+export type CustomerFormValues = Required<RequestBodyOf<'createCustomer'>>;
+
+/** GET /customers: one page, sorted, with ok sterilizations counted in filterFrom..filterTo. */
+export const customersQueryOptions = (params: CustomerListParams) =>
+  queryOptions({
+    queryKey: ['customers', params],
+    queryFn: () => unwrap(api.GET('/customers', { params: { query: params } })),
+    // The previous page stays on screen (with the spinner) while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+
+export const useCustomers = (params: CustomerListParams) => useQuery(customersQueryOptions(params));
+
+/** GET /customers/{id}: one customer with its counts (tab badges). */
+export const customerQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: ['customers', id],
+    queryFn: () => unwrap(api.GET('/customers/{id}', { params: { path: { id } } })),
+  });
+
+export const useCustomer = (id: number) => useQuery(customerQueryOptions(id));
+
+export type CustomerData = NonNullable<ReturnType<typeof useCustomer>['data']>;
+
+/** POST /customers (multipart; empty values are not sent). */
+export function useCreateCustomer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['customers', 'create'],
+    mutationFn: (values: CustomerFormValues) =>
+      unwrap(api.POST('/customers', { body: values, bodySerializer: formDataSerializer })),
+    onSuccess: (customer) => {
+      queryClient.setQueryData(customerQueryOptions(customer.id).queryKey, customer);
+      return queryClient.invalidateQueries({ queryKey: ['customers'] });
+    },
+  });
+}
+
+/** PATCH /customers/{id} (multipart; fields left empty are not changed). */
+export function useUpdateCustomer(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['customers', id, 'update'],
+    mutationFn: (values: CustomerFormValues) =>
+      unwrap(
+        api.PATCH('/customers/{id}', {
+          params: { path: { id } },
+          body: values,
+          bodySerializer: formDataSerializer,
+        }),
+      ),
+    onSuccess: (customer) => {
+      queryClient.setQueryData(customerQueryOptions(id).queryKey, customer);
+      return queryClient.invalidateQueries({ queryKey: ['customers'] });
+    },
+  });
+}
+
+/**
+ * The export link needs a one-time ticket (the download is a plain GET without the bearer token):
+ * POST /export-tickets, then open /export/sterilizations-ok?ticket=…&from=…&to=….
+ */
+export function useSterilizationsOkExport() {
+  return useMutation({
+    mutationKey: ['export-tickets', 'sterilizations-ok'],
+    mutationFn: async (range: { from?: string; to?: string }) => {
+      const { ticket } = await unwrap(api.POST('/export-tickets', { body: { export: 'sterilizations-ok' } }));
+      return exportUrl({ ticket, ...range });
+    },
+  });
+}
+
+/** /export/sterilizations-ok with the filled query values only. */
+export function exportUrl(query: { ticket?: string; from?: string; to?: string }): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) search.set(key, value);
+  const text = search.toString();
+  return `/export/sterilizations-ok${text ? `?${text}` : ''}`;
+}

@@ -1,0 +1,105 @@
+import { Box, Button, Card, CardContent, CircularProgress, Grid } from '@mui/material';
+import { Form, Formik, type FormikHelpers } from 'formik';
+import { useIntl } from 'react-intl';
+import { customerSchema } from '../../../shared/validation/index.ts';
+import { trimValues } from '../../lib/form-data';
+import {
+  applyServerErrors,
+  FormikCheckbox,
+  FormikTextField,
+  InvalidSubmitNotifier,
+} from '../../lib/form-fields';
+import type { CustomerData, CustomerFormValues } from './api/customers';
+import { CountrySelect } from './country-select';
+
+export function customerFormValues(customer: CustomerData | undefined): CustomerFormValues {
+  return {
+    name: customer?.name ?? '',
+    address: customer?.address ?? '',
+    postcode: customer?.postcode ?? '',
+    city: customer?.city ?? '',
+    country: customer?.country ?? '',
+    email: customer?.email ?? '',
+    phone: customer?.phone ?? '',
+    referrer: customer?.referrer ?? '',
+    enable_blockchain: customer?.enable_blockchain ? '1' : '0',
+  };
+}
+
+/** The anagraphic form (SPEC §2 Customer page): every field; Save only with canCreateCustomers. */
+export function CustomerForm({
+  customer,
+  canSave,
+  onSave,
+}: {
+  customer: CustomerData | undefined;
+  canSave: boolean;
+  onSave: (values: CustomerFormValues) => Promise<void>;
+}) {
+  const intl = useIntl();
+  const readOnly = !canSave;
+  const initialValues = customerFormValues(customer);
+
+  const onSubmit = async (values: CustomerFormValues, helpers: FormikHelpers<CustomerFormValues>) => {
+    try {
+      await onSave(trimValues(values));
+    } catch (error) {
+      // The alert came from the mutation cache (SPEC §8); the fields show the server's messages too.
+      applyServerErrors(error, helpers.setErrors);
+    }
+  };
+
+  const text = (name: keyof CustomerFormValues, extra: { type?: string; required?: boolean } = {}) => (
+    <FormikTextField name={name} labelId={`fields.${name}`} slotProps={{ input: { readOnly } }} {...extra} />
+  );
+
+  return (
+    <Card>
+      <CardContent>
+        <Formik
+          initialValues={initialValues}
+          validationSchema={customerSchema}
+          enableReinitialize
+          onSubmit={onSubmit}
+        >
+          {({ isSubmitting }) => (
+            <Form noValidate aria-label={intl.formatMessage({ id: 'customers.form.label' })}>
+              <InvalidSubmitNotifier messageId="customers.form.invalid" />
+              <Grid container columnSpacing={2}>
+                <Grid size={{ xs: 12, md: 6 }}>{text('name', { required: true })}</Grid>
+                <Grid size={{ xs: 12, md: 6 }}>{text('email', { type: 'email' })}</Grid>
+                <Grid size={{ xs: 12, md: 6 }}>{text('address')}</Grid>
+                <Grid size={{ xs: 12, md: 6 }}>{text('city')}</Grid>
+                <Grid size={{ xs: 12, md: 6 }}>{text('postcode')}</Grid>
+                <Grid size={{ xs: 12, md: 6 }}>
+                  <CountrySelect name="country" readOnly={readOnly} />
+                </Grid>
+                <Grid size={{ xs: 12, md: 6 }}>{text('phone', { type: 'tel' })}</Grid>
+                <Grid size={{ xs: 12, md: 6 }}>{text('referrer')}</Grid>
+                <Grid size={12}>
+                  <FormikCheckbox
+                    name="enable_blockchain"
+                    labelId="customers.form.enable_blockchain"
+                    disabled={readOnly}
+                  />
+                </Grid>
+              </Grid>
+              {canSave && (
+                <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 2 }}>
+                  <Button
+                    type="submit"
+                    variant="contained"
+                    disabled={isSubmitting}
+                    startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
+                  >
+                    {intl.formatMessage({ id: 'customers.form.save' })}
+                  </Button>
+                </Box>
+              )}
+            </Form>
+          )}
+        </Formik>
+      </CardContent>
+    </Card>
+  );
+}

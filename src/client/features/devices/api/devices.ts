@@ -1,0 +1,134 @@
+/**
+ * Devices calls (SPEC §7): a customer's devices (list, one, create, update), the paged devices list,
+ * reassignment to another customer, and the two option lists the device page needs (products for the
+ * type select, the full customer list for the assign dialog).
+ */
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DeviceForm, QueryOf } from '../../../../shared/api/index.ts';
+import { api, unwrap } from '../../../lib/api-client';
+import { formDataSerializer } from '../../../lib/form-data';
+
+export type DevicesSearch = Required<QueryOf<'listDevices'>>;
+export type DeviceSortBy = DevicesSearch['sortBy'];
+
+/** GET /devices: a page of every device the user may see. */
+export const devicesQueryOptions = (search: DevicesSearch) =>
+  queryOptions({
+    queryKey: ['devices', search],
+    queryFn: () => unwrap(api.GET('/devices', { params: { query: search } })),
+    placeholderData: keepPreviousData,
+  });
+
+export const useDevices = (search: DevicesSearch) => useQuery(devicesQueryOptions(search));
+
+/** GET /customers/{id}/devices: all the devices of one customer. */
+export const customerDevicesQueryOptions = (customerId: number) =>
+  queryOptions({
+    queryKey: ['customers', customerId, 'devices'],
+    queryFn: () => unwrap(api.GET('/customers/{id}/devices', { params: { path: { id: customerId } } })),
+  });
+
+export const useCustomerDevices = (customerId: number) => useQuery(customerDevicesQueryOptions(customerId));
+
+/** GET /customers/{id}/devices/{deviceId}. */
+export const customerDeviceQueryOptions = (customerId: number, deviceId: number) =>
+  queryOptions({
+    queryKey: ['customers', customerId, 'devices', deviceId],
+    queryFn: () =>
+      unwrap(
+        api.GET('/customers/{id}/devices/{deviceId}', {
+          params: { path: { id: customerId, deviceId } },
+        }),
+      ),
+  });
+
+export const useCustomerDevice = (customerId: number, deviceId: number) =>
+  useQuery(customerDeviceQueryOptions(customerId, deviceId));
+
+/**
+ * The products of the type select: the first page of GET /products by type (there are two). Only
+ * users who may change a device's type ask for it (the products module is theirs).
+ */
+export const productOptionsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['products', { page: 1, sortBy: 'type', sortDir: 'asc' }],
+    queryFn: () =>
+      unwrap(api.GET('/products', { params: { query: { page: 1, sortBy: 'type', sortDir: 'asc' } } })),
+    staleTime: 5 * 60_000,
+  });
+
+export const useProductOptions = (enabled: boolean) => useQuery({ ...productOptionsQueryOptions(), enabled });
+
+/** GET /customers/full-list: loaded once per session of the page (SPEC: "list loaded once"). */
+export const customerOptionsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['customers', 'full-list'],
+    queryFn: () => unwrap(api.GET('/customers/full-list')),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+export const useCustomerOptions = (enabled: boolean) =>
+  useQuery({ ...customerOptionsQueryOptions(), enabled });
+
+/** Everything that lists or counts devices. */
+function invalidateDevices(queryClient: ReturnType<typeof useQueryClient>) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: ['devices'] }),
+    queryClient.invalidateQueries({ queryKey: ['customers'] }),
+    queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
+  ]);
+}
+
+/** POST /customers/{id}/devices (multipart; empty values dropped, text trimmed). */
+export function useCreateCustomerDevice(customerId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['customers', customerId, 'devices', 'create'],
+    mutationFn: (values: DeviceForm) =>
+      unwrap(
+        api.POST('/customers/{id}/devices', {
+          params: { path: { id: customerId } },
+          body: values,
+          bodySerializer: formDataSerializer,
+        }),
+      ),
+    onSuccess: () => invalidateDevices(queryClient),
+  });
+}
+
+/** PATCH /customers/{id}/devices/{deviceId}: serial, label, product and the PUBLIC keys only. */
+export function useUpdateCustomerDevice(customerId: number, deviceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['customers', customerId, 'devices', deviceId, 'update'],
+    mutationFn: (values: DeviceForm) =>
+      unwrap(
+        api.PATCH('/customers/{id}/devices/{deviceId}', {
+          params: { path: { id: customerId, deviceId } },
+          body: values,
+          bodySerializer: formDataSerializer,
+        }),
+      ),
+    onSuccess: (device) => {
+      queryClient.setQueryData(customerDeviceQueryOptions(customerId, deviceId).queryKey, device);
+      return invalidateDevices(queryClient);
+    },
+  });
+}
+
+/**
+ * POST /device/{deviceId}/assign-to/{customerId}. Silent: the dialog shows "already of the selected
+ * customer" and the other refusals itself.
+ */
+export function useAssignDevice(deviceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['device', deviceId, 'assign'],
+    meta: { silentError: true },
+    mutationFn: (customerId: number) =>
+      unwrap(
+        api.POST('/device/{deviceId}/assign-to/{customerId}', { params: { path: { deviceId, customerId } } }),
+      ),
+    onSuccess: () => invalidateDevices(queryClient),
+  });
+}

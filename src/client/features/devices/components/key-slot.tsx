@@ -1,0 +1,147 @@
+import KeyIcon from '@mui/icons-material/Key';
+import TokenIcon from '@mui/icons-material/Token';
+import { Alert, Box, Button, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useIntl } from 'react-intl';
+import { FormikTextField } from '../../../lib/form-fields';
+import type { TestToken } from '../device-keys';
+import type { KeySlot } from '../private-key-handoff';
+
+const monospace = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12 };
+
+function JsonBlock({ labelId, value, testId }: { labelId: string; value: string; testId: string }) {
+  const intl = useIntl();
+  return (
+    <Box>
+      <Typography variant="subtitle2">{intl.formatMessage({ id: labelId })}</Typography>
+      <Box
+        component="pre"
+        data-testid={testId}
+        sx={{
+          ...monospace,
+          m: 0,
+          p: 1.5,
+          bgcolor: 'grey.100',
+          borderRadius: 1,
+          overflowX: 'auto',
+          whiteSpace: 'pre-wrap',
+          wordBreak: 'break-all',
+        }}
+      >
+        {value}
+      </Box>
+    </Box>
+  );
+}
+
+type KeySlotProps = {
+  slot: KeySlot;
+  /** The private key of this slot generated in this page, if any (never part of the form). */
+  privateKey: string | undefined;
+  /** The public key in the form differs from the stored one. */
+  unsaved: boolean;
+  canGenerate: boolean;
+  generating: boolean;
+  onGenerate: () => void;
+  testToken: TestToken | undefined;
+  signing: boolean;
+  onSignTestToken: () => void;
+};
+
+/** One key slot of a device: public key (a form field), private key (page only), key and test JWT buttons. */
+export function KeySlotPanel({
+  slot,
+  privateKey,
+  unsaved,
+  canGenerate,
+  generating,
+  onGenerate,
+  testToken,
+  signing,
+  onSignTestToken,
+}: KeySlotProps) {
+  const intl = useIntl();
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby={`key-slot-${slot}`}>
+      <Typography id={`key-slot-${slot}`} variant="h6" component="h2">
+        {intl.formatMessage({ id: 'devices.keys.title' }, { n: slot })}
+      </Typography>
+      <FormikTextField
+        name={slot === 1 ? 'public_key' : 'public_key_2'}
+        labelId={slot === 1 ? 'fields.public_key' : 'fields.public_key_2'}
+        multiline
+        minRows={3}
+        maxRows={9}
+        placeholder={intl.formatMessage({ id: 'devices.keys.none' })}
+        slotProps={{ input: { readOnly: true, sx: monospace }, inputLabel: { shrink: true } }}
+      />
+      <TextField
+        id={`private-key-${slot}`}
+        fullWidth
+        margin="normal"
+        multiline
+        minRows={3}
+        maxRows={9}
+        label={intl.formatMessage({ id: 'devices.keys.private_key' }, { n: slot })}
+        value={privateKey ?? ''}
+        placeholder={intl.formatMessage({ id: 'devices.keys.private_none' })}
+        slotProps={{ input: { readOnly: true, sx: monospace }, inputLabel: { shrink: true } }}
+      />
+      {privateKey && (
+        <Alert severity="warning" sx={{ mb: 1 }}>
+          {intl.formatMessage({ id: 'devices.keys.warning' })}
+        </Alert>
+      )}
+      {unsaved && (
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {intl.formatMessage({ id: 'devices.keys.unsaved' })}
+        </Alert>
+      )}
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+        <Button
+          variant="outlined"
+          onClick={onGenerate}
+          disabled={!canGenerate || generating}
+          startIcon={generating ? <CircularProgress size={18} color="inherit" /> : <KeyIcon />}
+        >
+          {intl.formatMessage({ id: 'devices.keys.generate' }, { n: slot })}
+        </Button>
+        <Button
+          variant="outlined"
+          onClick={onSignTestToken}
+          disabled={!privateKey || signing}
+          startIcon={signing ? <CircularProgress size={18} color="inherit" /> : <TokenIcon />}
+        >
+          {intl.formatMessage({ id: 'devices.jwt.generate' }, { n: slot })}
+        </Button>
+      </Stack>
+      {generating && (
+        <Typography role="status" variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+          {intl.formatMessage({ id: 'devices.keys.generating' })}
+        </Typography>
+      )}
+      {testToken && (
+        <Stack
+          spacing={1.5}
+          sx={{ mt: 2 }}
+          aria-label={intl.formatMessage({ id: 'devices.jwt.title' }, { n: slot })}
+          role="group"
+        >
+          <Typography variant="subtitle1" component="h3">
+            {intl.formatMessage({ id: 'devices.jwt.title' }, { n: slot })}
+          </Typography>
+          <JsonBlock
+            labelId="devices.jwt.header"
+            value={JSON.stringify(testToken.header, null, 2)}
+            testId={`jwt-header-${slot}`}
+          />
+          <JsonBlock
+            labelId="devices.jwt.payload"
+            value={JSON.stringify(testToken.payload, null, 2)}
+            testId={`jwt-payload-${slot}`}
+          />
+          <JsonBlock labelId="devices.jwt.token" value={testToken.token} testId={`jwt-token-${slot}`} />
+        </Stack>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,60 @@
+import AddIcon from '@mui/icons-material/Add';
+import { Box, Stack } from '@mui/material';
+import { useNavigate } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { useIntl } from 'react-intl';
+import type { Device } from '../../../shared/api/index.ts';
+import { type DataColumn, DataTable } from '../../components/data-table';
+import { ButtonLink } from '../../components/router-link';
+import { useAbilities } from '../../lib/session';
+import { useCustomerDevices } from './api/devices';
+import { ActiveCell } from './components/active-cell';
+
+/** SPEC §2 customer_devices_index: all the customer's devices; a row opens the device. */
+export function CustomerDevicesPage({ customerId }: { customerId: number }) {
+  const intl = useIntl();
+  const abilities = useAbilities();
+  const navigate = useNavigate();
+  const devices = useCustomerDevices(customerId);
+
+  const columns = useMemo<DataColumn<Device>[]>(
+    () => [
+      { id: 'device_serial', headerId: 'devices.columns.device_serial', cell: (row) => row.device_serial },
+      { id: 'type', headerId: 'devices.columns.type', cell: (row) => row.product.name },
+      { id: 'label', headerId: 'devices.columns.label', cell: (row) => row.label },
+      { id: 'active', headerId: 'devices.columns.active', cell: (row) => <ActiveCell device={row} /> },
+    ],
+    [],
+  );
+
+  return (
+    <Stack spacing={1}>
+      {abilities.canCreateDevices && (
+        <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
+          <ButtonLink
+            to="/customers/$id/devices/new"
+            params={{ id: String(customerId) }}
+            variant="contained"
+            startIcon={<AddIcon />}
+          >
+            {intl.formatMessage({ id: 'devices.list.create' })}
+          </ButtonLink>
+        </Box>
+      )}
+      <DataTable
+        labelId="devices.list.label"
+        columns={columns}
+        rows={devices.data}
+        getRowId={(row) => row.id}
+        emptyMessageId="devices.list.empty"
+        isFetching={devices.isFetching}
+        onRowClick={(row) =>
+          void navigate({
+            to: '/customers/$id/devices/$deviceId',
+            params: { id: String(customerId), deviceId: String(row.id) },
+          })
+        }
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,112 @@
+import { Box, Card, Stack, Typography } from '@mui/material';
+import { useNavigate } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { useIntl } from 'react-intl';
+import type { Device } from '../../../shared/api/index.ts';
+import { type DataColumn, DataTable, type ListSearch, useListControls } from '../../components/data-table';
+import { useAbilities } from '../../lib/session';
+import { type DeviceSortBy, useDevices } from './api/devices';
+import { ActiveCell } from './components/active-cell';
+
+export const DEVICE_SORT_KEYS = [
+  'label',
+  'device_serial',
+  'active',
+] as const satisfies readonly DeviceSortBy[];
+export type DevicesListSearch = ListSearch<DeviceSortBy>;
+
+function LabelCell({ device }: { device: Device }) {
+  const intl = useIntl();
+  return (
+    <Box>
+      <Typography variant="body2">{device.label}</Typography>
+      {device.customer?.name && (
+        <Typography variant="caption" color="text.secondary">
+          {intl.formatMessage({ id: 'devices.list.installed_at' }, { customer: device.customer.name })}
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
+function ProductTypeCell({ device }: { device: Device }) {
+  const intl = useIntl();
+  return <>{intl.formatMessage({ id: `devices.type.${device.product_type}` })}</>;
+}
+
+type Props = {
+  search: DevicesListSearch;
+  onSearchChange: (patch: Partial<DevicesListSearch>) => void;
+};
+
+/**
+ * SPEC §2 devices_index. A row opens the device only for users with canUpdateUsers or
+ * canGenerateDeviceKeys (the SPEC's rule).
+ */
+export function DevicesListPage({ search, onSearchChange }: Props) {
+  const intl = useIntl();
+  const abilities = useAbilities();
+  const navigate = useNavigate();
+  const devices = useDevices(search);
+  const list = useListControls(search, onSearchChange);
+  const canOpen = Boolean(abilities.canUpdateUsers || abilities.canGenerateDeviceKeys);
+
+  const columns = useMemo<DataColumn<Device>[]>(
+    () => [
+      {
+        id: 'device_serial',
+        headerId: 'devices.columns.device_serial',
+        sortKey: 'device_serial',
+        cell: (row) => row.device_serial,
+      },
+      {
+        id: 'label',
+        headerId: 'devices.columns.label',
+        sortKey: 'label',
+        cell: (row) => <LabelCell device={row} />,
+      },
+      {
+        id: 'type',
+        headerId: 'devices.columns.product_type',
+        cell: (row) => <ProductTypeCell device={row} />,
+      },
+      {
+        id: 'active',
+        headerId: 'devices.columns.active',
+        sortKey: 'active',
+        cell: (row) => <ActiveCell device={row} />,
+      },
+    ],
+    [],
+  );
+
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h4" component="h1">
+        {intl.formatMessage({ id: 'devices.list.title' })}
+      </Typography>
+      <Card sx={{ px: 2, py: 1 }}>
+        <DataTable
+          {...list}
+          labelId="devices.list.label"
+          columns={columns}
+          rows={devices.data?.data}
+          total={devices.data?.total}
+          perPage={devices.data?.per_page}
+          getRowId={(row) => row.id}
+          emptyMessageId="devices.list.empty"
+          isFetching={devices.isFetching}
+          onRowClick={
+            canOpen
+              ? (row) =>
+                  void navigate({
+                    to: '/customers/$id/devices/$deviceId',
+                    params: { id: String(row.customer_id), deviceId: String(row.id) },
+                  })
+              : undefined
+          }
+        />
+      </Card>
+    </Stack>
+  );
+}

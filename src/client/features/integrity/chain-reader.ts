@@ -1,0 +1,53 @@
+/**
+ * Reads an anchoring transaction straight from the chain, in the browser, over the public JSON-RPC
+ * URL (GET /chain → rpc_url), and decodes it with the contract's ABI. Loaded on demand: viem's client
+ * code stays out of the list's chunk. Only the ABI of the artifact is imported (not the bytecode).
+ */
+// The bare client and single actions (not createPublicClient, whose decorator bundles every action).
+import { type Abi, createClient, decodeFunctionData, type Hex, http } from 'viem';
+import { getTransaction, getTransactionReceipt } from 'viem/actions';
+import { abi } from '../../../server/chain/artifacts/Anchor.json';
+import type { AnchorTransaction } from './verification';
+
+const ANCHOR_ABI = abi as Abi;
+
+function paramText(value: unknown): string {
+  if (typeof value === 'bigint' || typeof value === 'number') return value.toString();
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
+}
+
+function decode(input: Hex): Pick<AnchorTransaction, 'functionName' | 'params'> {
+  try {
+    const { functionName, args } = decodeFunctionData({ abi: ANCHOR_ABI, data: input });
+    const item = ANCHOR_ABI.find((entry) => entry.type === 'function' && entry.name === functionName);
+    const inputs = item && item.type === 'function' ? item.inputs : [];
+    return {
+      functionName,
+      params: (args ?? []).map((value, index) => ({
+        name: inputs[index]?.name ?? `arg${index}`,
+        type: inputs[index]?.type ?? '',
+        value: paramText(value),
+      })),
+    };
+  } catch {
+    return { functionName: null, params: [] };
+  }
+}
+
+export async function readAnchorTransaction(rpcUrl: string, hash: Hex): Promise<AnchorTransaction> {
+  const client = createClient({
+    transport: http(new URL(rpcUrl, window.location.href).href, { retryCount: 1, timeout: 15_000 }),
+  });
+  const [transaction, receipt] = await Promise.all([
+    getTransaction(client, { hash }),
+    getTransactionReceipt(client, { hash }).catch(() => null),
+  ]);
+  return {
+    hash: transaction.hash,
+    to: transaction.to,
+    input: transaction.input,
+    succeeded: receipt ? receipt.status === 'success' : null,
+    ...decode(transaction.input),
+  };
+}

@@ -1,0 +1,376 @@
+/**
+ * SPEC §2 "data integrity verification" modal. Left: the record's 14 fields, editable; right: the
+ * control string and the block control string computed in this browser (shared integrity module),
+ * the anchoring transaction as read from the chain by this browser (GET /chain → rpc_url, viem), and
+ * the verdict with the checks behind it. The server's calculateHash is shown as a second opinion only.
+ * Default export: the route loads this module lazily.
+ */
+import Cancel from '@mui/icons-material/Cancel';
+import CheckCircle from '@mui/icons-material/CheckCircle';
+import FileDownload from '@mui/icons-material/FileDownload';
+import HourglassEmpty from '@mui/icons-material/HourglassEmpty';
+import OpenInNew from '@mui/icons-material/OpenInNew';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Divider,
+  Link,
+  List,
+  ListItem,
+  ListItemIcon,
+  ListItemText,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { useIntl } from 'react-intl';
+import type { Sterilization } from '../../../shared/api/index.ts';
+import { useAnchorTransaction, useChainInfo, useServerHashes } from './api/integrity';
+import {
+  anchoredValues,
+  type ChainRead,
+  type Check,
+  computeHashes,
+  explorerTxUrl,
+  formRecord,
+  hasFormData,
+  INTEGRITY_FIELDS,
+  type IntegrityField,
+  initialForm,
+  proofReceipt,
+  type Verdict,
+  type VerificationForm,
+  verification,
+} from './verification';
+
+/** Edits are hashed once typing pauses. */
+const DEBOUNCE_MS = 350;
+
+function useDebounced<T>(value: T, delay: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return debounced;
+}
+
+const mono = {
+  fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+  overflowWrap: 'anywhere',
+} as const;
+
+function Field({ labelId, children, testId }: { labelId: string; children: ReactNode; testId?: string }) {
+  const intl = useIntl();
+  return (
+    <Box data-testid={testId}>
+      <Typography variant="subtitle2" color="text.secondary">
+        {intl.formatMessage({ id: labelId })}
+      </Typography>
+      <Box sx={{ typography: 'body2' }}>{children}</Box>
+    </Box>
+  );
+}
+
+const VERDICT_COLOR = {
+  verifying: 'info',
+  success: 'success',
+  failed: 'error',
+} as const;
+
+function CheckList({ checks, values }: { checks: Check[]; values: Record<string, string | number> }) {
+  const intl = useIntl();
+  return (
+    <List dense disablePadding aria-label={intl.formatMessage({ id: 'integrity.checks.title' })}>
+      {checks.map((check) => (
+        <ListItem key={check.id} disableGutters data-check={check.id} data-status={check.status}>
+          <ListItemIcon sx={{ minWidth: 32 }}>
+            {check.status === 'pass' ? (
+              <CheckCircle color="success" fontSize="small" />
+            ) : check.status === 'fail' ? (
+              <Cancel color="error" fontSize="small" />
+            ) : (
+              <HourglassEmpty color="disabled" fontSize="small" />
+            )}
+          </ListItemIcon>
+          <ListItemText
+            primary={intl.formatMessage({ id: `integrity.checks.${check.id}` }, values)}
+            secondary={intl.formatMessage({ id: `integrity.checks.status.${check.status}` })}
+          />
+        </ListItem>
+      ))}
+    </List>
+  );
+}
+
+function saveJson(data: unknown, fileName: string) {
+  const url = URL.createObjectURL(
+    new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' }),
+  );
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = fileName;
+  anchor.rel = 'noopener';
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+function VerificationBody({ record }: { record: Sterilization }) {
+  const intl = useIntl();
+  const [form, setForm] = useState<VerificationForm>(() => initialForm(record));
+  const debounced = useDebounced(form, DEBOUNCE_MS);
+  const calculating = debounced !== form;
+  const data = record.blockchain_data;
+  const block = data?.blockchain_data_block;
+  const txHash = (block?.transaction_hash ?? null) as `0x${string}` | null;
+
+  const hashes = useMemo(() => computeHashes(debounced, record, data), [debounced, record, data]);
+  const edited = useMemo(() => formRecord(debounced, record), [debounced, record]);
+  const chainInfo = useChainInfo();
+  const anchorTx = useAnchorTransaction(chainInfo.data?.rpc_url, txHash, txHash !== null);
+  const server = useServerHashes(
+    calculating ? null : edited,
+    data?.hashing_version ?? 1,
+    data?.blockchain_data_block_id ?? null,
+  );
+
+  const chain: ChainRead =
+    anchorTx.isFetching || anchorTx.isPending
+      ? { status: 'loading' }
+      : anchorTx.isError
+        ? { status: 'error', message: anchorTx.error.message }
+        : { status: 'done', transaction: anchorTx.data };
+  const { verdict, checks } = verification({
+    hasForm: true,
+    blockchainData: data,
+    hashes: calculating ? null : hashes,
+    contractAddress: chainInfo.data?.contract_address,
+    chain,
+  });
+  const transaction = anchorTx.data;
+  const anchored = transaction ? anchoredValues(transaction) : null;
+  const explorer = explorerTxUrl(block?.network, txHash);
+  const calculatingText = intl.formatMessage({ id: 'integrity.calculating' });
+
+  const receipt = () => {
+    const content = proofReceipt(record, chainInfo.data);
+    if (content) saveJson(content, `uvtrace-proof-${record.id}.json`);
+  };
+
+  return (
+    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '5fr 7fr' }, gap: 3 }}>
+      <Box
+        component="form"
+        aria-label={intl.formatMessage({ id: 'integrity.form' })}
+        onSubmit={(event) => event.preventDefault()}
+      >
+        <Stack spacing={1.5}>
+          {INTEGRITY_FIELDS.map((field: IntegrityField) => (
+            <TextField
+              key={field}
+              id={`integrity-${field}`}
+              name={field}
+              size="small"
+              fullWidth
+              multiline={field === 'notes'}
+              minRows={field === 'notes' ? 2 : undefined}
+              label={intl.formatMessage({ id: `integrity.field.${field}` })}
+              value={form[field]}
+              onChange={(event) => setForm((previous) => ({ ...previous, [field]: event.target.value }))}
+            />
+          ))}
+        </Stack>
+      </Box>
+      <Stack spacing={2} sx={{ minWidth: 0 }}>
+        <Field labelId="integrity.control_string" testId="integrity-leaf">
+          <Box sx={mono}>{calculating ? calculatingText : hashes.leaf}</Box>
+        </Field>
+        <Field labelId="integrity.block_control_string" testId="integrity-root">
+          <Box sx={mono}>
+            {!data
+              ? intl.formatMessage({ id: 'integrity.not_in_block' })
+              : calculating
+                ? calculatingText
+                : (hashes.root ?? '—')}
+          </Box>
+        </Field>
+        {server.data && !calculating && (
+          <Typography variant="caption" color="text.secondary" data-testid="integrity-server">
+            {intl.formatMessage({
+              id:
+                server.data.hash === hashes.leaf && (server.data.block_hash ?? null) === hashes.root
+                  ? 'integrity.server.agrees'
+                  : 'integrity.server.differs',
+            })}
+          </Typography>
+        )}
+        <Divider />
+        {!data ? (
+          <Alert severity="warning">
+            <div>{intl.formatMessage({ id: 'integrity.not_sent' })}</div>
+            <div>{intl.formatMessage({ id: 'integrity.requires_time' })}</div>
+          </Alert>
+        ) : (
+          <Stack spacing={1.5} component="section" aria-labelledby="integrity-chain-title">
+            <Typography id="integrity-chain-title" variant="h6" component="h3">
+              {intl.formatMessage({ id: 'integrity.chain.title' })}
+            </Typography>
+            <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 1 }}>
+              <Field labelId="integrity.chain.status" testId="integrity-block-status">
+                {block?.status}
+              </Field>
+              <Field labelId="integrity.chain.network" testId="integrity-network">
+                {block?.network ?? '—'}
+              </Field>
+            </Box>
+            <Field labelId="integrity.chain.transaction" testId="integrity-transaction">
+              {txHash === null ? (
+                '—'
+              ) : explorer ? (
+                <Link
+                  href={explorer}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  sx={{ ...mono, display: 'inline-flex', gap: 0.5 }}
+                >
+                  {txHash}
+                  <OpenInNew
+                    fontSize="inherit"
+                    aria-label={intl.formatMessage({ id: 'integrity.chain.explorer' })}
+                  />
+                </Link>
+              ) : (
+                <Box sx={mono}>{txHash}</Box>
+              )}
+            </Field>
+            {txHash !== null && (
+              <Field labelId="integrity.chain.content" testId="integrity-content">
+                {anchorTx.isPending ? (
+                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                    <CircularProgress size={14} />
+                    <span>{intl.formatMessage({ id: 'integrity.chain.reading' })}</span>
+                  </Stack>
+                ) : anchorTx.isError ? (
+                  <Alert severity="error" sx={{ py: 0 }}>
+                    {intl.formatMessage(
+                      { id: 'integrity.chain.read_failed' },
+                      { message: anchorTx.error.message.split('\n')[0] ?? '' },
+                    )}
+                  </Alert>
+                ) : transaction ? (
+                  <Stack spacing={0.5}>
+                    <Box>
+                      {intl.formatMessage(
+                        { id: 'integrity.chain.function' },
+                        { name: transaction.functionName ?? '—' },
+                      )}
+                    </Box>
+                    {transaction.params.map((param) => (
+                      <Box key={param.name} sx={mono}>
+                        {param.name} ({param.type}): {param.value}
+                      </Box>
+                    ))}
+                    <Typography variant="caption" color="text.secondary">
+                      {intl.formatMessage({ id: 'integrity.chain.raw_input' })}
+                    </Typography>
+                    <Box sx={{ ...mono, fontSize: 12 }}>{transaction.input}</Box>
+                  </Stack>
+                ) : null}
+              </Field>
+            )}
+            <Field labelId="integrity.chain.saved_hash" testId="integrity-saved-hash">
+              <Box sx={mono}>{anchored?.root ?? '—'}</Box>
+            </Field>
+          </Stack>
+        )}
+        <VerdictView verdict={verdict} onVerify={() => void anchorTx.refetch()} />
+        {block?.status === 'MINED' && (
+          <CheckList
+            checks={checks}
+            values={{
+              rpc: chainInfo.data?.rpc_url ?? '',
+              contract: chainInfo.data?.contract_address ?? '',
+              block: data?.blockchain_data_block_id ?? '',
+            }}
+          />
+        )}
+        {data && (
+          <Box>
+            <Button size="small" startIcon={<FileDownload />} onClick={receipt} disabled={!chainInfo.data}>
+              {intl.formatMessage({ id: 'integrity.receipt' })}
+            </Button>
+          </Box>
+        )}
+      </Stack>
+    </Box>
+  );
+}
+
+function VerdictView({ verdict, onVerify }: { verdict: Verdict; onVerify: () => void }) {
+  const intl = useIntl();
+  if (verdict === 'not_sent' || verdict === 'error') return null;
+  if (verdict === 'not_mined') {
+    return <Alert severity="info">{intl.formatMessage({ id: 'integrity.not_mined' })}</Alert>;
+  }
+  const running = verdict === 'verifying';
+  return (
+    <Box>
+      <Button
+        variant="contained"
+        color={VERDICT_COLOR[verdict]}
+        onClick={onVerify}
+        disabled={running}
+        aria-live="polite"
+        data-verdict={verdict}
+        startIcon={
+          running ? (
+            <CircularProgress size={16} color="inherit" />
+          ) : verdict === 'success' ? (
+            <CheckCircle />
+          ) : (
+            <Cancel />
+          )
+        }
+        sx={running ? { '&.Mui-disabled': { bgcolor: 'info.main', color: 'info.contrastText' } } : undefined}
+      >
+        {intl.formatMessage({ id: `integrity.verify.${verdict}` })}
+      </Button>
+    </Box>
+  );
+}
+
+export default function VerificationDialog({
+  record,
+  onClose,
+}: {
+  record: Sterilization | null | undefined;
+  onClose: () => void;
+}) {
+  const intl = useIntl();
+  return (
+    <Dialog open onClose={onClose} maxWidth="lg" fullWidth scroll="paper" aria-labelledby="integrity-title">
+      <DialogTitle id="integrity-title">{intl.formatMessage({ id: 'integrity.title' })}</DialogTitle>
+      <DialogContent dividers>
+        {hasFormData(record) ? (
+          <VerificationBody key={record.id} record={record} />
+        ) : (
+          <Alert severity="error">{intl.formatMessage({ id: 'integrity.error' })}</Alert>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button variant="contained" onClick={onClose} autoFocus>
+          {intl.formatMessage({ id: 'common.ok' })}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,241 @@
+/**
+ * The pure side of the "data integrity verification" modal (SPEC §2, issue 5): the editable form of a
+ * record, the control strings computed in the browser with the shared integrity module, the block
+ * explorer link, and the verification state machine. Nothing here talks to a server or a chain.
+ */
+import type { BlockchainData, Sterilization } from '../../../shared/api/index.ts';
+import {
+  canonicalValue,
+  INTEGRITY_FIELDS,
+  type IntegrityField,
+  type IntegrityRecord,
+  leafHash,
+  processProof,
+} from '../../../shared/integrity/index.ts';
+
+export { INTEGRITY_FIELDS, type IntegrityField };
+
+/** The modal's left column: every field as the text in its input. */
+export type VerificationForm = Record<IntegrityField, string>;
+
+/** Text fields keep null and "" apart (docs/integrity.md §2); the others read "" as null anyway. */
+const TEXT_FIELDS: ReadonlySet<IntegrityField> = new Set(['device_serial', 'consumables_lot', 'notes']);
+
+type RecordLike = Partial<Record<IntegrityField, unknown>>;
+
+/** SPEC §2 "no form data": nothing to verify without the record and its identity. */
+export function hasFormData(record: unknown): record is Sterilization {
+  if (typeof record !== 'object' || record === null) return false;
+  const candidate = record as RecordLike;
+  return (
+    typeof candidate.id === 'number' &&
+    typeof candidate.received_ts === 'string' &&
+    typeof candidate.device_serial === 'string'
+  );
+}
+
+function fieldText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  // null, undefined, and an object where text was expected (SPEC §3: shown as empty text).
+  return '';
+}
+
+export function initialForm(record: RecordLike): VerificationForm {
+  return Object.fromEntries(
+    INTEGRITY_FIELDS.map((field) => [field, fieldText(record[field])]),
+  ) as VerificationForm;
+}
+
+/**
+ * The record the form describes. An empty text field means what the stored record had when it was
+ * empty too (null or ""), since the two look the same in an input; a cleared non-empty field is null.
+ */
+export function formRecord(form: VerificationForm, original: RecordLike): IntegrityRecord {
+  return Object.fromEntries(
+    INTEGRITY_FIELDS.map((field) => {
+      const value = form[field];
+      if (TEXT_FIELDS.has(field) && value === '') return [field, original[field] === '' ? '' : null];
+      return [field, value];
+    }),
+  ) as IntegrityRecord;
+}
+
+export type Hashes = {
+  /** The record's control string (leaf). */
+  leaf: `0x${string}`;
+  /** The block control string: the root the leaf and the record's proof lead to; null without a block. */
+  root: `0x${string}` | null;
+};
+
+/** Leaf and root computed here, from the form and the proof (a malformed proof gives no root). */
+export function computeHashes(
+  form: VerificationForm,
+  original: RecordLike,
+  blockchainData: BlockchainData | null,
+): Hashes {
+  const leaf = leafHash(formRecord(form, original));
+  let root: Hashes['root'] = null;
+  if (blockchainData) {
+    try {
+      root = processProof(leaf, blockchainData.proof as `0x${string}`[]);
+    } catch {
+      root = null;
+    }
+  }
+  return { leaf, root };
+}
+
+/**
+ * The proof receipt ("download proof", issue 5): everything a third party needs to check the stored
+ * record against the chain with no code of ours (docs/integrity.md §7). `record` holds the canonical
+ * values of the 14 fields (strings or null), so recomputing the leaf from it is unambiguous.
+ */
+export type ProofReceipt = {
+  format: 'uvtrace-proof-receipt/1';
+  hashing_version: number;
+  record: Record<IntegrityField, string | null>;
+  leaf: string;
+  proof: string[];
+  root: string | null;
+  block_id: number;
+  network: string | null;
+  chain_id: number | null;
+  contract_address: string | null;
+  transaction_hash: string | null;
+};
+
+export function proofReceipt(
+  record: Sterilization,
+  chain: { chain_id: number; contract_address: string } | undefined,
+): ProofReceipt | null {
+  const data = record.blockchain_data;
+  if (!data) return null;
+  const canonical = formRecord(initialForm(record), record);
+  const values = Object.fromEntries(
+    INTEGRITY_FIELDS.map((field) => [field, canonicalValue(field, canonical[field])]),
+  ) as Record<IntegrityField, string | null>;
+  const { leaf, root } = computeHashes(initialForm(record), record, data);
+  return {
+    format: 'uvtrace-proof-receipt/1',
+    hashing_version: data.hashing_version,
+    record: values,
+    leaf,
+    proof: data.proof,
+    root,
+    block_id: data.blockchain_data_block_id,
+    network: data.blockchain_data_block.network,
+    chain_id: chain?.chain_id ?? null,
+    contract_address: chain?.contract_address ?? null,
+    transaction_hash: data.blockchain_data_block.transaction_hash,
+  };
+}
+
+const EXPLORERS: Record<string, string> = {
+  mainnet: 'https://etherscan.io/tx/',
+  main: 'https://etherscan.io/tx/',
+  sepolia: 'https://sepolia.etherscan.io/tx/',
+  rinkeby: 'https://rinkeby.etherscan.io/tx/',
+};
+
+/** The transaction's page on a public block explorer; null for the devnet (or an unknown network). */
+export function explorerTxUrl(
+  network: string | null | undefined,
+  hash: string | null | undefined,
+): string | null {
+  if (!network || !hash) return null;
+  const prefix = EXPLORERS[network.toLowerCase()];
+  return prefix ? `${prefix}${hash}` : null;
+}
+
+/** What the browser read from the chain about the anchoring transaction (chain-reader.ts). */
+export type AnchorTransaction = {
+  hash: string;
+  /** The called contract. */
+  to: string | null;
+  /** Raw call data. */
+  input: string;
+  /** The receipt's status: true = success, null = no receipt (yet). */
+  succeeded: boolean | null;
+  /** Decoded call, or null when the input is not a call of the Anchor ABI. */
+  functionName: string | null;
+  params: Array<{ name: string; type: string; value: string }>;
+};
+
+export type ChainRead =
+  | { status: 'loading' }
+  | { status: 'error'; message: string }
+  | { status: 'done'; transaction: AnchorTransaction };
+
+/** The anchored block id (first parameter) and root (second parameter) of an anchor call. */
+export function anchoredValues(transaction: AnchorTransaction): {
+  blockId: string | null;
+  root: string | null;
+} {
+  if (transaction.functionName !== 'anchor') return { blockId: null, root: null };
+  return { blockId: transaction.params[0]?.value ?? null, root: transaction.params[1]?.value ?? null };
+}
+
+export type Verdict = 'error' | 'not_sent' | 'not_mined' | 'verifying' | 'success' | 'failed';
+export type CheckStatus = 'pass' | 'fail' | 'pending';
+export type CheckId = 'computed' | 'transaction' | 'root_match';
+export type Check = { id: CheckId; status: CheckStatus };
+
+export type VerificationInput = {
+  /** The record given to the modal (hasFormData). */
+  hasForm: boolean;
+  blockchainData: BlockchainData | null;
+  /** The browser's hashes; null while calculating (an edit not yet debounced). */
+  hashes: Hashes | null;
+  /** The contract the app anchors to (GET /chain); undefined while loading. */
+  contractAddress: string | undefined;
+  chain: ChainRead;
+};
+
+const same = (a: string | null | undefined, b: string | null | undefined) =>
+  typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * SPEC §2/§4: no form data → "an error happened"; no blockchain data → "data not yet sent"; a block
+ * not MINED → "data verifiable when transaction is mined"; otherwise "doing verification" until the
+ * browser has its hashes and the transaction, then "successful" only when every check passes:
+ * - computed: the leaf and the root were computed here from the fields and the proof;
+ * - transaction: the transaction read from the chain is a successful `anchor` call to our contract
+ *   for this record's block;
+ * - root_match: the root it anchored (its second parameter) equals the root computed here.
+ */
+export function verification(input: VerificationInput): { verdict: Verdict; checks: Check[] } {
+  if (!input.hasForm) return { verdict: 'error', checks: [] };
+  const data = input.blockchainData;
+  if (!data) return { verdict: 'not_sent', checks: [] };
+  if (data.blockchain_data_block.status !== 'MINED') return { verdict: 'not_mined', checks: [] };
+
+  const computed: CheckStatus = input.hashes ? 'pass' : 'pending';
+  let transaction: CheckStatus = 'pending';
+  let rootMatch: CheckStatus = 'pending';
+  if (input.chain.status === 'error') {
+    transaction = 'fail';
+    rootMatch = 'fail';
+  } else if (input.chain.status === 'done' && input.contractAddress !== undefined) {
+    const tx = input.chain.transaction;
+    const anchored = anchoredValues(tx);
+    transaction =
+      same(tx.to, input.contractAddress) &&
+      tx.succeeded === true &&
+      anchored.blockId === String(data.blockchain_data_block_id)
+        ? 'pass'
+        : 'fail';
+    if (input.hashes) rootMatch = same(anchored.root, input.hashes.root) ? 'pass' : 'fail';
+  }
+  const checks: Check[] = [
+    { id: 'computed', status: computed },
+    { id: 'transaction', status: transaction },
+    { id: 'root_match', status: rootMatch },
+  ];
+  const verdict: Verdict = checks.some((check) => check.status === 'fail')
+    ? 'failed'
+    : checks.every((check) => check.status === 'pass')
+      ? 'success'
+      : 'verifying';
+  return { verdict, checks };
+}

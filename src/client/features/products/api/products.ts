@@ -1,0 +1,16 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { QueryOf } from '../../../../shared/api/index.ts';
+import { api, unwrap } from '../../../lib/api-client';
+
+export type ProductsSearch = Required<QueryOf<'listProducts'>>;
+export type ProductSortBy = ProductsSearch['sortBy'];
+
+/** GET /products: a page of products. */
+export const productsQueryOptions = (search: ProductsSearch) =>
+  queryOptions({
+    queryKey: ['products', search],
+    queryFn: () => unwrap(api.GET('/products', { params: { query: search } })),
+    placeholderData: keepPreviousData,
+  });
+
+export const useProducts = (search: ProductsSearch) => useQuery(productsQueryOptions(search));

@@ -1,0 +1,75 @@
+import { Card, Stack, Typography } from '@mui/material';
+import { useMemo } from 'react';
+import { useIntl } from 'react-intl';
+import type { Product } from '../../../shared/api/index.ts';
+import { type DataColumn, DataTable, type ListSearch, useListControls } from '../../components/data-table';
+import { type ProductSortBy, useProducts } from './api/products';
+
+export const PRODUCT_SORT_KEYS = ['name', 'type', 'active'] as const satisfies readonly ProductSortBy[];
+export type ProductsListSearch = ListSearch<ProductSortBy>;
+
+function TypeCell({ product }: { product: Product }) {
+  const intl = useIntl();
+  return <>{intl.formatMessage({ id: `products.type.${product.type}` })}</>;
+}
+
+function ActiveCell({ product }: { product: Product }) {
+  const intl = useIntl();
+  return <>{intl.formatMessage({ id: product.deleted_at ? 'products.active.no' : 'products.active.yes' })}</>;
+}
+
+type Props = {
+  search: ProductsListSearch;
+  onSearchChange: (patch: Partial<ProductsListSearch>) => void;
+};
+
+/**
+ * SPEC §2 products_index: name, type, active, actions. The API has no product writes (SPEC §7), so
+ * the actions column stays empty for now.
+ */
+export function ProductsListPage({ search, onSearchChange }: Props) {
+  const intl = useIntl();
+  const products = useProducts(search);
+  const list = useListControls(search, onSearchChange);
+
+  const columns = useMemo<DataColumn<Product>[]>(
+    () => [
+      { id: 'name', headerId: 'products.columns.name', sortKey: 'name', cell: (row) => row.name },
+      {
+        id: 'type',
+        headerId: 'products.columns.type',
+        sortKey: 'type',
+        cell: (row) => <TypeCell product={row} />,
+      },
+      {
+        id: 'active',
+        headerId: 'products.columns.active',
+        sortKey: 'active',
+        cell: (row) => <ActiveCell product={row} />,
+      },
+      { id: 'actions', headerId: 'products.columns.actions', align: 'right', cell: () => null },
+    ],
+    [],
+  );
+
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h4" component="h1">
+        {intl.formatMessage({ id: 'products.list.title' })}
+      </Typography>
+      <Card sx={{ px: 2, py: 1 }}>
+        <DataTable
+          {...list}
+          labelId="products.list.label"
+          columns={columns}
+          rows={products.data?.data}
+          total={products.data?.total}
+          perPage={products.data?.per_page}
+          getRowId={(row) => row.id}
+          emptyMessageId="products.list.empty"
+          isFetching={products.isFetching}
+        />
+      </Card>
+    </Stack>
+  );
+}

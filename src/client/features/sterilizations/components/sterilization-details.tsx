@@ -1,0 +1,64 @@
+import { Box, Card, CardContent, Typography } from '@mui/material';
+import { useIntl } from 'react-intl';
+import type { Sterilization } from '../../../../shared/api/index.ts';
+import { notesText, statusMessageId } from '../format';
+
+/** SPEC §2 details card: status, UV dose, nominal and effective time (minutes), lamp life (hours), notes. */
+export function SterilizationDetails({ record }: { record: Sterilization }) {
+  const intl = useIntl();
+  const number = (value: number) => intl.formatNumber(value, { maximumFractionDigits: 6 });
+  const statusId = statusMessageId(record.status_code);
+  const items: Array<[string, string]> = [
+    [
+      'sterilizations.details.status',
+      statusId ? intl.formatMessage({ id: statusId }) : String(record.status_code),
+    ],
+    ['sterilizations.details.supplied_energy', number(record.supplied_energy)],
+    [
+      'sterilizations.details.nominal_time',
+      intl.formatMessage({ id: 'sterilizations.details.minutes' }, { value: number(record.nominal_time) }),
+    ],
+    [
+      'sterilizations.details.effective_time',
+      intl.formatMessage({ id: 'sterilizations.details.minutes' }, { value: number(record.effective_time) }),
+    ],
+    [
+      'sterilizations.details.residual_lamp_life',
+      intl.formatMessage(
+        { id: 'sterilizations.details.hours' },
+        { value: number(record.residual_lamp_life) },
+      ),
+    ],
+    ['sterilizations.details.notes', notesText(record.notes)],
+  ];
+  const titleId = `sterilization-details-${record.id}`;
+  return (
+    <Card variant="outlined" sx={{ mt: 1, minWidth: 260, textAlign: 'left' }} aria-labelledby={titleId}>
+      <CardContent sx={{ py: 1.5, '&:last-child': { pb: 1.5 } }}>
+        <Typography id={titleId} variant="subtitle2" gutterBottom>
+          {intl.formatMessage({ id: 'sterilizations.details.title' })}
+        </Typography>
+        <Box
+          component="dl"
+          data-testid="sterilization-details"
+          sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}
+        >
+          {items.map(([labelId, value]) => (
+            <Box key={labelId} sx={{ display: 'contents' }}>
+              <Typography component="dt" variant="body2" color="text.secondary">
+                {intl.formatMessage({ id: labelId })}
+              </Typography>
+              <Typography
+                component="dd"
+                variant="body2"
+                sx={{ m: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+              >
+                {value}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}

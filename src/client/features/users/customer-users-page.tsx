@@ -1,0 +1,71 @@
+import Add from '@mui/icons-material/Add';
+import { Box, Card, CardContent, Stack } from '@mui/material';
+import { useNavigate } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { useIntl } from 'react-intl';
+import type { User } from '../../../shared/api/index.ts';
+import { type DataColumn, DataTable, YesNo } from '../../components/data-table';
+import { ButtonLink } from '../../components/router-link';
+import { useAbilities } from '../../lib/session';
+import { useCustomerUsers } from './api/users';
+import { RoleBadge } from './role-badge';
+
+/** SPEC §2 Customer users: name, email, active; create with canCreateUsers; row click opens edit. */
+export function CustomerUsersPage({ customerId }: { customerId: number }) {
+  const intl = useIntl();
+  const abilities = useAbilities();
+  const navigate = useNavigate();
+  const users = useCustomerUsers(customerId);
+  const id = String(customerId);
+
+  const columns = useMemo<DataColumn<User>[]>(
+    () => [
+      {
+        id: 'name',
+        headerId: 'users.list.name',
+        cell: (row) => (
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+            {row.name} <RoleBadge role={row.role} />
+          </Box>
+        ),
+      },
+      { id: 'email', headerId: 'users.list.email', cell: (row) => row.email },
+      {
+        id: 'active',
+        headerId: 'users.list.active',
+        cell: (row) => <YesNo value={row.deleted_at === null} />,
+      },
+    ],
+    [],
+  );
+
+  return (
+    <Stack spacing={2}>
+      {abilities.canCreateUsers && (
+        <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
+          <ButtonLink to="/customers/$id/users/new" params={{ id }} variant="contained" startIcon={<Add />}>
+            {intl.formatMessage({ id: 'users.list.create' })}
+          </ButtonLink>
+        </Box>
+      )}
+      <Card>
+        <CardContent>
+          <DataTable<User>
+            labelId="users.list.customer_label"
+            columns={columns}
+            rows={users.data}
+            getRowId={(row) => row.id}
+            onRowClick={(row) =>
+              void navigate({
+                to: '/customers/$id/users/$userId',
+                params: { id, userId: String(row.id) },
+              })
+            }
+            emptyMessageId="users.list.empty"
+            isFetching={users.isFetching}
+          />
+        </CardContent>
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,295 @@
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  MenuItem,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useNavigate } from '@tanstack/react-router';
+import { Form, Formik, type FormikHelpers, useField } from 'formik';
+import { useState } from 'react';
+import { useIntl } from 'react-intl';
+import type { Role } from '../../../shared/api/index.ts';
+import { userSchema } from '../../../shared/validation/index.ts';
+import { PageError, PagePending } from '../../components/route-fallbacks';
+import { trimValues } from '../../lib/form-data';
+import { applyServerErrors, FormikTextField, InvalidSubmitNotifier } from '../../lib/form-fields';
+import { translateValidation } from '../../lib/intl';
+import { useAbilities, useSession } from '../../lib/session';
+import { toast } from '../../lib/toasts';
+import {
+  type UserData,
+  type UserFormValues,
+  useCreateCustomerUser,
+  useCustomerUser,
+  useDisableCustomerUser,
+  useEnableCustomerUser,
+  useUpdateCustomerUser,
+} from './api/users';
+import { ROLE_LABEL_IDS, RoleBadge } from './role-badge';
+
+/** Customer 1 is the manufacturer: its users are the staff; every other customer's users are CUSTOMER. */
+const MANUFACTURER_CUSTOMER_ID = 1;
+const STAFF_ROLES: readonly Role[] = ['CUSTOMER_CARE', 'ADMIN', 'SUPER_ADMIN'];
+const PRIVILEGED_ROLES: readonly Role[] = ['ADMIN', 'SUPER_ADMIN'];
+
+/**
+ * The roles the caller may pick for a user of this customer (the server enforces the same rules):
+ * staff roles only for the manufacturer, and only a SUPER_ADMIN grants ADMIN or SUPER_ADMIN. The
+ * user's current role always stays in the list so the select can show it.
+ */
+export function roleOptions(customerId: number, callerRole: Role | undefined, current?: Role): Role[] {
+  const allowed: readonly Role[] = customerId === MANUFACTURER_CUSTOMER_ID ? STAFF_ROLES : ['CUSTOMER'];
+  return allowed.filter(
+    (role) => callerRole === 'SUPER_ADMIN' || !PRIVILEGED_ROLES.includes(role) || role === current,
+  );
+}
+
+function RoleSelect({ options, disabled }: { options: Role[]; disabled: boolean }) {
+  const intl = useIntl();
+  const [field, meta] = useField<string>('role');
+  return (
+    <TextField
+      select
+      fullWidth
+      margin="normal"
+      id="field-role"
+      name={field.name}
+      value={field.value}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      disabled={disabled}
+      label={intl.formatMessage({ id: 'fields.role' })}
+      error={Boolean(meta.error)}
+      helperText={meta.error ? translateValidation(intl, meta.error) : undefined}
+    >
+      {options.map((role) => (
+        <MenuItem key={role} value={role}>
+          {intl.formatMessage({ id: ROLE_LABEL_IDS[role] })}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+/** Disable (warning: PDF files will be deleted) or enable (can log in again), each confirmed first. */
+function ActivationButton({ customerId, user }: { customerId: number; user: UserData }) {
+  const intl = useIntl();
+  const [open, setOpen] = useState(false);
+  const disable = useDisableCustomerUser(customerId, user.id);
+  const enable = useEnableCustomerUser(customerId, user.id);
+  const active = user.deleted_at === null;
+  const mutation = active ? disable : enable;
+  const prefix = active ? 'users.disable' : 'users.enable';
+
+  const confirm = async () => {
+    try {
+      await mutation.mutateAsync();
+      toast.success({ id: active ? 'users.disabled' : 'users.enabled' });
+    } catch {
+      // The alert came from the mutation cache (SPEC §8).
+    }
+    setOpen(false);
+  };
+
+  return (
+    <>
+      <Button variant="outlined" color={active ? 'error' : 'success'} onClick={() => setOpen(true)}>
+        {intl.formatMessage({ id: `${prefix}.button` })}
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="user-activation-title">
+        <DialogTitle id="user-activation-title">{intl.formatMessage({ id: `${prefix}.title` })}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            {intl.formatMessage({ id: `${prefix}.text` }, { name: user.name })}
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(false)}>{intl.formatMessage({ id: 'common.cancel' })}</Button>
+          <Button
+            onClick={() => void confirm()}
+            color={active ? 'error' : 'success'}
+            variant="contained"
+            disabled={mutation.isPending}
+            autoFocus
+          >
+            {intl.formatMessage({ id: `${prefix}.confirm` })}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
+function UserForm({
+  customerId,
+  user,
+  onSave,
+}: {
+  customerId: number;
+  user: UserData | undefined;
+  onSave: (values: UserFormValues) => Promise<void>;
+}) {
+  const intl = useIntl();
+  const abilities = useAbilities();
+  const me = useSession()?.user;
+  const isNew = user === undefined;
+  const canSave = Boolean(isNew ? abilities.canCreateUsers : abilities.canUpdateUsers);
+  const options = roleOptions(customerId, me?.role, user?.role);
+  const isSelf = user !== undefined && me?.id === user.id;
+  const schema = userSchema(isNew);
+  const initialValues: UserFormValues = {
+    name: user?.name ?? '',
+    email: user?.email ?? '',
+    role: user?.role ?? options[0] ?? 'CUSTOMER',
+    new_password: '',
+    repeat_new_password: '',
+  };
+  const readOnly = { input: { readOnly: !canSave } };
+
+  const onSubmit = async (values: UserFormValues, helpers: FormikHelpers<UserFormValues>) => {
+    try {
+      await onSave(trimValues(values));
+      if (!isNew) helpers.resetForm({ values: { ...values, new_password: '', repeat_new_password: '' } });
+    } catch (error) {
+      applyServerErrors(error, helpers.setErrors);
+    }
+  };
+
+  return (
+    <Formik initialValues={initialValues} validationSchema={schema} enableReinitialize onSubmit={onSubmit}>
+      {({ isSubmitting }) => (
+        <Form noValidate aria-label={intl.formatMessage({ id: 'users.form.label' })}>
+          <InvalidSubmitNotifier messageId="users.form.invalid" />
+          <FormikTextField name="name" labelId="users.form.name" required slotProps={readOnly} />
+          <FormikTextField
+            name="email"
+            labelId="users.form.email"
+            type="email"
+            autoComplete="off"
+            required
+            slotProps={readOnly}
+          />
+          <RoleSelect options={options} disabled={!canSave || isSelf || options.length <= 1} />
+          <FormikTextField
+            name="new_password"
+            labelId="users.form.new_password"
+            type="password"
+            autoComplete="new-password"
+            required={isNew}
+            helperId={isNew ? undefined : 'users.form.password_hint'}
+            slotProps={readOnly}
+          />
+          <FormikTextField
+            name="repeat_new_password"
+            labelId="users.form.repeat_new_password"
+            type="password"
+            autoComplete="new-password"
+            required={isNew}
+            slotProps={readOnly}
+          />
+          <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 2, mt: 2 }}>
+            {!isNew && abilities.canUpdateUsers && !isSelf && (
+              <ActivationButton customerId={customerId} user={user} />
+            )}
+            {canSave && (
+              <Button
+                type="submit"
+                variant="contained"
+                disabled={isSubmitting}
+                startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
+              >
+                {intl.formatMessage({ id: 'users.form.save' })}
+              </Button>
+            )}
+          </Box>
+        </Form>
+      )}
+    </Formik>
+  );
+}
+
+function Heading({ user }: { user: UserData | undefined }) {
+  const intl = useIntl();
+  if (!user) {
+    return (
+      <Typography variant="h5" component="h2">
+        {intl.formatMessage({ id: 'users.edit.new' })}
+      </Typography>
+    );
+  }
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap' }}>
+      <Typography variant="h5" component="h2">
+        {intl.formatMessage({ id: 'users.edit.code' }, { id: user.id })}
+      </Typography>
+      <RoleBadge role={user.role} />
+      {user.deleted_at !== null && (
+        <Typography color="error" variant="body2">
+          {intl.formatMessage({ id: 'users.edit.disabled' })}
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
+/** /customers/$id/users/new: after create, the new user's edit page. */
+export function UserCreatePage({ customerId }: { customerId: number }) {
+  const create = useCreateCustomerUser(customerId);
+  const navigate = useNavigate();
+  return (
+    <Card>
+      <CardContent>
+        <Stack spacing={1}>
+          <Heading user={undefined} />
+          <UserForm
+            customerId={customerId}
+            user={undefined}
+            onSave={async (values) => {
+              const user = await create.mutateAsync(values);
+              toast.success({ id: 'users.created' });
+              await navigate({
+                to: '/customers/$id/users/$userId',
+                params: { id: String(customerId), userId: String(user.id) },
+              });
+            }}
+          />
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** /customers/$id/users/$userId. */
+export function UserEditPage({ customerId, userId }: { customerId: number; userId: number }) {
+  const user = useCustomerUser(customerId, userId);
+  const update = useUpdateCustomerUser(customerId, userId);
+  if (user.isPending) return <PagePending />;
+  if (user.isError) return <PageError />;
+  return (
+    <Card>
+      <CardContent>
+        <Stack spacing={1}>
+          <Heading user={user.data} />
+          <UserForm
+            customerId={customerId}
+            user={user.data}
+            onSave={async (values) => {
+              await update.mutateAsync(values);
+              toast.success({ id: 'users.updated' });
+            }}
+          />
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}

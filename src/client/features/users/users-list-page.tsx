@@ -1,0 +1,115 @@
+import Edit from '@mui/icons-material/Edit';
+import { Box, Card, CardContent, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import { useNavigate } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { useIntl } from 'react-intl';
+import type { User } from '../../../shared/api/index.ts';
+import {
+  type DataColumn,
+  DataTable,
+  type ListSearch,
+  stopRowClick,
+  useListControls,
+  YesNo,
+} from '../../components/data-table';
+import { useUsers } from './api/users';
+import { RoleBadge } from './role-badge';
+
+export const USER_SORT_KEYS = ['name', 'email', 'active'] as const;
+export type UserListSearch = ListSearch<(typeof USER_SORT_KEYS)[number]>;
+
+const userParams = (user: User) => ({ id: String(user.customer_id), userId: String(user.id) });
+
+function EditAction({ user }: { user: User }) {
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const label = intl.formatMessage({ id: 'users.list.open' }, { name: user.name });
+  return (
+    <Tooltip title={label}>
+      <IconButton
+        aria-label={label}
+        size="small"
+        onClick={(event) => {
+          stopRowClick(event);
+          void navigate({ to: '/customers/$id/users/$userId', params: userParams(user) });
+        }}
+      >
+        <Edit fontSize="small" />
+      </IconButton>
+    </Tooltip>
+  );
+}
+
+/** SPEC §2 Users list: paged, sortable by name, email, active; row click opens the user. */
+export function UsersListPage({
+  search,
+  onSearchChange,
+}: {
+  search: UserListSearch;
+  onSearchChange: (patch: Partial<UserListSearch>) => void;
+}) {
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const list = useListControls(search, onSearchChange);
+  const users = useUsers(search);
+
+  const columns = useMemo<DataColumn<User>[]>(
+    () => [
+      {
+        id: 'name',
+        headerId: 'users.list.name',
+        sortKey: 'name',
+        cell: (row) => (
+          <Box>
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+              {row.name} <RoleBadge role={row.role} />
+            </Box>
+            <Typography variant="body2" color="text.secondary">
+              {row.customer.name}
+            </Typography>
+          </Box>
+        ),
+      },
+      { id: 'email', headerId: 'users.list.email', sortKey: 'email', cell: (row) => row.email },
+      {
+        id: 'active',
+        headerId: 'users.list.active',
+        sortKey: 'active',
+        cell: (row) => <YesNo value={row.deleted_at === null} />,
+      },
+      {
+        id: 'actions',
+        headerId: 'users.list.actions',
+        align: 'right',
+        cell: (row) => <EditAction user={row} />,
+      },
+    ],
+    [],
+  );
+
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h4" component="h1">
+        {intl.formatMessage({ id: 'users.list.title' })}
+      </Typography>
+      <Card>
+        <CardContent>
+          <DataTable<User>
+            labelId="users.list.title"
+            columns={columns}
+            rows={users.data?.data}
+            getRowId={(row) => row.id}
+            total={users.data?.total}
+            perPage={users.data?.per_page}
+            {...list}
+            onRowClick={(row) =>
+              void navigate({ to: '/customers/$id/users/$userId', params: userParams(row) })
+            }
+            emptyMessageId="users.list.empty"
+            isFetching={users.isFetching}
+          />
+        </CardContent>
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,50 @@
+import { createFileRoute, redirect, type SearchSchemaInput } from '@tanstack/react-router';
+import { parseListSearch } from '../../components/data-table';
+import { certificatesQueryOptions } from '../../features/certificates/api/certificates';
+import {
+  CERTIFICATE_SORT_KEYS,
+  CertificateListPage,
+  type CertificateListSearch,
+} from '../../features/certificates/certificate-list-page';
+import { rememberedListSearch } from '../../features/certificates/list-memory';
+
+const parseSearch = (raw: Record<string, unknown>): CertificateListSearch =>
+  parseListSearch(raw, CERTIFICATE_SORT_KEYS, { sortBy: 'lot_number', sortDir: 'asc' });
+
+const isDefault = (search: CertificateListSearch) =>
+  search.page === 1 && search.sortBy === 'lot_number' && search.sortDir === 'asc';
+
+/**
+ * SPEC §2 certificates_index; default sort lot_number ascending (SPEC §9). Sort and page live in the
+ * URL and are remembered for the tab: entering the list with the default state (the menu link, the
+ * way back from the upload) comes back to the page and sort used last. Changes made on the list
+ * itself ("stay") are never redirected.
+ */
+export const Route = createFileRoute('/_authenticated/certificates/')({
+  validateSearch: (raw: Record<string, unknown> & SearchSchemaInput): CertificateListSearch =>
+    parseSearch(raw),
+  beforeLoad: ({ search, cause }) => {
+    if (cause !== 'enter' || !isDefault(search)) return;
+    const remembered = rememberedListSearch();
+    if (!remembered) return;
+    const restored = parseSearch(remembered);
+    if (isDefault(restored)) return;
+    throw redirect({ to: '/certificates', search: restored, replace: true });
+  },
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => {
+    void context.queryClient.prefetchQuery(certificatesQueryOptions(deps));
+  },
+  component: CertificatesRoute,
+});
+
+function CertificatesRoute() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <CertificateListPage
+      search={search}
+      onSearchChange={(patch) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })}
+    />
+  );
+}

@@ -1,0 +1,20 @@
+import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { requireIdParam } from '../../../components/data-table';
+import { customerQueryOptions } from '../../../features/customers/api/customers';
+import { CustomerLayout } from '../../../features/customers/customer-edit-page';
+
+/** The customer page: back button, heading and tabs around anagraphic / users / devices. */
+export const Route = createFileRoute('/_authenticated/customers/$id')({
+  loader: ({ context, params }) =>
+    context.queryClient.ensureQueryData(customerQueryOptions(requireIdParam(params.id))),
+  component: CustomerRoute,
+});
+
+function CustomerRoute() {
+  const { id } = Route.useParams();
+  return (
+    <CustomerLayout id={Number(id)}>
+      <Outlet />
+    </CustomerLayout>
+  );
+}

@@ -1,0 +1,12 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { DeviceCreatePage } from '../../../../../features/devices/device-edit-page';
+
+/** SPEC §2 customer_device_create. */
+export const Route = createFileRoute('/_authenticated/customers/$id/devices/new')({
+  component: DeviceCreateRoute,
+});
+
+function DeviceCreateRoute() {
+  const { id } = Route.useParams();
+  return <DeviceCreatePage key={id} customerId={Number(id)} />;
+}

@@ -1,0 +1,17 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { requireIdParam } from '../../../../../components/data-table';
+import { customerUserQueryOptions } from '../../../../../features/users/api/users';
+import { UserEditPage } from '../../../../../features/users/user-edit-page';
+
+export const Route = createFileRoute('/_authenticated/customers/$id/users/$userId')({
+  loader: ({ context, params }) =>
+    context.queryClient.ensureQueryData(
+      customerUserQueryOptions(requireIdParam(params.id), requireIdParam(params.userId)),
+    ),
+  component: UserEditRoute,
+});
+
+function UserEditRoute() {
+  const { id, userId } = Route.useParams();
+  return <UserEditPage customerId={Number(id)} userId={Number(userId)} />;
+}

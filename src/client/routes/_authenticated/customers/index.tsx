@@ -1,0 +1,30 @@
+import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
+import { parseIsoDate, parseListSearch } from '../../../components/data-table';
+import { customersQueryOptions } from '../../../features/customers/api/customers';
+import {
+  CUSTOMER_SORT_KEYS,
+  CustomerListPage,
+  type CustomerListSearch,
+} from '../../../features/customers/customer-list-page';
+
+export const Route = createFileRoute('/_authenticated/customers/')({
+  validateSearch: (raw: Partial<CustomerListSearch> & SearchSchemaInput): CustomerListSearch => ({
+    ...parseListSearch(raw, CUSTOMER_SORT_KEYS, { sortBy: 'name', sortDir: 'asc' }),
+    filterFrom: parseIsoDate(raw.filterFrom),
+    filterTo: parseIsoDate(raw.filterTo),
+  }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => context.queryClient.ensureQueryData(customersQueryOptions(deps)),
+  component: CustomersRoute,
+});
+
+function CustomersRoute() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <CustomerListPage
+      search={search}
+      onSearchChange={(patch) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })}
+    />
+  );
+}

@@ -1,0 +1,30 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { parseListSearch } from '../../components/data-table';
+import { productsQueryOptions } from '../../features/products/api/products';
+import {
+  PRODUCT_SORT_KEYS,
+  ProductsListPage,
+  type ProductsListSearch,
+} from '../../features/products/products-list-page';
+
+/** SPEC §2 products_index; default sort name ascending (SPEC §9). */
+export const Route = createFileRoute('/_authenticated/products')({
+  validateSearch: (raw: Record<string, unknown>): ProductsListSearch =>
+    parseListSearch(raw, PRODUCT_SORT_KEYS, { sortBy: 'name', sortDir: 'asc' }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => {
+    void context.queryClient.prefetchQuery(productsQueryOptions(deps));
+  },
+  component: ProductsRoute,
+});
+
+function ProductsRoute() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <ProductsListPage
+      search={search}
+      onSearchChange={(patch) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })}
+    />
+  );
+}

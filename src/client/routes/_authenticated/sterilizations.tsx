@@ -1,0 +1,68 @@
+import { Backdrop, CircularProgress } from '@mui/material';
+import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
+import { lazy, Suspense, useCallback, useState } from 'react';
+import type { Sterilization } from '../../../shared/api/index.ts';
+import { parseId, parseIsoDate, parseListSearch } from '../../components/data-table/list-search';
+import { sterilizationsQueryOptions } from '../../features/sterilizations/api/sterilizations';
+import {
+  effectiveSearch,
+  STERILIZATION_SORT_KEYS,
+  type SterilizationListSearch,
+} from '../../features/sterilizations/search';
+import { SterilizationListPage } from '../../features/sterilizations/sterilization-list-page';
+
+// The verification modal brings the hashing and chain code: loaded when first opened.
+const VerificationDialog = lazy(() => import('../../features/integrity/verification-dialog'));
+
+/**
+ * SPEC §2 sterilizations_index: default sort received_ts descending (SPEC §9). Every filter, the sort
+ * and the page are in the URL, so a filtered view is a link; malformed values fall back to defaults.
+ */
+export const Route = createFileRoute('/_authenticated/sterilizations')({
+  validateSearch: (
+    raw: Partial<Record<keyof SterilizationListSearch, unknown>> & SearchSchemaInput,
+  ): SterilizationListSearch => {
+    const customerId = parseId(raw.customerId);
+    // Every key is set, undefined when absent or malformed: the router keeps raw values otherwise.
+    return {
+      ...parseListSearch(raw, STERILIZATION_SORT_KEYS, { sortBy: 'received_ts', sortDir: 'desc' }),
+      customerId,
+      // A device belongs to a customer: without one the device filter is dropped.
+      deviceId: customerId === undefined ? undefined : parseId(raw.deviceId),
+      from: parseIsoDate(raw.from),
+      to: parseIsoDate(raw.to),
+    };
+  },
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => {
+    const user = context.session.get()?.user;
+    void context.queryClient.prefetchQuery(sterilizationsQueryOptions(effectiveSearch(deps, user)));
+  },
+  component: SterilizationsRoute,
+});
+
+function SterilizationsRoute() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const [verifying, setVerifying] = useState<Sterilization | null>(null);
+  const onSearchChange = useCallback(
+    (patch: Partial<SterilizationListSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) }),
+    [navigate],
+  );
+  return (
+    <>
+      <SterilizationListPage search={search} onSearchChange={onSearchChange} onVerify={setVerifying} />
+      {verifying && (
+        <Suspense
+          fallback={
+            <Backdrop open sx={{ zIndex: (theme) => theme.zIndex.modal }}>
+              <CircularProgress color="inherit" />
+            </Backdrop>
+          }
+        >
+          <VerificationDialog record={verifying} onClose={() => setVerifying(null)} />
+        </Suspense>
+      )}
+    </>
+  );
+}

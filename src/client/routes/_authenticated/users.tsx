@@ -1,0 +1,23 @@
+import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
+import { parseListSearch } from '../../components/data-table';
+import { usersQueryOptions } from '../../features/users/api/users';
+import { USER_SORT_KEYS, type UserListSearch, UsersListPage } from '../../features/users/users-list-page';
+
+export const Route = createFileRoute('/_authenticated/users')({
+  validateSearch: (raw: Partial<UserListSearch> & SearchSchemaInput): UserListSearch =>
+    parseListSearch(raw, USER_SORT_KEYS, { sortBy: 'name', sortDir: 'asc' }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => context.queryClient.ensureQueryData(usersQueryOptions(deps)),
+  component: UsersRoute,
+});
+
+function UsersRoute() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <UsersListPage
+      search={search}
+      onSearchChange={(patch) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })}
+    />
+  );
+}

@@ -1,0 +1,173 @@
+/**
+ * The chain as the server uses it: the embedded devnet (default) or a real network reached over
+ * CHAIN_RPC_URL. Everything else (worker, calls, the browser's read-only endpoint) goes through this.
+ */
+
+import { keccak256 as nativeKeccak256 } from '@nomicfoundation/edr';
+import {
+  type Address,
+  createPublicClient,
+  custom,
+  defineChain,
+  type EIP1193RequestFn,
+  encodeFunctionData,
+  getContractAddress,
+  type Hex,
+  http,
+  keccak256,
+  type PublicClient,
+  type TransactionReceipt,
+  type TransactionSerializable,
+  type Chain as ViemChain,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { setKeccak256 } from '../../shared/integrity/index.ts';
+import type { ChainConfig, ChainNetwork } from '../config.ts';
+import { ANCHOR_BYTECODE, ANCHOR_FUNCTIONS, ANCHORED_EVENT } from './artifact.ts';
+import { startDevnet } from './devnet.ts';
+
+// The server hashes with EDR's native keccak256 (same function, several times faster than viem's).
+setKeccak256((data) => nativeKeccak256(data));
+
+export const ZERO_ROOT: Hex = `0x${'0'.repeat(64)}`;
+
+export interface PreparedAnchor {
+  hash: Hex;
+  serialized: Hex;
+}
+
+export interface Chain {
+  network: ChainNetwork;
+  chainId: number;
+  contractAddress: Address;
+  /** The anchoring account. */
+  account: Address;
+  /** True for the in-process devnet, which starts empty on every start. */
+  embedded: boolean;
+  client: PublicClient;
+  /** Raw JSON-RPC request to the node (the read-only endpoint filters what the browser may call). */
+  request: EIP1193RequestFn;
+  /** Signs anchor(blockId, root) locally, so its hash is known (and stored) before it is broadcast. */
+  prepareAnchor(blockId: number, root: Hex): Promise<PreparedAnchor>;
+  broadcast(serialized: Hex): Promise<void>;
+  /** The root the contract holds for a block id, or null when the id is not anchored. */
+  anchoredRoot(blockId: number): Promise<Hex | null>;
+  /** The transaction that anchored a block id, found through its Anchored event. */
+  findAnchorTransaction(blockId: number): Promise<Hex | null>;
+  /** The receipt, or null while the transaction is not mined (or unknown). */
+  receipt(hash: Hex): Promise<TransactionReceipt | null>;
+  /** Whether the node knows the transaction at all (mined or in its mempool). */
+  knowsTransaction(hash: Hex): Promise<boolean>;
+  blockNumber(): Promise<bigint>;
+}
+
+function viemChain(chainId: number, network: string, rpcUrl: string): ViemChain {
+  return defineChain({
+    id: chainId,
+    name: network,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+}
+
+export async function connectChain(config: ChainConfig): Promise<Chain> {
+  let request: EIP1193RequestFn;
+  let privateKey: Hex;
+  let contractAddress: Address | undefined;
+  const embedded = !config.rpcUrl;
+  if (config.rpcUrl) {
+    const transport = http(config.rpcUrl, { retryCount: 2, timeout: 15_000 })({});
+    request = transport.request as EIP1193RequestFn;
+    privateKey = config.privateKey as Hex;
+    contractAddress = config.contractAddress as Address;
+  } else {
+    const devnet = await startDevnet({ intervalMiningMs: config.confirmations > 1 ? 1000 : undefined });
+    request = devnet.request;
+    privateKey = devnet.privateKey;
+  }
+  const account = privateKeyToAccount(privateKey);
+  const chainId = Number(await request({ method: 'eth_chainId' }));
+  const chain = viemChain(chainId, config.network, config.rpcUrl ?? 'http://localhost/chain-rpc');
+  const client = createPublicClient({ chain, transport: custom({ request }), pollingInterval: 500 });
+
+  if (!contractAddress) {
+    // Deployed by the dev account's first transaction: the address is the same on every start.
+    const nonce = await client.getTransactionCount({ address: account.address });
+    const expected = getContractAddress({ from: account.address, nonce: 0n });
+    if (nonce === 0) {
+      const request = await client.prepareTransactionRequest({
+        account,
+        chain,
+        data: ANCHOR_BYTECODE,
+        gas: 1_000_000n,
+      });
+      const serialized = await account.signTransaction(request as TransactionSerializable);
+      const hash = await client.sendRawTransaction({ serializedTransaction: serialized });
+      const receipt = await client.waitForTransactionReceipt({ hash });
+      if (receipt.status !== 'success' || receipt.contractAddress?.toLowerCase() !== expected.toLowerCase()) {
+        throw new Error('deploying the Anchor contract on the devnet failed');
+      }
+    }
+    contractAddress = expected;
+  }
+  const address = contractAddress;
+
+  return {
+    network: config.network,
+    chainId,
+    contractAddress: address,
+    account: account.address,
+    embedded,
+    client,
+    request,
+    async prepareAnchor(blockId, root) {
+      const prepared = await client.prepareTransactionRequest({
+        account,
+        chain,
+        to: address,
+        data: encodeFunctionData({
+          abi: ANCHOR_FUNCTIONS,
+          functionName: 'anchor',
+          args: [BigInt(blockId), root],
+        }),
+      });
+      const serialized = await account.signTransaction(prepared as TransactionSerializable);
+      return { hash: keccak256(serialized), serialized };
+    },
+    async broadcast(serialized) {
+      await client.sendRawTransaction({ serializedTransaction: serialized });
+    },
+    async anchoredRoot(blockId) {
+      const root = await client.readContract({
+        address,
+        abi: ANCHOR_FUNCTIONS,
+        functionName: 'roots',
+        args: [BigInt(blockId)],
+      });
+      return root === ZERO_ROOT ? null : root;
+    },
+    async findAnchorTransaction(blockId) {
+      const logs = await client.getLogs({
+        address,
+        event: ANCHORED_EVENT,
+        args: { blockId: BigInt(blockId) },
+        fromBlock: 'earliest',
+        toBlock: 'latest',
+      });
+      return logs[0]?.transactionHash ?? null;
+    },
+    async receipt(hash) {
+      try {
+        return await client.getTransactionReceipt({ hash });
+      } catch (error) {
+        if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
+        throw error;
+      }
+    },
+    async knowsTransaction(hash) {
+      const found = await request({ method: 'eth_getTransactionByHash', params: [hash] });
+      return found !== null && found !== undefined;
+    },
+    blockNumber: () => client.getBlockNumber({ cacheTime: 0 }),
+  };
+}

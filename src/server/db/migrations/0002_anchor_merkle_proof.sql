@@ -1,0 +1,1 @@
+ALTER TABLE "sterilizations" ADD COLUMN "merkle_proof" text[];

@@ -1,0 +1,194 @@
+/** Certificates and their two PDF files (SPEC §2 Certificate list / upload). */
+import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { type CertificateLanguage, certificateFiles, certificates } from '../../db/schema.ts';
+import { checklistFileName } from './file-names.ts';
+
+export interface CertificateView {
+  id: number;
+  lot_number: string;
+  validated_treatment_number: string;
+  expiration_date: string;
+  it_file_name: string;
+  en_file_name: string;
+  created_at: Date;
+}
+
+const columns = {
+  id: certificates.id,
+  lotNumber: certificates.lotNumber,
+  validatedTreatmentNumber: certificates.validatedTreatmentNumber,
+  expirationDate: certificates.expirationDate,
+  itFileName: certificates.itFileName,
+  enFileName: certificates.enFileName,
+  createdAt: certificates.createdAt,
+};
+
+type Row = {
+  id: number;
+  lotNumber: string;
+  validatedTreatmentNumber: string;
+  expirationDate: string;
+  itFileName: string;
+  enFileName: string | null;
+  createdAt: Date;
+};
+
+function toView(row: Row): CertificateView {
+  return {
+    id: row.id,
+    lot_number: row.lotNumber,
+    validated_treatment_number: row.validatedTreatmentNumber,
+    expiration_date: row.expirationDate,
+    it_file_name: row.itFileName,
+    en_file_name: row.enFileName ?? checklistFileName(row.lotNumber, row.validatedTreatmentNumber),
+    created_at: row.createdAt,
+  };
+}
+
+export type CertificateSort = 'lot_number' | 'validated_treatment_number' | 'expiration_date';
+
+/** The chosen column first, then the natural identity of a certificate; the id keeps paging stable. */
+function order(sortBy: CertificateSort, dir: 'asc' | 'desc'): SQL[] {
+  const by = dir === 'asc' ? asc : desc;
+  const lot = sql`lower(${certificates.lotNumber})`;
+  const treatment = sql`lower(${certificates.validatedTreatmentNumber})`;
+  if (sortBy === 'validated_treatment_number') return [by(treatment), by(lot), by(certificates.id)];
+  if (sortBy === 'expiration_date') return [by(certificates.expirationDate), by(lot), by(certificates.id)];
+  return [by(lot), by(treatment), by(certificates.id)];
+}
+
+export async function listCertificatePage(
+  db: Db,
+  options: { sortBy: CertificateSort; dir: 'asc' | 'desc'; limit: number; offset: number },
+): Promise<{ rows: CertificateView[]; total: number }> {
+  const [rows, totals] = await Promise.all([
+    db
+      .select(columns)
+      .from(certificates)
+      .orderBy(...order(options.sortBy, options.dir))
+      .limit(options.limit)
+      .offset(options.offset),
+    db.select({ total: count() }).from(certificates),
+  ]);
+  return { rows: rows.map(toView), total: Number(totals[0]?.total ?? 0) };
+}
+
+export async function findCertificate(db: Db, id: number): Promise<CertificateView | undefined> {
+  const [row] = await db.select(columns).from(certificates).where(eq(certificates.id, id));
+  return row ? toView(row) : undefined;
+}
+
+export async function pairTaken(
+  db: Db,
+  lotNumber: string,
+  validatedTreatmentNumber: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: certificates.id })
+    .from(certificates)
+    .where(
+      and(
+        eq(certificates.lotNumber, lotNumber),
+        eq(certificates.validatedTreatmentNumber, validatedTreatmentNumber),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+export interface StoredFile {
+  content: Uint8Array;
+  contentType: string;
+}
+
+/** The row and both files in ONE transaction: a failure anywhere leaves nothing behind. */
+export async function insertCertificateWithFiles(
+  db: Db,
+  values: {
+    lotNumber: string;
+    validatedTreatmentNumber: string;
+    expirationDate: string;
+    itFileName: string;
+    enFileName: string;
+    uploadedBy: number;
+    createdAt: Date;
+  },
+  files: Record<CertificateLanguage, StoredFile>,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(certificates).values(values).returning({ id: certificates.id });
+    if (!row) throw new Error('certificate insert returned no row');
+    await tx.insert(certificateFiles).values(
+      (Object.entries(files) as Array<[CertificateLanguage, StoredFile]>).map(([language, file]) => ({
+        certificateId: row.id,
+        language,
+        content: Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength),
+        contentType: file.contentType,
+        sizeBytes: file.content.byteLength,
+      })),
+    );
+    return row.id;
+  });
+}
+
+/** Deletes the certificate; its files go with it (on delete cascade). False when there was none. */
+export async function deleteCertificate(db: Db, id: number): Promise<boolean> {
+  const deleted = await db
+    .delete(certificates)
+    .where(eq(certificates.id, id))
+    .returning({ id: certificates.id });
+  return deleted.length > 0;
+}
+
+export interface FileInfo {
+  fileName: string;
+  contentType: string;
+  sizeBytes: number;
+}
+
+/** What a download needs to send its headers; undefined when the certificate or the file is missing. */
+export async function findFileInfo(
+  db: Db,
+  id: number,
+  language: CertificateLanguage,
+): Promise<FileInfo | undefined> {
+  const [row] = await db
+    .select({
+      lotNumber: certificates.lotNumber,
+      validatedTreatmentNumber: certificates.validatedTreatmentNumber,
+      itFileName: certificates.itFileName,
+      enFileName: certificates.enFileName,
+      contentType: certificateFiles.contentType,
+      sizeBytes: certificateFiles.sizeBytes,
+    })
+    .from(certificates)
+    .innerJoin(
+      certificateFiles,
+      and(eq(certificateFiles.certificateId, certificates.id), eq(certificateFiles.language, language)),
+    )
+    .where(eq(certificates.id, id));
+  if (!row) return undefined;
+  const fileName =
+    language === 'it'
+      ? row.itFileName
+      : (row.enFileName ?? checklistFileName(row.lotNumber, row.validatedTreatmentNumber));
+  return { fileName, contentType: row.contentType, sizeBytes: row.sizeBytes };
+}
+
+/** One slice of a stored file (bytes offset … offset+length-1), or undefined when the file is gone. */
+export async function readFileChunk(
+  db: Db,
+  id: number,
+  language: CertificateLanguage,
+  offset: number,
+  length: number,
+): Promise<Buffer | undefined> {
+  const [row] = await db
+    .select({
+      part: sql<Buffer>`substring(${certificateFiles.content} from ${offset + 1}::int for ${length}::int)`,
+    })
+    .from(certificateFiles)
+    .where(and(eq(certificateFiles.certificateId, id), eq(certificateFiles.language, language)));
+  return row?.part;
+}

@@ -1,0 +1,190 @@
+/**
+ * Quality certificates (SPEC §2 Certificate list / upload, §7, §8). Certificates are global: lots
+ * are the manufacturer's, so every user with the certificates module lists and downloads all of
+ * them, and only canUploadCertificates uploads or deletes (docs/decisions.md, "Certificates").
+ * An upload stores the row, the Italian PDF and the generated quality control checklist in one
+ * transaction.
+ */
+import { Readable } from 'node:stream';
+import { mixed } from 'yup';
+import { certificateUploadSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
+import { currentAuth, requireAbility } from '../../auth/guards.ts';
+import type { ApiModule } from '../../contract/handler-types.ts';
+import type { Db } from '../../db/client.ts';
+import type { CertificateLanguage } from '../../db/schema.ts';
+import { ApiError, ok, validationFailed } from '../../http/envelope.ts';
+import { pageOf, pageRequest } from '../../http/paging.ts';
+import { generateChecklistPdf } from '../../pdf/checklist.ts';
+import { isPdf } from '../../pdf/is-pdf.ts';
+import { isUploadedFile, type UploadedFile } from '../../plugins/multipart.ts';
+import { filledFields, isUniqueViolation, requireModule } from '../customers/shared.ts';
+import {
+  checklistFileName,
+  contentDisposition,
+  fallbackItalianName,
+  sanitizeUploadedName,
+} from './file-names.ts';
+import {
+  type CertificateSort,
+  deleteCertificate,
+  findCertificate,
+  findFileInfo,
+  insertCertificateWithFiles,
+  listCertificatePage,
+  pairTaken,
+  readFileChunk,
+} from './repository.ts';
+
+const TEXT_FIELDS = ['lot_number', 'validated_treatment_number', 'expiration_date'] as const;
+const PDF_NAME = /\.pdf$/i;
+/** Downloads are read from the database in slices, so a large file never holds the connection long. */
+export const DOWNLOAD_CHUNK_BYTES = 256 * 1024;
+
+export const certificateNotFound = () => new ApiError(404, 'certificates.not_found');
+const duplicatePair = (): FieldErrors => ({ lot_number: ['validation.certificate.duplicate'] });
+
+/**
+ * The shared form schema, with the file as the server sees it (plugins/multipart.ts: `filename`),
+ * so its messages also replace the contract's generic ones (register-operations.ts).
+ */
+const uploadFormSchema = certificateUploadSchema.shape({
+  italian_file: mixed<UploadedFile | { name: string }>()
+    .required('validation.certificate.file.required')
+    .test('pdf', 'validation.certificate.file.pdf', (file) => {
+      if (file === undefined || file === null) return true;
+      const name = isUploadedFile(file) ? file.filename : (file as { name?: unknown }).name;
+      return typeof name === 'string' && PDF_NAME.test(name);
+    }),
+});
+
+/** A real calendar day (2027-02-31 is not one). */
+function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+function fileStream(db: Db, id: number, language: CertificateLanguage, size: number): Readable {
+  async function* chunks() {
+    for (let offset = 0; offset < size; offset += DOWNLOAD_CHUNK_BYTES) {
+      const part = await readFileChunk(
+        db,
+        id,
+        language,
+        offset,
+        Math.min(DOWNLOAD_CHUNK_BYTES, size - offset),
+      );
+      // Deleted while being sent: end with an error rather than a silently truncated PDF.
+      if (!part || part.length === 0)
+        throw new Error(`certificate ${id} (${language}) vanished during download`);
+      yield part;
+    }
+  }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
+export function certificatesModule(deps: { db: Db }): ApiModule {
+  const { db } = deps;
+
+  return {
+    formSchemas: { uploadCertificate: uploadFormSchema },
+    handlers: {
+      async listCertificates(request) {
+        requireModule(request, 'certificates');
+        const { page, sortBy, sortDir } = request.query;
+        const paging = pageRequest(page);
+        const { rows, total } = await listCertificatePage(db, {
+          sortBy: (sortBy ?? 'lot_number') as CertificateSort,
+          dir: sortDir === 'desc' ? 'desc' : 'asc',
+          limit: paging.limit,
+          offset: paging.offset,
+        });
+        return ok(pageOf(rows, total, paging));
+      },
+
+      async uploadCertificate(request, reply) {
+        const auth = requireAbility(request, 'canUploadCertificates');
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const form = filledFields(body, TEXT_FIELDS);
+        const file = isUploadedFile(body.italian_file) ? body.italian_file : undefined;
+
+        const result = await validateForm(uploadFormSchema, { ...form, italian_file: file });
+        const errors: FieldErrors = result.ok ? {} : result.errors;
+        if (form.expiration_date && !errors.expiration_date && !isCalendarDate(form.expiration_date)) {
+          errors.expiration_date = ['validation.certificate.expiration_date.required'];
+        }
+        // The content decides, not the name or the MIME type the browser sent.
+        if (file && !errors.italian_file && !(await isPdf(file.data))) {
+          errors.italian_file = ['validation.certificate.file.pdf'];
+        }
+        const lotNumber = form.lot_number;
+        const treatment = form.validated_treatment_number;
+        if (lotNumber && treatment && !errors.lot_number && (await pairTaken(db, lotNumber, treatment))) {
+          Object.assign(errors, duplicatePair());
+        }
+        if (Object.keys(errors).length > 0 || !file || !lotNumber || !treatment || !form.expiration_date) {
+          throw validationFailed(errors);
+        }
+
+        const uploadedAt = new Date();
+        const itFileName = sanitizeUploadedName(file.filename, fallbackItalianName(lotNumber, treatment));
+        const enFileName = checklistFileName(lotNumber, treatment);
+        const checklist = await generateChecklistPdf({
+          lotNumber,
+          validatedTreatmentNumber: treatment,
+          expirationDate: form.expiration_date,
+          uploadedAt,
+          uploadedBy: auth.user.name || auth.user.email,
+          italianFileName: itFileName,
+        });
+
+        let id: number;
+        try {
+          id = await insertCertificateWithFiles(
+            db,
+            {
+              lotNumber,
+              validatedTreatmentNumber: treatment,
+              expirationDate: form.expiration_date,
+              itFileName,
+              enFileName,
+              uploadedBy: auth.user.id,
+              createdAt: uploadedAt,
+            },
+            {
+              it: { content: file.data, contentType: 'application/pdf' },
+              en: { content: checklist, contentType: 'application/pdf' },
+            },
+          );
+        } catch (error) {
+          // Two uploads of the same pair racing: the unique index decides, nothing half-saved.
+          if (isUniqueViolation(error, 'certificates_lot_treatment_uq'))
+            throw validationFailed(duplicatePair());
+          throw error;
+        }
+        reply.code(201);
+        return ok(await findCertificate(db, id), 'certificates.uploaded');
+      },
+
+      async deleteCertificate(request) {
+        requireAbility(request, 'canUploadCertificates');
+        if (!(await deleteCertificate(db, request.params.id))) throw certificateNotFound();
+        return ok(null, 'certificates.deleted');
+      },
+
+      async downloadCertificate(request, reply) {
+        currentAuth(request);
+        requireModule(request, 'certificates');
+        const { id, lang } = request.params;
+        const info = await findFileInfo(db, id, lang);
+        if (!info) throw certificateNotFound();
+        reply
+          .header('Content-Type', info.contentType)
+          .header('Content-Length', String(info.sizeBytes))
+          .header('Content-Disposition', contentDisposition(info.fileName))
+          .header('Cache-Control', 'private, no-store')
+          .header('X-Content-Type-Options', 'nosniff');
+        return reply.send(fileStream(db, id, lang, info.sizeBytes));
+      },
+    },
+  };
+}

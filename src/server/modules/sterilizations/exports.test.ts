@@ -1,0 +1,298 @@
+import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../auth/tokens.ts';
+import { createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
+import { customerIdOf, expectContract, userIdOf } from '../customers/test-support.ts';
+import { FILTERED_HEADER, filteredExport, OK_HEADER, textCell } from './exports.ts';
+import { expectedIds, type Fixture, makeFixture, TRICKY_NOTES } from './test-fixtures.ts';
+import { TICKET_TTL_SECONDS } from './tickets.ts';
+
+let t: TestApp;
+let fx: Fixture;
+let admin: string;
+let care: string;
+let customer: string;
+
+/** The stream's text, byte order mark included (TextDecoder would drop it). */
+const text = async (stream: Readable) => (await buffer(stream)).toString('utf8');
+
+beforeAll(async () => {
+  t = await createTestApp();
+  fx = await makeFixture(t);
+  admin = await t.login(DEMO.admin);
+  care = await t.login(DEMO.care);
+  customer = await t.login(DEMO.customer);
+});
+afterAll(() => t?.close());
+
+type ExportName = 'sterilizations-filtered' | 'sterilizations-ok';
+
+const requestTicket = (token: string, exportName: string) =>
+  t.as(token, { method: 'POST', url: '/api/v1/export-tickets', payload: { export: exportName } });
+
+async function ticketFor(token: string, exportName: ExportName): Promise<string> {
+  const response = await requestTicket(token, exportName);
+  expectContract('createExportTicket', response, 201);
+  return response.json().data.ticket;
+}
+
+const download = (exportName: ExportName, query: string) =>
+  t.app.inject({ method: 'GET', url: `/export/${exportName}?${query}` });
+
+/** CSV text → rows of cells (RFC 4180, CRLF), after checking the BOM. */
+function parseCsv(body: string): string[][] {
+  expect(body.startsWith('\uFEFF')).toBe(true);
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const source = body.slice(1);
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i];
+    if (quoted) {
+      if (char === '"' && source[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (char === '\r' && source[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += char;
+  }
+  expect(row, 'the file ends with CRLF').toEqual([]);
+  return rows;
+}
+
+function expectInvalidTicket(response: {
+  statusCode: number;
+  json(): unknown;
+  headers: Record<string, unknown>;
+}) {
+  expect(response.statusCode).toBe(401);
+  expect(String(response.headers['content-type'])).toContain('application/json');
+  expect(response.json()).toEqual({ status: 'error', message: 'invalid_ticket', data: null });
+}
+
+describe('POST /export-tickets', () => {
+  it('needs a session and the ability for that export', async () => {
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/export-tickets',
+      payload: { export: 'sterilizations-filtered' },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    for (const token of [customer, care]) {
+      const refused = await requestTicket(token, 'sterilizations-ok');
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().message).toBe('forbidden');
+    }
+    expect((await requestTicket(admin, 'something-else')).statusCode).toBe(422);
+  });
+
+  it('returns a random ticket valid for a minute and stores only its hash', async () => {
+    const started = Date.now();
+    const response = await requestTicket(customer, 'sterilizations-filtered');
+    expectContract('createExportTicket', response, 201);
+    const { ticket, expires_at } = response.json().data;
+    expect(ticket).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Date.parse(expires_at) - started).toBeGreaterThan((TICKET_TTL_SECONDS - 5) * 1000);
+    expect(Date.parse(expires_at) - started).toBeLessThanOrEqual((TICKET_TTL_SECONDS + 5) * 1000);
+    const stored = await t.database.pool.query('select ticket_hash, user_id, export from export_tickets');
+    expect(stored.rows.some((row) => row.ticket_hash === ticket)).toBe(false);
+    expect(stored.rows).toContainEqual({
+      ticket_hash: hashToken(ticket),
+      user_id: await userIdOf(t, DEMO.customer),
+      export: 'sterilizations-filtered',
+    });
+  });
+});
+
+describe('GET /export/sterilizations-filtered', () => {
+  it("streams the list's records for the filters as Excel-friendly CSV", async () => {
+    const ticket = await ticketFor(admin, 'sterilizations-filtered');
+    const response = await download('sterilizations-filtered', `ticket=${ticket}&customerId=${fx.alpha}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="sterilizations-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    expect(response.body).toContain('\r\n');
+    const [header, ...rows] = parseCsv(response.body);
+    expect(header).toEqual(FILTERED_HEADER);
+    expect(rows.map((row) => Number(row[0]))).toEqual(
+      await expectedIds(t, `d.customer_id = ${fx.alpha}`, 's.received_ts desc, s.id desc'),
+    );
+    const first = rows.find((row) => row[1] === '2024-03-04 00:00:00.000');
+    expect(first).toEqual([
+      expect.any(String),
+      '2024-03-04 00:00:00.000',
+      'Alpha fixture clinic',
+      expect.stringMatching(/^F/),
+      '27',
+      '0',
+      'ok',
+      '312.50',
+      '10.00',
+      '9.75',
+      '4321.00',
+      'LOT-B',
+      '3',
+      '45.100000',
+      '-7.250000',
+      '',
+    ]);
+    // Quoting round-trips; cells a spreadsheet would run as formulas are neutralised.
+    const notes = rows.map((row) => row[15]);
+    expect(notes).toContain(TRICKY_NOTES[0]);
+    expect(notes).toContain(TRICKY_NOTES[1]);
+    expect(notes).toContain(`'${TRICKY_NOTES[2]}`);
+    expect(notes).toContain(`'${TRICKY_NOTES[3]}`);
+    expect(response.body).toContain('"needs ""quotes"", and a comma"');
+  });
+
+  it('applies the date filters and the device filter', async () => {
+    const ticket = await ticketFor(admin, 'sterilizations-filtered');
+    const response = await download(
+      'sterilizations-filtered',
+      `ticket=${ticket}&customerId=${fx.alpha}&deviceId=${fx.alphaDevices[0]}&from=2024-03-01&to=2024-03-03`,
+    );
+    const [, ...rows] = parseCsv(response.body);
+    expect(rows.map((row) => Number(row[0]))).toEqual(
+      await expectedIds(
+        t,
+        `s.device_id = ${fx.alphaDevices[0]} and s.received_ts >= '2024-03-01' and s.received_ts < '2024-03-04'`,
+        's.received_ts desc, s.id desc',
+      ),
+    );
+    expect(rows).toHaveLength(13);
+  });
+
+  it('reads in keyset batches that lose and repeat nothing, ties on received_ts included', async () => {
+    const filter = { deviceIds: [...fx.alphaDevices], window: { from: null, toExclusive: null } };
+    const whole = await text(filteredExport(t.database.db, filter));
+    for (const batch of [1, 2, 7])
+      expect(await text(filteredExport(t.database.db, filter, batch))).toBe(whole);
+    const everything = { deviceIds: null, window: { from: null, toExclusive: null } };
+    const all = parseCsv(await text(filteredExport(t.database.db, everything, 9)));
+    expect(all.slice(1).map((row) => Number(row[0]))).toEqual(
+      await expectedIds(t, 'true', 's.received_ts desc, s.id desc'),
+    );
+  });
+
+  it("confines a customer user to their own customer's records", async () => {
+    const own = await customerIdOf(t, DEMO.customer);
+    const mine = await download(
+      'sterilizations-filtered',
+      `ticket=${await ticketFor(customer, 'sterilizations-filtered')}`,
+    );
+    const [, ...rows] = parseCsv(mine.body);
+    expect(rows.map((row) => Number(row[0]))).toEqual(
+      await expectedIds(t, 'd.customer_id = $1', 's.received_ts desc, s.id desc', [own]),
+    );
+    for (const query of [
+      `customerId=${fx.alpha}`,
+      `deviceId=${fx.betaDevice}`,
+      `customerId=${fx.beta}&deviceId=${fx.betaDevice}`,
+    ]) {
+      const ticket = await ticketFor(customer, 'sterilizations-filtered');
+      const response = await download('sterilizations-filtered', `ticket=${ticket}&${query}`);
+      expect(response.statusCode).toBe(200);
+      expect(parseCsv(response.body), query).toEqual([FILTERED_HEADER]);
+    }
+  });
+
+  it('takes each ticket once, before it expires, for its own export only', async () => {
+    expectInvalidTicket(await download('sterilizations-filtered', ''));
+    expectInvalidTicket(await download('sterilizations-filtered', 'ticket=not-a-ticket-at-all'));
+
+    const ticket = await ticketFor(admin, 'sterilizations-filtered');
+    // The wrong export refuses the ticket without using it up.
+    expectInvalidTicket(await download('sterilizations-ok', `ticket=${ticket}`));
+    expect(
+      (await download('sterilizations-filtered', `ticket=${ticket}&customerId=${fx.beta}`)).statusCode,
+    ).toBe(200);
+    expectInvalidTicket(await download('sterilizations-filtered', `ticket=${ticket}&customerId=${fx.beta}`));
+
+    const expired = await ticketFor(admin, 'sterilizations-filtered');
+    await t.database.pool.query(
+      `update export_tickets set expires_at = now() - interval '1 second' where ticket_hash = $1`,
+      [hashToken(expired)],
+    );
+    expectInvalidTicket(await download('sterilizations-filtered', `ticket=${expired}`));
+  });
+
+  it('refuses a ticket whose user lost the ability or was disabled since', async () => {
+    const careId = await userIdOf(t, DEMO.care);
+    const sneaky = 'x'.repeat(43);
+    await t.database.pool.query(
+      `insert into export_tickets (ticket_hash, user_id, export, expires_at) values ($1, $2, 'sterilizations-ok', now() + interval '1 minute')`,
+      [hashToken(sneaky), careId],
+    );
+    const response = await download('sterilizations-ok', `ticket=${sneaky}`);
+    expect(response.statusCode).toBe(403);
+    expect(response.json().message).toBe('forbidden');
+
+    const ticket = await ticketFor(care, 'sterilizations-filtered');
+    await t.database.pool.query('update users set deleted_at = now() where id = $1', [careId]);
+    try {
+      expectInvalidTicket(await download('sterilizations-filtered', `ticket=${ticket}`));
+    } finally {
+      await t.database.pool.query('update users set deleted_at = null where id = $1', [careId]);
+    }
+  });
+});
+
+describe('GET /export/sterilizations-ok', () => {
+  it('lists ok records in the window, customer by customer, oldest first', async () => {
+    const ticket = await ticketFor(admin, 'sterilizations-ok');
+    const response = await download('sterilizations-ok', `ticket=${ticket}&from=2024-03-01&to=2024-03-03`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="sterilizations-ok-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const [header, ...rows] = parseCsv(response.body);
+    expect(header).toEqual(OK_HEADER);
+    const expected = (
+      await t.database.pool.query(
+        `select c.id as customer_id, d.device_serial, s.id from sterilizations s join devices d on d.id = s.device_id
+           join customers c on c.id = d.customer_id
+         where s.status_code = 0 and s.received_ts >= '2024-03-01' and s.received_ts < '2024-03-04'
+         order by lower(c.name), c.id, d.device_serial, d.id, s.received_ts, s.id`,
+      )
+    ).rows;
+    expect(rows.map((row) => [Number(row[0]), row[2], Number(row[4])])).toEqual(
+      expected.map((row) => [Number(row.customer_id), row.device_serial, Number(row.id)]),
+    );
+    expect(rows.filter((row) => Number(row[0]) === fx.alpha)).toHaveLength(21);
+    expect(rows.find((row) => Number(row[0]) === fx.beta)?.slice(1, 4)).toEqual([
+      'Beta fixture clinic',
+      expect.any(String),
+      '2024-03-02 10:00:00.000',
+    ]);
+    // The lot "+LOT-BETA" would start a formula.
+    expect(rows.filter((row) => Number(row[0]) === fx.beta).map((row) => row[10])).toEqual(
+      Array(4).fill("'+LOT-BETA"),
+    );
+  });
+});
+
+describe('textCell', () => {
+  it('quotes per RFC 4180 and guards formulas', () => {
+    expect(textCell('plain')).toBe('plain');
+    expect(textCell(null)).toBe('');
+    expect(textCell('a,b')).toBe('"a,b"');
+    expect(textCell('say "hi"')).toBe('"say ""hi"""');
+    expect(textCell('-2+3')).toBe("'-2+3");
+    expect(textCell('=1+1, ok')).toBe(`"'=1+1, ok"`);
+    expect(textCell('\tindent')).toBe("'\tindent");
+  });
+});

@@ -1,0 +1,262 @@
+/**
+ * CSV exports of sterilization records (SPEC §7 /export/...), streamed. Rows are read in keyset
+ * batches of EXPORT_BATCH_ROWS, one short query each: memory stays flat however many rows there are,
+ * and between two batches the database connection is free for other requests (embedded PGlite has a
+ * single one). The stream pulls the next batch only when the client has taken the previous one.
+ *
+ * Format: UTF-8 with a byte order mark (so Excel reads accents right), CRLF line ends, a header row,
+ * RFC 4180 quoting, times in UTC as `YYYY-MM-DD HH:MM:SS.mmm`, and text cells that a spreadsheet would
+ * run as a formula (starting with = + - @, tab or carriage return) prefixed with an apostrophe.
+ */
+import { Readable } from 'node:stream';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import type { ReceivedWindow } from '../customers/repository.ts';
+import { filterCondition, isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
+
+export const EXPORT_BATCH_ROWS = 5_000;
+const BOM = '\uFEFF';
+const CRLF = '\r\n';
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+type Cell = string | number | null | undefined;
+
+/** A text cell: formula guard, then RFC 4180 quoting. */
+export function textCell(value: Cell): string {
+  if (value === null || value === undefined) return '';
+  let text = String(value);
+  if (FORMULA_START.test(text)) text = `'${text}`;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** A number the database produced (never a formula; a negative number keeps its sign). */
+const numberCell = (value: Cell): string => (value === null || value === undefined ? '' : String(value));
+
+export function csvLine(cells: string[]): string {
+  return cells.join(',') + CRLF;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  0: 'ok',
+  1: 'nulled',
+  2: 'lamp malfunction',
+  3: 'probe malfunction',
+};
+
+/** received_ts as the CSV shows it, and as the exact keyset cursor. */
+const TIME_COLUMNS = sql`
+  to_char(s.received_ts at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS') as received_utc,
+  s.received_ts::text as cursor_ts`;
+
+interface Cursor {
+  ts: string;
+  id: string;
+}
+
+type FilteredRow = {
+  id: string;
+  received_utc: string;
+  cursor_ts: string;
+  customer_name: string;
+  device_serial: string;
+  progressive_id: number;
+  status_code: number;
+  supplied_energy: string;
+  nominal_time: string;
+  effective_time: string;
+  residual_lamp_life: string;
+  consumables_lot: string | null;
+  lot_progressive_id: number | null;
+  latitude: string | null;
+  longitude: string | null;
+  notes: string | null;
+};
+
+export const FILTERED_HEADER = [
+  'id',
+  'received_ts_utc',
+  'customer',
+  'device_serial',
+  'progressive_id',
+  'status_code',
+  'status',
+  'supplied_energy',
+  'nominal_time_min',
+  'effective_time_min',
+  'residual_lamp_life_h',
+  'consumables_lot',
+  'lot_progressive_id',
+  'latitude',
+  'longitude',
+  'notes',
+];
+
+function filteredLine(row: FilteredRow): string {
+  return csvLine([
+    numberCell(row.id),
+    row.received_utc,
+    textCell(row.customer_name),
+    textCell(row.device_serial),
+    numberCell(row.progressive_id),
+    numberCell(row.status_code),
+    STATUS_TEXT[row.status_code] ?? '',
+    numberCell(row.supplied_energy),
+    numberCell(row.nominal_time),
+    numberCell(row.effective_time),
+    numberCell(row.residual_lamp_life),
+    textCell(row.consumables_lot),
+    numberCell(row.lot_progressive_id),
+    numberCell(row.latitude),
+    numberCell(row.longitude),
+    textCell(row.notes),
+  ]);
+}
+
+/**
+ * A batch's CSV in slices of FORMAT_SLICE_ROWS: the stream hands each slice to the socket before the
+ * next is formatted, so other requests get the event loop between slices instead of waiting for a
+ * whole batch to be formatted.
+ */
+const FORMAT_SLICE_ROWS = 500;
+function* inSlices<T>(rows: T[], line: (row: T) => string): Generator<string> {
+  for (let start = 0; start < rows.length; start += FORMAT_SLICE_ROWS) {
+    yield rows
+      .slice(start, start + FORMAT_SLICE_ROWS)
+      .map(line)
+      .join('');
+  }
+}
+
+const before = (cursor: Cursor | null): SQL[] =>
+  cursor ? [sql`(s.received_ts, s.id) < (${cursor.ts}::timestamptz, ${cursor.id}::bigint)`] : [];
+
+/** The list's records for these filters, newest first (the list's default order). */
+async function* filteredCsv(db: Db, filter: SterilizationFilter, batchRows: number): AsyncGenerator<string> {
+  yield BOM + csvLine(FILTERED_HEADER);
+  if (isEmptyFilter(filter)) return;
+  let cursor: Cursor | null = null;
+  for (;;) {
+    const ids = orderedIds(filter, 'received_ts', 'desc', batchRows, 0, before(cursor));
+    const result: { rows: FilteredRow[] } = await db.execute<FilteredRow>(sql`
+      with page as materialized (${ids})
+      select s.id, ${TIME_COLUMNS}, c.name as customer_name, d.device_serial, s.progressive_id, s.status_code,
+        s.supplied_energy, s.nominal_time, s.effective_time, s.residual_lamp_life, s.consumables_lot,
+        s.lot_progressive_id, s.latitude, s.longitude, s.notes
+      from page p, sterilizations s join devices d on d.id = s.device_id join customers c on c.id = d.customer_id
+      where s.id = p.id
+      order by s.received_ts desc, s.id desc`);
+    const { rows } = result;
+    if (rows.length === 0) return;
+    yield* inSlices(rows, filteredLine);
+    if (rows.length < batchRows) return;
+    const last = rows[rows.length - 1] as FilteredRow;
+    cursor = { ts: last.cursor_ts, id: last.id };
+  }
+}
+
+type OkRow = {
+  id: string;
+  received_utc: string;
+  cursor_ts: string;
+  progressive_id: number;
+  supplied_energy: string;
+  nominal_time: string;
+  effective_time: string;
+  residual_lamp_life: string;
+  consumables_lot: string | null;
+  lot_progressive_id: number | null;
+};
+
+export const OK_HEADER = [
+  'customer_id',
+  'customer',
+  'device_serial',
+  'received_ts_utc',
+  'id',
+  'progressive_id',
+  'supplied_energy',
+  'nominal_time_min',
+  'effective_time_min',
+  'residual_lamp_life_h',
+  'consumables_lot',
+  'lot_progressive_id',
+];
+
+/**
+ * Ok records (status_code 0) received in the window: customer by customer (by name), device by device
+ * (by serial), oldest first, so the file reads as a per-customer report.
+ */
+async function* okCsv(
+  db: Db,
+  scope: number | null,
+  window: ReceivedWindow,
+  batchRows: number,
+): AsyncGenerator<string> {
+  yield BOM + csvLine(OK_HEADER);
+  const devices = await db.execute<{
+    id: number;
+    device_serial: string;
+    customer_id: number;
+    name: string;
+  }>(sql`
+    select d.id, d.device_serial, c.id as customer_id, c.name
+    from devices d join customers c on c.id = d.customer_id
+    where ${scope === null ? sql`true` : sql`c.id = ${scope}`}
+    order by lower(c.name), c.id, d.device_serial, d.id`);
+  for (const device of devices.rows) {
+    const prefix = [numberCell(device.customer_id), textCell(device.name), textCell(device.device_serial)];
+    const filter: SterilizationFilter = { deviceIds: [Number(device.id)], window };
+    let cursor: Cursor | null = null;
+    for (;;) {
+      const after = cursor
+        ? [sql`(s.received_ts, s.id) > (${cursor.ts}::timestamptz, ${cursor.id}::bigint)`]
+        : [];
+      const result: { rows: OkRow[] } = await db.execute<OkRow>(sql`
+        select s.id, ${TIME_COLUMNS}, s.progressive_id, s.supplied_energy, s.nominal_time, s.effective_time,
+          s.residual_lamp_life, s.consumables_lot, s.lot_progressive_id
+        from sterilizations s
+        where ${filterCondition(filter, [sql`s.status_code = 0`, ...after])}
+        order by s.received_ts, s.id
+        limit ${batchRows}`);
+      const { rows } = result;
+      if (rows.length > 0) {
+        yield* inSlices(rows, (row) =>
+          csvLine([
+            ...prefix,
+            row.received_utc,
+            numberCell(row.id),
+            numberCell(row.progressive_id),
+            numberCell(row.supplied_energy),
+            numberCell(row.nominal_time),
+            numberCell(row.effective_time),
+            numberCell(row.residual_lamp_life),
+            textCell(row.consumables_lot),
+            numberCell(row.lot_progressive_id),
+          ]),
+        );
+      }
+      if (rows.length < batchRows) break;
+      const last = rows[rows.length - 1] as OkRow;
+      cursor = { ts: last.cursor_ts, id: last.id };
+    }
+  }
+}
+
+export function filteredExport(db: Db, filter: SterilizationFilter, batchRows = EXPORT_BATCH_ROWS): Readable {
+  return Readable.from(filteredCsv(db, filter, batchRows), { objectMode: false });
+}
+
+export function okExport(
+  db: Db,
+  scope: number | null,
+  window: ReceivedWindow,
+  batchRows = EXPORT_BATCH_ROWS,
+): Readable {
+  return Readable.from(okCsv(db, scope, window, batchRows), { objectMode: false });
+}
+
+/** `attachment; filename="<base>-YYYY-MM-DD.csv"`, dated with today's UTC date. */
+export function attachmentName(base: string, now = new Date()): string {
+  return `attachment; filename="${base}-${now.toISOString().slice(0, 10)}.csv"`;
+}

@@ -1,0 +1,106 @@
+/** Reads for the sterilization list and its filter options (SPEC §2 Sterilization list, §7 calls). */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import type { ReceivedWindow } from '../customers/repository.ts';
+import {
+  countMatching,
+  type Direction,
+  isEmptyFilter,
+  orderedIds,
+  rowOrder,
+  type SterilizationFilter,
+  type SterilizationSort,
+} from './list.ts';
+import {
+  STERILIZATION_FROM,
+  STERILIZATION_SELECT,
+  type SterilizationRow,
+  sterilizationView,
+} from './view.ts';
+
+export interface FilterRequest {
+  /** The only customer the caller may see (tenant-scoped callers), or null for every customer. */
+  scope: number | null;
+  customerId?: number | undefined;
+  deviceId?: number | undefined;
+  window: ReceivedWindow;
+}
+
+/**
+ * The device set a request's filters mean, always inside the caller's scope. A customer or device the
+ * caller may not see (another tenant's, or one that does not exist) matches nothing: the answer is an
+ * empty page, exactly as for a filter that simply has no records, so ids cannot be probed.
+ */
+export async function resolveFilter(db: Db, request: FilterRequest): Promise<SterilizationFilter> {
+  const { scope, customerId, deviceId, window } = request;
+  const nothing: SterilizationFilter = { deviceIds: [], window };
+  if (scope !== null && customerId !== undefined && customerId !== scope) return nothing;
+  const customer = scope ?? customerId ?? null;
+  if (deviceId !== undefined) {
+    const found = await db.execute<{ customer_id: number }>(
+      sql`select customer_id from devices where id = ${deviceId}`,
+    );
+    const owner = found.rows[0]?.customer_id;
+    if (owner === undefined || (customer !== null && Number(owner) !== customer)) return nothing;
+    return { deviceIds: [deviceId], window };
+  }
+  if (customer === null) return { deviceIds: null, window };
+  const devices = await db.execute<{ id: number }>(
+    sql`select id from devices where customer_id = ${customer} order by id`,
+  );
+  return { deviceIds: devices.rows.map((row) => Number(row.id)), window };
+}
+
+/** Full view rows for a key query's ids, in `order`. */
+export function rowsOf(ids: ReturnType<typeof orderedIds>, order: ReturnType<typeof rowOrder>) {
+  return sql`
+    with page as materialized (${ids})
+    select ${STERILIZATION_SELECT}
+    from page p, ${STERILIZATION_FROM}
+    where s.id = p.id
+    order by ${order}`;
+}
+
+export async function listSterilizationPage(
+  db: Db,
+  filter: SterilizationFilter,
+  options: { sort: SterilizationSort; dir: Direction; limit: number; offset: number },
+) {
+  if (isEmptyFilter(filter)) return { rows: [], total: 0 };
+  const { sort, dir, limit, offset } = options;
+  const result = await db.execute<SterilizationRow>(
+    rowsOf(orderedIds(filter, sort, dir, limit, offset), rowOrder(sort, dir)),
+  );
+  const rows = result.rows.map(sterilizationView);
+  // A short page is the last one: its end is the exact total, no count needed.
+  const total =
+    rows.length > 0 && rows.length < limit
+      ? offset + rows.length
+      : await countMatching(db, filter, offset + rows.length);
+  return { rows, total };
+}
+
+/** Customers the caller may filter by: every customer for staff, only their own for a customer user. */
+export async function customerOptions(db: Db, scope: number | null): Promise<{ id: number; name: string }[]> {
+  const where = scope === null ? sql`true` : sql`id = ${scope}`;
+  const result = await db.execute<{ id: number; name: string }>(
+    sql`select id, name from customers where ${where} order by lower(name), id`,
+  );
+  return result.rows.map((row) => ({ id: Number(row.id), name: row.name }));
+}
+
+export async function customerExists(db: Db, id: number): Promise<boolean> {
+  const result = await db.execute(sql`select 1 from customers where id = ${id}`);
+  return result.rows.length > 0;
+}
+
+/** A customer's devices, disabled ones included (their records are still listed), by serial. */
+export async function deviceOptions(
+  db: Db,
+  customerId: number,
+): Promise<{ id: number; device_serial: string }[]> {
+  const result = await db.execute<{ id: number; device_serial: string }>(
+    sql`select id, device_serial from devices where customer_id = ${customerId} order by device_serial, id`,
+  );
+  return result.rows.map((row) => ({ id: Number(row.id), device_serial: row.device_serial }));
+}

@@ -1,0 +1,143 @@
+/**
+ * Transactions and integrity hashes (SPEC §7): a transaction read from the chain with its decoded
+ * inputs, the server-side leaf/root computation of the verification modal, the chain settings the
+ * browser needs to verify on its own, and the read-only JSON-RPC endpoint it reads the chain through.
+ */
+import { sql } from 'drizzle-orm';
+import { decodeFunctionData, type Hex } from 'viem';
+import {
+  HASHING_VERSION,
+  INTEGRITY_FIELDS,
+  leafBytes,
+  leafHash,
+  merkleRoot,
+  recordFromForm,
+} from '../../../shared/integrity/index.ts';
+import { integrityRecord, RECORD_FIELDS_SQL } from '../../chain/anchor-worker.ts';
+import { ANCHOR_ABI } from '../../chain/artifact.ts';
+import { forwardReadOnly } from '../../chain/rpc-proxy.ts';
+import type { ChainService } from '../../chain/service.ts';
+import type { ApiModule } from '../../contract/handler-types.ts';
+import type { Db } from '../../db/client.ts';
+import { ApiError, notFound, ok, validationFailed } from '../../http/envelope.ts';
+
+const EXPLORERS: Record<string, string | null> = {
+  mainnet: 'https://etherscan.io/tx/',
+  sepolia: 'https://sepolia.etherscan.io/tx/',
+  rinkeby: 'https://rinkeby.etherscan.io/tx/',
+  devnet: null,
+};
+
+type AbiInput = { name?: string; type: string };
+
+function paramValue(value: unknown): string {
+  if (typeof value === 'bigint' || typeof value === 'number') return value.toString();
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? item.toString() : item));
+}
+
+/** Decodes call data against the Anchor ABI; other call data gives an empty decoding. */
+export function decodeInputs(input: Hex) {
+  try {
+    const { functionName, args } = decodeFunctionData({ abi: ANCHOR_ABI, data: input });
+    const item = ANCHOR_ABI.find(
+      (entry) => entry.type === 'function' && 'name' in entry && entry.name === functionName,
+    ) as { inputs: readonly AbiInput[] } | undefined;
+    const inputs = item?.inputs ?? [];
+    return {
+      function_name: functionName,
+      params: (args ?? []).map((value, i) => ({
+        name: inputs[i]?.name ?? `arg${i}`,
+        type: inputs[i]?.type ?? 'unknown',
+        value: paramValue(value),
+      })),
+    };
+  } catch {
+    return { function_name: '', params: [] };
+  }
+}
+
+/** The root of a stored block with this leaf in place of the record with the same id (added when absent). */
+async function blockRootWith(db: Db, blockId: number, recordId: string | null, leaf: Uint8Array) {
+  const rows = await db.execute<Parameters<typeof integrityRecord>[0]>(sql`
+    select ${RECORD_FIELDS_SQL}
+    from sterilizations s join devices d on d.id = s.device_id
+    where s.blockchain_data_block_id = ${blockId}
+    order by s.id`);
+  if (rows.rows.length === 0) return null;
+  const entries = rows.rows.map((row) => ({ id: BigInt(row.id), leaf: leafBytes(integrityRecord(row)) }));
+  const id = recordId !== null && /^\d+$/.test(recordId) ? BigInt(recordId) : null;
+  const index = entries.findIndex((entry) => entry.id === id);
+  if (index >= 0) entries[index]!.leaf = leaf;
+  else {
+    // Not a member of the block (an edited id): the record takes its place in id order, which can
+    // never give the anchored root.
+    entries.push({ id: id ?? -1n, leaf });
+    entries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+  return merkleRoot(entries.map((entry) => entry.leaf));
+}
+
+export function transactionsModule(deps: { db: Db; chain: ChainService }): ApiModule {
+  const { db, chain } = deps;
+  return {
+    handlers: {
+      async getTransaction(request) {
+        const connected = await chain.chain();
+        const hash = request.params.id as Hex;
+        const transaction = (await connected.request({
+          method: 'eth_getTransactionByHash',
+          params: [hash],
+        })) as { hash: Hex; input: Hex } | null;
+        if (!transaction) throw notFound();
+        return ok({
+          hash: transaction.hash,
+          network: connected.network,
+          raw_inputs: transaction.input,
+          decoded_inputs: decodeInputs(transaction.input),
+        });
+      },
+
+      async calculateHash(request) {
+        const form = (request.body ?? {}) as Record<string, string | undefined>;
+        const version = form.hashing_version?.trim();
+        if (version && version !== String(HASHING_VERSION)) {
+          throw validationFailed({ hashing_version: ['validation.hashing_version.unsupported'] });
+        }
+        const record = recordFromForm(
+          Object.fromEntries(INTEGRITY_FIELDS.map((field) => [field, form[field]])),
+        );
+        const leaf = leafBytes(record);
+        const blockText = form.blockchain_data_block_id?.trim();
+        let blockHash: Hex | null = null;
+        if (blockText && /^\d{1,9}$/.test(blockText)) {
+          blockHash = await blockRootWith(db, Number(blockText), form.id?.trim() ?? null, leaf);
+        }
+        return ok({ hash: leafHash(record), hashing_version: HASHING_VERSION, block_hash: blockHash });
+      },
+
+      async getChainInfo() {
+        const connected = await chain.chain();
+        return ok({
+          network: connected.network,
+          chain_id: connected.chainId,
+          contract_address: connected.contractAddress,
+          rpc_url: chain.config.publicRpcUrl ?? '/chain-rpc',
+          explorer_tx_url: EXPLORERS[connected.network] ?? null,
+          hashing_version: HASHING_VERSION,
+        });
+      },
+
+      async chainRpc(request, reply) {
+        let connected: Awaited<ReturnType<ChainService['chain']>>;
+        try {
+          connected = await chain.chain();
+        } catch {
+          throw new ApiError(503, 'service_unavailable');
+        }
+        reply.header('cache-control', 'no-store');
+        return forwardReadOnly(connected.request, request.body as Parameters<typeof forwardReadOnly>[1]);
+      },
+    },
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * hashing_version 1: the canonical form of a sterilization record and its leaf hash.
+ * Isomorphic (browser and server): no node: imports, no DOM. The byte-by-byte specification is
+ * docs/integrity.md; this file is its reference implementation.
+ */
+import { bytesToHex, type Hex, stringToBytes } from 'viem';
+import { keccak256Bytes } from './hash.ts';
+
+export const HASHING_VERSION = 1;
+/** First element of every canonical array: names the kind of record and the hashing version. */
+export const LEAF_DOMAIN = 'uvtrace/sterilization/1';
+
+/** The 14 fields of a record, in the verification modal's order (SPEC §2), which is the leaf's order. */
+export const INTEGRITY_FIELDS = [
+  'id',
+  'received_ts',
+  'device_serial',
+  'progressive_id',
+  'supplied_energy',
+  'nominal_time',
+  'effective_time',
+  'residual_lamp_life',
+  'status_code',
+  'latitude',
+  'longitude',
+  'consumables_lot',
+  'lot_progressive_id',
+  'notes',
+] as const;
+export type IntegrityField = (typeof INTEGRITY_FIELDS)[number];
+
+/** Fields holding numbers (integers or decimals): one canonical decimal form each. */
+export const NUMERIC_FIELDS: ReadonlySet<IntegrityField> = new Set([
+  'id',
+  'progressive_id',
+  'supplied_energy',
+  'nominal_time',
+  'effective_time',
+  'residual_lamp_life',
+  'status_code',
+  'latitude',
+  'longitude',
+  'lot_progressive_id',
+]);
+/** Fields holding an instant. */
+export const TIMESTAMP_FIELDS: ReadonlySet<IntegrityField> = new Set(['received_ts']);
+
+export type IntegrityValue = string | number | bigint | Date | null | undefined;
+export type IntegrityRecord = { [K in IntegrityField]: IntegrityValue };
+
+const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * The one decimal form of a number: optional "-", the integer digits without leading zeros ("0" when
+ * none), then "." and the fraction digits without trailing zeros when the fraction is not zero. No "+",
+ * no exponent; "-0" is "0". So 12.50, "12.5", "012.500" and "1.25e1" all give "12.5".
+ * Returns undefined when the value is not a finite decimal number.
+ */
+export function canonicalDecimal(value: string | number | bigint): string | undefined {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number' && !Number.isFinite(value)) return undefined;
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  const match = DECIMAL.exec(text);
+  if (!match) return undefined;
+  const [, sign = '', intDigits = '', fracDigits = '', exponentText] = match;
+  if (intDigits === '' && fracDigits === '') return undefined;
+  // Shift the decimal point by the exponent, working on the digit string only (no floating point).
+  let digits = intDigits + fracDigits;
+  let point = intDigits.length + (exponentText === undefined ? 0 : Number(exponentText));
+  if (!Number.isSafeInteger(point) || Math.abs(point) > 10_000) return undefined;
+  if (point < 0) {
+    digits = '0'.repeat(-point) + digits;
+    point = 0;
+  }
+  if (point > digits.length) digits += '0'.repeat(point - digits.length);
+  const integer = digits.slice(0, point).replace(/^0+/, '') || '0';
+  const fraction = digits.slice(point).replace(/0+$/, '');
+  const magnitude = fraction ? `${integer}.${fraction}` : integer;
+  return sign === '-' && magnitude !== '0' ? `-${magnitude}` : magnitude;
+}
+
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)$/;
+
+/**
+ * The one form of an instant: UTC ISO-8601 with exactly three fraction digits and "Z"
+ * (YYYY-MM-DDTHH:mm:ss.sssZ). Accepts ISO-8601 and PostgreSQL's text form with any offset ("Z",
+ * "+02", "+02:00", "+0200"); digits past the millisecond are cut, not rounded. A text without an
+ * offset is not an instant and returns undefined, as does anything unparsable. Dates give toISOString().
+ */
+export function canonicalTimestamp(value: string | Date): string | undefined {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
+  const match = TIMESTAMP.exec(value.trim());
+  if (!match) return undefined;
+  const [, y, mo, d, h, mi, s = '0', frac = '', zone = 'Z'] = match;
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as number[];
+  if (month! < 1 || month! > 12 || day! < 1 || day! > 31 || hour! > 23 || minute! > 59 || second! > 59) {
+    return undefined;
+  }
+  const millis = Number(frac.padEnd(3, '0').slice(0, 3));
+  let offsetMinutes = 0;
+  if (zone !== 'Z' && zone !== 'z') {
+    const digits = zone.slice(1).replace(':', '');
+    offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0');
+    if (zone.startsWith('-')) offsetMinutes = -offsetMinutes;
+  }
+  const date = new Date(0);
+  date.setUTCFullYear(year!, month! - 1, day!);
+  date.setUTCHours(hour!, minute!, second!, millis);
+  if (date.getUTCDate() !== day) return undefined; // 31 February and the like
+  const time = date.getTime() - offsetMinutes * 60_000;
+  const result = new Date(time);
+  if (Number.isNaN(time) || result.getUTCFullYear() < 0 || result.getUTCFullYear() > 9999) return undefined;
+  return result.toISOString();
+}
+
+/**
+ * The canonical value of one field: a string or null.
+ * - numeric fields: canonicalDecimal; an empty text is null; a text that is not a number stays as typed
+ *   (it can never equal a canonical number, so it never matches a stored record);
+ * - received_ts: canonicalTimestamp; empty text is null; unparsable text stays as typed;
+ * - text fields (device_serial, consumables_lot, notes): the text exactly, no trimming or Unicode
+ *   normalisation; null and "" are different values.
+ */
+export function canonicalValue(field: IntegrityField, value: IntegrityValue): string | null {
+  if (value === null || value === undefined) return null;
+  if (NUMERIC_FIELDS.has(field)) {
+    if (value instanceof Date) return value.toISOString();
+    if (typeof value === 'string' && value.trim() === '') return null;
+    return canonicalDecimal(value) ?? String(value);
+  }
+  if (TIMESTAMP_FIELDS.has(field)) {
+    if (typeof value === 'string' && value.trim() === '') return null;
+    if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+    return canonicalTimestamp(value) ?? String(value);
+  }
+  return value instanceof Date ? value.toISOString() : String(value);
+}
+
+/** The canonical array: [LEAF_DOMAIN, ...the 14 canonical values in INTEGRITY_FIELDS order]. */
+export function canonicalArray(record: IntegrityRecord): (string | null)[] {
+  return [LEAF_DOMAIN, ...INTEGRITY_FIELDS.map((field) => canonicalValue(field, record[field]))];
+}
+
+/** The leaf preimage as text: JSON.stringify of the canonical array (no spaces; ECMA-262 string escaping). */
+export function canonicalText(record: IntegrityRecord): string {
+  return JSON.stringify(canonicalArray(record));
+}
+
+/** The leaf preimage: the UTF-8 bytes of canonicalText. */
+export function canonicalBytes(record: IntegrityRecord): Uint8Array {
+  return stringToBytes(canonicalText(record));
+}
+
+/** The record's leaf: keccak256 of its canonical bytes, as bytes. */
+export function leafBytes(record: IntegrityRecord): Uint8Array {
+  return keccak256Bytes(canonicalBytes(record));
+}
+
+/** The record's leaf (its "control string"): keccak256 of its canonical bytes, 0x-hex. */
+export function leafHash(record: IntegrityRecord): Hex {
+  return bytesToHex(leafBytes(record));
+}
+
+/**
+ * A record from the verification form (all strings, as the modal edits them and calculateHash receives
+ * them). A field that is absent is null; the canonical rules above then apply ("" is null for numbers and
+ * the timestamp, and stays "" for text fields).
+ */
+export function recordFromForm(form: Partial<Record<string, string | null | undefined>>): IntegrityRecord {
+  return Object.fromEntries(INTEGRITY_FIELDS.map((field) => [field, form[field] ?? null])) as IntegrityRecord;
+}

@@ -1,0 +1,294 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { keccak256 as edrKeccak } from '@nomicfoundation/edr';
+import fc from 'fast-check';
+import { bytesToHex, type Hex, hexToBytes } from 'viem';
+import { describe, expect, it } from 'vitest';
+import {
+  canonicalDecimal,
+  canonicalText,
+  canonicalTimestamp,
+  HASHING_VERSION,
+  hashPair,
+  INTEGRITY_FIELDS,
+  type IntegrityRecord,
+  leafBytes,
+  leafHash,
+  merkleProof,
+  merkleRoot,
+  merkleRootAsync,
+  merkleTree,
+  processProof,
+  recordFromForm,
+  setKeccak256,
+  verifyProof,
+} from './index.ts';
+
+/** The worked example of docs/integrity.md §5. */
+const BASE = {
+  received_ts: '2025-03-14T09:26:53.589Z',
+  device_serial: 'UVB00017',
+  supplied_energy: '12.50',
+  nominal_time: '15.00',
+  effective_time: '14.75',
+  residual_lamp_life: '8421.00',
+  status_code: 0,
+  latitude: '45.464211',
+  longitude: '9.191383',
+  consumables_lot: 'LOT2503',
+  notes: null,
+};
+const EXAMPLE: IntegrityRecord[] = [
+  { ...BASE, id: 101, progressive_id: 41, lot_progressive_id: 7 },
+  {
+    ...BASE,
+    id: 102,
+    progressive_id: 42,
+    lot_progressive_id: 8,
+    received_ts: '2025-03-14T09:48:10.000Z',
+    status_code: 2,
+    notes: 'lamp replaced "A"\nok',
+  },
+  {
+    ...BASE,
+    id: 103,
+    progressive_id: 43,
+    received_ts: '2025-03-14 11:02:00.5+01',
+    supplied_energy: 9.1,
+    latitude: null,
+    longitude: null,
+    consumables_lot: null,
+    lot_progressive_id: null,
+    notes: '',
+  },
+];
+const EXPECTED = {
+  texts: [
+    '["uvtrace/sterilization/1","101","2025-03-14T09:26:53.589Z","UVB00017","41","12.5","15","14.75","8421","0","45.464211","9.191383","LOT2503","7",null]',
+    '["uvtrace/sterilization/1","102","2025-03-14T09:48:10.000Z","UVB00017","42","12.5","15","14.75","8421","2","45.464211","9.191383","LOT2503","8","lamp replaced \\"A\\"\\nok"]',
+    '["uvtrace/sterilization/1","103","2025-03-14T10:02:00.500Z","UVB00017","43","9.1","15","14.75","8421","0",null,null,null,null,""]',
+  ],
+  leaves: [
+    '0xbcc65b9047797be3ce82558d4ec3728b28d35985189ab23f38302674ed8badd8',
+    '0x86d88d0254f87f0aea9229cb5146d36c8c69b7ec2e651a88598c0bf40f172fa4',
+    '0xca2b59302d835b90cdd009a76e5e275ead164bb5df7b7122f7ee4a21cf1b1332',
+  ] as Hex[],
+  pair01: '0x0b238c752f671748350ba6ca3c28c4f7e163a316b84b85def4e32069998b72a3' as Hex,
+  root: '0x7a52ef18c7220a351b809d6f909839243a8c54d40b4e436c58d4822fe7d34cbb' as Hex,
+};
+
+/** keccak256 from another implementation (EDR's Rust one), to check viem's use independently. */
+const otherKeccak = (bytes: Uint8Array) => bytesToHex(edrKeccak(bytes));
+
+describe('worked example (docs/integrity.md)', () => {
+  it('gives the documented canonical texts, leaves, pair and root', () => {
+    expect(EXAMPLE.map(canonicalText)).toEqual(EXPECTED.texts);
+    expect(EXAMPLE.map(leafHash)).toEqual(EXPECTED.leaves);
+    for (const [i, text] of EXPECTED.texts.entries()) {
+      expect(otherKeccak(new TextEncoder().encode(text))).toBe(EXPECTED.leaves[i]);
+    }
+    const [a, b, c] = EXPECTED.leaves as [Hex, Hex, Hex];
+    expect(hashPair(a, b)).toBe(EXPECTED.pair01);
+    // sorted pair by hand: 0x86… < 0xbc…, so leaf 1 goes first
+    expect(otherKeccak(new Uint8Array([...hexToBytes(b), ...hexToBytes(a)]))).toBe(EXPECTED.pair01);
+    expect(hashPair(EXPECTED.pair01, c)).toBe(EXPECTED.root);
+    expect(merkleRoot(EXPECTED.leaves)).toBe(EXPECTED.root);
+    expect(merkleTree(EXPECTED.leaves).proofs).toEqual([[b, c], [a, c], [EXPECTED.pair01]]);
+  });
+
+  it('is the one written in docs/integrity.md', () => {
+    const doc = readFileSync(path.resolve(import.meta.dirname, '../../../docs/integrity.md'), 'utf8');
+    for (const value of [...EXPECTED.texts, ...EXPECTED.leaves, EXPECTED.pair01, EXPECTED.root]) {
+      expect(doc).toContain(value);
+    }
+  });
+});
+
+describe('canonical forms', () => {
+  it('decimals have one form', () => {
+    const cases: [string | number, string | undefined][] = [
+      ['12.50', '12.5'],
+      [12.5, '12.5'],
+      ['012.500', '12.5'],
+      ['1.25e1', '12.5'],
+      ['  7 ', '7'],
+      ['7.000', '7'],
+      ['-0.00', '0'],
+      [-0, '0'],
+      ['+3', '3'],
+      ['.5', '0.5'],
+      ['5.', '5'],
+      [1e21, '1000000000000000000000'],
+      [1e-7, '0.0000001'],
+      ['-45.464211', '-45.464211'],
+      ['abc', undefined],
+      ['', undefined],
+      ['.', undefined],
+      [Number.NaN, undefined],
+      ['1e', undefined],
+    ];
+    for (const [input, expected] of cases) expect(canonicalDecimal(input), String(input)).toBe(expected);
+  });
+
+  it('timestamps have one form', () => {
+    const instant = '2025-03-14T09:26:53.589Z';
+    for (const input of [
+      instant,
+      '2025-03-14T09:26:53.589000Z',
+      '2025-03-14 09:26:53.589123+00',
+      '2025-03-14T10:26:53.589+01:00',
+      '2025-03-14T10:26:53.5899+0100',
+      '2025-03-14T04:56:53.589-04:30',
+      new Date(instant),
+    ]) {
+      expect(canonicalTimestamp(input), String(input)).toBe(instant);
+    }
+    expect(canonicalTimestamp('2025-03-14T09:26:53Z')).toBe('2025-03-14T09:26:53.000Z');
+    expect(canonicalTimestamp('2025-03-14T09:26:53')).toBeUndefined();
+    expect(canonicalTimestamp('2025-02-30T09:26:53Z')).toBeUndefined();
+    expect(canonicalTimestamp('yesterday')).toBeUndefined();
+  });
+
+  it('null and empty text differ; empty numbers are null; forms equal records', () => {
+    const record = EXAMPLE[0]!;
+    expect(leafHash({ ...record, notes: '' })).not.toBe(leafHash({ ...record, notes: null }));
+    expect(leafHash({ ...record, latitude: '' })).toBe(leafHash({ ...record, latitude: null }));
+    const form = Object.fromEntries(
+      INTEGRITY_FIELDS.map((field) => [field, record[field] === null ? undefined : String(record[field])]),
+    );
+    expect(leafHash(recordFromForm(form))).toBe(EXPECTED.leaves[0]);
+    expect(leafHash({ ...record, supplied_energy: 'twelve' })).not.toBe(EXPECTED.leaves[0]);
+    expect(HASHING_VERSION).toBe(1);
+  });
+});
+
+const hex32 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => bytesToHex(bytes));
+const decimalText = fc
+  .tuple(fc.integer({ min: -999999, max: 999999 }), fc.integer({ min: 0, max: 999999 }))
+  .map(([int, frac]) => `${int}.${String(frac).padStart(6, '0')}`);
+const recordArb: fc.Arbitrary<IntegrityRecord> = fc.record({
+  id: fc.integer({ min: 1, max: 2 ** 40 }),
+  received_ts: fc.integer({ min: 0, max: 4_102_444_800_000 }).map((ms) => new Date(ms).toISOString()),
+  device_serial: fc.string({ minLength: 8, maxLength: 8 }),
+  progressive_id: fc.nat(),
+  supplied_energy: decimalText,
+  nominal_time: decimalText,
+  effective_time: decimalText,
+  residual_lamp_life: decimalText,
+  status_code: fc.integer({ min: 0, max: 9 }),
+  latitude: fc.option(decimalText),
+  longitude: fc.option(decimalText),
+  consumables_lot: fc.option(fc.string()),
+  lot_progressive_id: fc.option(fc.nat()),
+  notes: fc.option(fc.string({ unit: 'grapheme' })),
+});
+
+describe('properties', () => {
+  it('every leaf proof verifies against its root (1..2000 leaves)', () => {
+    fc.assert(
+      fc.property(fc.array(hex32, { minLength: 1, maxLength: 2000 }), (leaves) => {
+        const { root, proofs } = merkleTree(leaves);
+        expect(merkleRoot(leaves)).toBe(root);
+        leaves.forEach((leaf, i) => {
+          expect(verifyProof(leaf, proofs[i]!, root)).toBe(true);
+        });
+        expect(proofs.every((proof) => proof.length <= Math.ceil(Math.log2(leaves.length)))).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('changing any one field of any record changes its leaf and fails its proof', () => {
+    fc.assert(
+      fc.property(
+        fc.array(recordArb, { minLength: 1, maxLength: 40 }),
+        fc.nat(),
+        fc.constantFrom(...INTEGRITY_FIELDS),
+        fc.string({ minLength: 1, maxLength: 12 }),
+        (records, pick, field, suffix) => {
+          const leaves = records.map(leafHash);
+          const { root, proofs } = merkleTree(leaves);
+          const index = pick % records.length;
+          const record = records[index]!;
+          const original = record[field];
+          // A different value: text gets a suffix; numbers and instants move by one unit.
+          let changed: IntegrityRecord[typeof field];
+          if (field === 'received_ts') changed = new Date(Date.parse(String(original)) + 1).toISOString();
+          else if (typeof original === 'number') changed = original + 1;
+          else if (original === null) changed = field === 'notes' || field === 'consumables_lot' ? '' : '1';
+          else if (field === 'device_serial' || field === 'consumables_lot' || field === 'notes')
+            changed = `${original}${suffix}`;
+          else changed = `${original}1`;
+          const tampered = leafHash({ ...record, [field]: changed });
+          expect(tampered).not.toBe(leaves[index]);
+          expect(verifyProof(tampered, proofs[index]!, root)).toBe(false);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('canonical forms are stable across equal values', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -1_000_000_000, max: 1_000_000_000 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 0, max: 4 }),
+        (units, scale, padding) => {
+          // The same number written with different scales, paddings and exponents.
+          const value = units / 10 ** scale;
+          const fixed = value.toFixed(scale + padding);
+          const exponent = `${units}e-${scale}`;
+          const canonical = canonicalDecimal(value);
+          expect(canonicalDecimal(fixed)).toBe(canonical);
+          expect(canonicalDecimal(exponent)).toBe(canonical);
+          expect(canonicalDecimal(`0${fixed.replace('-', '')}`)).toBe(canonicalDecimal(Math.abs(value)));
+        },
+      ),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4_102_444_800_000 }),
+        fc.integer({ min: -14 * 60, max: 14 * 60 }),
+        (ms, offset) => {
+          const date = new Date(ms);
+          const local = new Date(ms + offset * 60_000).toISOString().slice(0, 23);
+          const sign = offset < 0 ? '-' : '+';
+          const abs = Math.abs(offset);
+          const zone = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+          expect(canonicalTimestamp(`${local}${zone}`)).toBe(date.toISOString());
+          expect(canonicalTimestamp(`${local.replace('T', ' ')}999${zone}`)).toBe(date.toISOString());
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('proofs of single leaves and helper agree', () => {
+    const leaves = EXPECTED.leaves;
+    expect(merkleProof(leaves, 2)).toEqual([EXPECTED.pair01]);
+    expect(processProof(leaves[2]!, [EXPECTED.pair01])).toBe(EXPECTED.root);
+    expect(merkleRoot([leaves[0]!])).toBe(leaves[0]);
+    expect(() => merkleRoot([])).toThrow();
+  });
+});
+
+describe('large trees', () => {
+  it('the async root over 100,000 leaves (native keccak, as the server uses) equals the sync one and yields', async () => {
+    setKeccak256(edrKeccak);
+    // Leaves as bytes, as the worker holds them.
+    const leaves = Array.from({ length: 100_000 }, (_, i) =>
+      leafBytes({ ...EXAMPLE[0]!, id: i + 1, progressive_id: i + 1 }),
+    );
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks += 1;
+    }, 1);
+    const root = await merkleRootAsync(leaves);
+    clearInterval(timer);
+    expect(root).toBe(merkleRoot(leaves));
+    expect(ticks).toBeGreaterThan(0);
+    expect(() => setKeccak256(() => new Uint8Array(32))).toThrow();
+  });
+});
