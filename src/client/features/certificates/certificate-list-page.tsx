@@ -21,7 +21,7 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Certificate } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, type ListSearch, useListControls } from '../../components/data-table';
+import { type DataColumn, DataTable, useListControls } from '../../components/data-table';
 import { ButtonLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
 import { toast } from '../../lib/toasts';
@@ -32,9 +32,7 @@ import {
   useDownloadCertificate,
 } from './api/certificates';
 import { rememberListSearch } from './list-memory';
-
-export const CERTIFICATE_SORT_KEYS = ['lot_number', 'validated_treatment_number', 'expiration_date'] as const;
-export type CertificateListSearch = ListSearch<(typeof CERTIFICATE_SORT_KEYS)[number]>;
+import type { CertificateListSearch } from './search';
 
 /** A long file name may wrap after "_", "-" or a space (never inside a word). */
 function breakableName(fileName: string) {

@@ -10,7 +10,6 @@ import type { Customer } from '../../../shared/api/index.ts';
 import {
   type DataColumn,
   DataTable,
-  type ListSearch,
   stopRowClick,
   useListControls,
   YesNo,
@@ -19,12 +18,7 @@ import { DateFilter } from '../../components/data-table/date-filter';
 import { ButtonLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
 import { exportUrl, useCustomers, useSterilizationsOkExport } from './api/customers';
-
-export const CUSTOMER_SORT_KEYS = ['name', 'active'] as const;
-export type CustomerListSearch = ListSearch<(typeof CUSTOMER_SORT_KEYS)[number]> & {
-  filterFrom?: string;
-  filterTo?: string;
-};
+import type { CustomerListSearch } from './search';
 
 /** Starts the file download of `url` without leaving the page. */
 function download(url: string) {

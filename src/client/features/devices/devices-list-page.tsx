@@ -3,17 +3,11 @@ import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { Device } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, type ListSearch, useListControls } from '../../components/data-table';
+import { type DataColumn, DataTable, useListControls } from '../../components/data-table';
 import { useAbilities } from '../../lib/session';
-import { type DeviceSortBy, useDevices } from './api/devices';
+import { useDevices } from './api/devices';
 import { ActiveCell } from './components/active-cell';
-
-export const DEVICE_SORT_KEYS = [
-  'label',
-  'device_serial',
-  'active',
-] as const satisfies readonly DeviceSortBy[];
-export type DevicesListSearch = ListSearch<DeviceSortBy>;
+import type { DevicesListSearch } from './search';
 
 function LabelCell({ device }: { device: Device }) {
   const intl = useIntl();

@@ -2,11 +2,9 @@ import { Card, Stack, Typography } from '@mui/material';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { Product } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, type ListSearch, useListControls } from '../../components/data-table';
-import { type ProductSortBy, useProducts } from './api/products';
-
-export const PRODUCT_SORT_KEYS = ['name', 'type', 'active'] as const satisfies readonly ProductSortBy[];
-export type ProductsListSearch = ListSearch<ProductSortBy>;
+import { type DataColumn, DataTable, useListControls } from '../../components/data-table';
+import { useProducts } from './api/products';
+import type { ProductsListSearch } from './search';
 
 function TypeCell({ product }: { product: Product }) {
   const intl = useIntl();

@@ -7,16 +7,13 @@ import type { User } from '../../../shared/api/index.ts';
 import {
   type DataColumn,
   DataTable,
-  type ListSearch,
   stopRowClick,
   useListControls,
   YesNo,
 } from '../../components/data-table';
 import { useUsers } from './api/users';
 import { RoleBadge } from './role-badge';
-
-export const USER_SORT_KEYS = ['name', 'email', 'active'] as const;
-export type UserListSearch = ListSearch<(typeof USER_SORT_KEYS)[number]>;
+import type { UserListSearch } from './search';
 
 const userParams = (user: User) => ({ id: String(user.customer_id), userId: String(user.id) });
 

@@ -1,12 +1,9 @@
 import { createFileRoute, redirect, type SearchSchemaInput } from '@tanstack/react-router';
-import { parseListSearch } from '../../components/data-table';
+import { parseListSearch } from '../../components/data-table/list-search';
 import { certificatesQueryOptions } from '../../features/certificates/api/certificates';
-import {
-  CERTIFICATE_SORT_KEYS,
-  CertificateListPage,
-  type CertificateListSearch,
-} from '../../features/certificates/certificate-list-page';
+import { CertificateListPage } from '../../features/certificates/certificate-list-page';
 import { rememberedListSearch } from '../../features/certificates/list-memory';
+import { CERTIFICATE_SORT_KEYS, type CertificateListSearch } from '../../features/certificates/search';
 
 const parseSearch = (raw: Record<string, unknown>): CertificateListSearch =>
   parseListSearch(raw, CERTIFICATE_SORT_KEYS, { sortBy: 'lot_number', sortDir: 'asc' });

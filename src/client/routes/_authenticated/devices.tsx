@@ -1,11 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { parseListSearch } from '../../components/data-table';
+import { parseListSearch } from '../../components/data-table/list-search';
 import { devicesQueryOptions } from '../../features/devices/api/devices';
-import {
-  DEVICE_SORT_KEYS,
-  DevicesListPage,
-  type DevicesListSearch,
-} from '../../features/devices/devices-list-page';
+import { DevicesListPage } from '../../features/devices/devices-list-page';
+import { DEVICE_SORT_KEYS, type DevicesListSearch } from '../../features/devices/search';
 
 /** SPEC §2 devices_index; default sort label ascending (SPEC §9). */
 export const Route = createFileRoute('/_authenticated/devices')({

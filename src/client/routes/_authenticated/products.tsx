@@ -1,11 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { parseListSearch } from '../../components/data-table';
+import { parseListSearch } from '../../components/data-table/list-search';
 import { productsQueryOptions } from '../../features/products/api/products';
-import {
-  PRODUCT_SORT_KEYS,
-  ProductsListPage,
-  type ProductsListSearch,
-} from '../../features/products/products-list-page';
+import { ProductsListPage } from '../../features/products/products-list-page';
+import { PRODUCT_SORT_KEYS, type ProductsListSearch } from '../../features/products/search';
 
 /** SPEC §2 products_index; default sort name ascending (SPEC §9). */
 export const Route = createFileRoute('/_authenticated/products')({

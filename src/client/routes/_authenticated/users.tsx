@@ -1,7 +1,8 @@
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { parseListSearch } from '../../components/data-table';
+import { parseListSearch } from '../../components/data-table/list-search';
 import { usersQueryOptions } from '../../features/users/api/users';
-import { USER_SORT_KEYS, type UserListSearch, UsersListPage } from '../../features/users/users-list-page';
+import { USER_SORT_KEYS, type UserListSearch } from '../../features/users/search';
+import { UsersListPage } from '../../features/users/users-list-page';
 
 export const Route = createFileRoute('/_authenticated/users')({
   validateSearch: (raw: Partial<UserListSearch> & SearchSchemaInput): UserListSearch =>

@@ -1,5 +1,5 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router';
-import { requireIdParam } from '../../../components/data-table';
+import { requireIdParam } from '../../../components/data-table/list-search';
 import { customerQueryOptions } from '../../../features/customers/api/customers';
 import { CustomerLayout } from '../../../features/customers/customer-edit-page';
 

@@ -1,11 +1,8 @@
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { parseIsoDate, parseListSearch } from '../../../components/data-table';
+import { parseIsoDate, parseListSearch } from '../../../components/data-table/list-search';
 import { customersQueryOptions } from '../../../features/customers/api/customers';
-import {
-  CUSTOMER_SORT_KEYS,
-  CustomerListPage,
-  type CustomerListSearch,
-} from '../../../features/customers/customer-list-page';
+import { CustomerListPage } from '../../../features/customers/customer-list-page';
+import { CUSTOMER_SORT_KEYS, type CustomerListSearch } from '../../../features/customers/search';
 
 export const Route = createFileRoute('/_authenticated/customers/')({
   validateSearch: (raw: Partial<CustomerListSearch> & SearchSchemaInput): CustomerListSearch => ({

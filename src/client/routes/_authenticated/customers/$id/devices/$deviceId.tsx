@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireIdParam } from '../../../../../components/data-table';
+import { requireIdParam } from '../../../../../components/data-table/list-search';
 import { customerDeviceQueryOptions } from '../../../../../features/devices/api/devices';
 import { DeviceEditPage } from '../../../../../features/devices/device-edit-page';
 

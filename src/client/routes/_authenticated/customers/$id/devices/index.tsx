@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireIdParam } from '../../../../../components/data-table';
+import { requireIdParam } from '../../../../../components/data-table/list-search';
 import { customerDevicesQueryOptions } from '../../../../../features/devices/api/devices';
 import { CustomerDevicesPage } from '../../../../../features/devices/customer-devices-page';
 

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireIdParam } from '../../../../../components/data-table';
+import { requireIdParam } from '../../../../../components/data-table/list-search';
 import { customerUserQueryOptions } from '../../../../../features/users/api/users';
 import { UserEditPage } from '../../../../../features/users/user-edit-page';
 

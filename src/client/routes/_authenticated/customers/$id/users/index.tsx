@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireIdParam } from '../../../../../components/data-table';
+import { requireIdParam } from '../../../../../components/data-table/list-search';
 import { customerUsersQueryOptions } from '../../../../../features/users/api/users';
 import { CustomerUsersPage } from '../../../../../features/users/customer-users-page';
 
