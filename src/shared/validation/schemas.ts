@@ -25,7 +25,7 @@ function equalsField(field: string, messageId: ValidationMessageId) {
     messageId,
     function equals(this: { parent: Record<string, unknown> }, value: string | undefined) {
       const other = this.parent[field];
-      return !other || !value || value === other;
+      return !value || value === (other ?? '');
     },
   ] as const;
 }

@@ -1,0 +1,126 @@
+// verify-receipt against the embedded devnet: a block of 3 records anchored with the server's own chain
+// helpers, a receipt built from it as the browser does, and viem reaching the in-process node through a
+// custom transport.
+import { custom, type Hex } from 'viem';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Chain, connectChain } from '../src/server/chain/chain.ts';
+import { loadConfig } from '../src/server/config.ts';
+import {
+  canonicalValue,
+  HASHING_VERSION,
+  INTEGRITY_FIELDS,
+  type IntegrityField,
+  type IntegrityRecord,
+  leafHash,
+  merkleTree,
+} from '../src/shared/integrity/index.ts';
+import { type ReceiptInput, verifyReceipt } from './verify-receipt.ts';
+
+const RECORDS: IntegrityRecord[] = [1, 2, 3].map((id) => ({
+  id,
+  received_ts: `2025-03-0${id}T10:15:00.25+01:00`,
+  device_serial: 'NP000201',
+  progressive_id: 100 + id,
+  supplied_energy: '12.50',
+  nominal_time: 120,
+  effective_time: 118,
+  residual_lamp_life: 9000 - id,
+  status_code: 0,
+  latitude: '45.4642',
+  longitude: '9.19',
+  consumables_lot: id === 2 ? '' : 'LOT-7',
+  lot_progressive_id: id,
+  notes: id === 3 ? null : `cycle ${id} — ok`,
+}));
+
+let chain: Chain;
+let receipt: ReceiptInput;
+const verify = (candidate: ReceiptInput) =>
+  verifyReceipt(candidate, { transport: custom({ request: chain.request }) });
+
+beforeAll(async () => {
+  chain = await connectChain(loadConfig({}).chain);
+  const leaves = RECORDS.map(leafHash);
+  const { root, proofs } = merkleTree(leaves);
+  const blockId = 4000 + Math.floor(Math.random() * 1_000_000);
+  const prepared = await chain.prepareAnchor(blockId, root);
+  await chain.broadcast(prepared.serialized);
+  const mined = await chain.client.waitForTransactionReceipt({ hash: prepared.hash });
+  expect(mined.status).toBe('success');
+
+  const index = 1;
+  receipt = {
+    format: 'uvtrace-proof-receipt/1',
+    hashing_version: HASHING_VERSION,
+    record: Object.fromEntries(
+      INTEGRITY_FIELDS.map((field) => [field, canonicalValue(field, RECORDS[index]![field])]),
+    ) as Record<IntegrityField, string | null>,
+    leaf: leaves[index]!,
+    proof: proofs[index]!,
+    root,
+    block_id: blockId,
+    network: 'devnet',
+    chain_id: chain.chainId,
+    contract_address: chain.contractAddress,
+    transaction_hash: prepared.hash,
+  };
+}, 60_000);
+
+const failing = (result: Awaited<ReturnType<typeof verifyReceipt>>) =>
+  result.checks.filter((check) => !check.ok).map((check) => check.name);
+
+describe('verifyReceipt', () => {
+  it('passes every check for a genuine receipt', async () => {
+    const result = await verify(receipt);
+    expect(result.checks.map((check) => check.name)).toEqual([
+      'format',
+      'leaf',
+      'root',
+      'chain_id',
+      'transaction',
+      'contract',
+      'status',
+      'anchor_call',
+    ]);
+    expect(failing(result)).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+
+  it('fails the leaf check when a record field is tampered with', async () => {
+    const result = await verify({ ...receipt, record: { ...receipt.record, supplied_energy: '12.6' } });
+    expect(result.ok).toBe(false);
+    expect(failing(result)).toEqual(['leaf']);
+    // "" and null are different values for text fields.
+    expect(
+      failing(await verify({ ...receipt, record: { ...receipt.record, consumables_lot: null } })),
+    ).toEqual(['leaf']);
+  });
+
+  it('fails the root and anchor checks for a wrong root', async () => {
+    const wrongRoot = `0x${'ab'.repeat(32)}` as Hex;
+    const result = await verify({ ...receipt, root: wrongRoot });
+    expect(result.ok).toBe(false);
+    expect(failing(result)).toEqual(['root', 'anchor_call']);
+    // A proof that does not lead to the anchored root fails the root check alone.
+    expect(failing(await verify({ ...receipt, proof: [...receipt.proof].reverse() }))).toEqual(['root']);
+  });
+
+  it('fails the contract check for a wrong contract', async () => {
+    const result = await verify({ ...receipt, contract_address: `0x${'12'.repeat(20)}` });
+    expect(result.ok).toBe(false);
+    expect(failing(result)).toEqual(['contract']);
+  });
+
+  it('fails the chain checks for a wrong chain, a wrong block id, an unknown transaction', async () => {
+    expect(failing(await verify({ ...receipt, chain_id: 1 }))).toEqual(['chain_id']);
+    expect(failing(await verify({ ...receipt, block_id: receipt.block_id + 1 }))).toEqual(['anchor_call']);
+    const unknown = await verify({ ...receipt, transaction_hash: `0x${'00'.repeat(31)}01` });
+    expect(failing(unknown)).toEqual(['transaction', 'contract', 'status', 'anchor_call']);
+  });
+
+  it('fails the chain checks when there is no node to ask', async () => {
+    const result = await verifyReceipt(receipt, {});
+    expect(failing(result)).toEqual(['chain_id', 'transaction', 'contract', 'status', 'anchor_call']);
+    expect(result.checks.find((check) => check.name === 'chain_id')?.detail).toMatch(/--rpc/);
+  });
+});
