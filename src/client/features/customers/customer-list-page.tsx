@@ -1,8 +1,7 @@
 import Add from '@mui/icons-material/Add';
-import Download from '@mui/icons-material/Download';
 import Edit from '@mui/icons-material/Edit';
 import RestartAlt from '@mui/icons-material/RestartAlt';
-import { Box, Button, Card, CardContent, IconButton, Link, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
@@ -15,21 +14,11 @@ import {
   YesNo,
 } from '../../components/data-table';
 import { DateFilter } from '../../components/data-table/date-filter';
+import { downloadUrl, ExportLink } from '../../components/export-link';
 import { ButtonLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
 import { exportUrl, useCustomers, useSterilizationsOkExport } from './api/customers';
 import type { CustomerListSearch } from './search';
-
-/** Starts the file download of `url` without leaving the page. */
-function download(url: string) {
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = '';
-  anchor.rel = 'noopener';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-}
 
 function EditAction({ customer }: { customer: Customer }) {
   const intl = useIntl();
@@ -150,19 +139,12 @@ export function CustomerListPage({
               {intl.formatMessage({ id: 'customers.list.reset' })}
             </Button>
             {abilities.canDownloadCustomers && (
-              <Link
+              <ExportLink
                 href={exportUrl(range)}
-                underline="none"
-                onClick={(event) => {
-                  event.preventDefault();
-                  if (exporter.isPending) return;
-                  exporter.mutate(range, { onSuccess: download });
-                }}
-                sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, ml: 'auto' }}
-              >
-                <Download fontSize="small" />
-                {intl.formatMessage({ id: 'customers.list.download' })}
-              </Link>
+                labelId="customers.list.download"
+                pending={exporter.isPending}
+                onExport={() => exporter.mutate(range, { onSuccess: downloadUrl })}
+              />
             )}
           </Box>
           <DataTable<Customer>

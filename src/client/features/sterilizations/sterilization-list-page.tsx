@@ -1,4 +1,3 @@
-import Download from '@mui/icons-material/Download';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import RestartAlt from '@mui/icons-material/RestartAlt';
@@ -9,7 +8,6 @@ import {
   Card,
   CardContent,
   Collapse,
-  Link,
   MenuItem,
   Stack,
   TextField,
@@ -20,6 +18,7 @@ import { useIntl } from 'react-intl';
 import type { Sterilization } from '../../../shared/api/index.ts';
 import { type DataColumn, DataTable, useListControls } from '../../components/data-table';
 import { DateFilter } from '../../components/data-table/date-filter';
+import { downloadUrl, ExportLink } from '../../components/export-link';
 import { useAbilities, useSession } from '../../lib/session';
 import {
   filteredExportUrl,
@@ -32,17 +31,6 @@ import {
 import { SterilizationDetails } from './components/sterilization-details';
 import { formatReceived, truncateName } from './format';
 import { effectiveSearch, type SterilizationListSearch } from './search';
-
-/** Starts the file download of `url` without leaving the page. */
-function download(url: string) {
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = '';
-  anchor.rel = 'noopener';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-}
 
 function TwoLines({ main, sub }: { main: string; sub: string | null }) {
   return (
@@ -286,19 +274,12 @@ export function SterilizationListPage({
               {intl.formatMessage({ id: 'sterilizations.filter.reset' })}
             </Button>
             {abilities.canDownloadSterilizations && (
-              <Link
+              <ExportLink
                 href={filteredExportUrl(filters)}
-                underline="none"
-                onClick={(event) => {
-                  event.preventDefault();
-                  if (exporter.isPending) return;
-                  exporter.mutate(filters, { onSuccess: download });
-                }}
-                sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, ml: 'auto' }}
-              >
-                <Download fontSize="small" />
-                {intl.formatMessage({ id: 'sterilizations.filter.download' })}
-              </Link>
+                labelId="sterilizations.filter.download"
+                pending={exporter.isPending}
+                onExport={() => exporter.mutate(filters, { onSuccess: downloadUrl })}
+              />
             )}
           </Box>
           <DataTable<Sterilization>
