@@ -23,6 +23,7 @@ import {
   merkleTree,
 } from '../../shared/integrity/index.ts';
 import type { Db } from '../db/client.ts';
+import type { SterilizationRow } from '../modules/sterilizations/view.ts';
 import type { Chain } from './chain.ts';
 
 export interface AnchorWorkerOptions {
@@ -59,23 +60,25 @@ export interface AnchorWorker {
   followSent(): Promise<void>;
 }
 
-type RecordRow = {
-  id: string | number;
-  received_ts: string | Date;
-  device_serial: string;
-  progressive_id: number;
-  supplied_energy: string;
-  nominal_time: string;
-  effective_time: string;
-  residual_lamp_life: string;
-  status_code: number;
-  latitude: string | null;
-  longitude: string | null;
-  consumables_lot: string | null;
-  lot_progressive_id: number | null;
-  notes: string | null;
-  created_at: string | Date;
-};
+/** The record columns the leaf is made of (the list's row type, so the two never drift apart). */
+type RecordRow = Pick<
+  SterilizationRow,
+  | 'id'
+  | 'received_ts'
+  | 'device_serial'
+  | 'progressive_id'
+  | 'supplied_energy'
+  | 'nominal_time'
+  | 'effective_time'
+  | 'residual_lamp_life'
+  | 'status_code'
+  | 'latitude'
+  | 'longitude'
+  | 'consumables_lot'
+  | 'lot_progressive_id'
+  | 'notes'
+  | 'created_at'
+>;
 
 type BlockRow = {
   id: number;

@@ -1,19 +1,13 @@
 import Add from '@mui/icons-material/Add';
-import Edit from '@mui/icons-material/Edit';
 import RestartAlt from '@mui/icons-material/RestartAlt';
-import { Box, Button, Card, CardContent, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { Customer } from '../../../shared/api/index.ts';
-import {
-  type DataColumn,
-  DataTable,
-  stopRowClick,
-  useListControls,
-  YesNo,
-} from '../../components/data-table';
+import { type DataColumn, DataTable, useListControls, YesNo } from '../../components/data-table';
 import { DateFilter } from '../../components/data-table/date-filter';
+import { OpenRowAction } from '../../components/data-table/open-row-action';
 import { downloadUrl, ExportLink } from '../../components/export-link';
 import { ButtonLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
@@ -23,20 +17,11 @@ import type { CustomerListSearch } from './search';
 function EditAction({ customer }: { customer: Customer }) {
   const intl = useIntl();
   const navigate = useNavigate();
-  const label = intl.formatMessage({ id: 'customers.list.open' }, { name: customer.name });
   return (
-    <Tooltip title={label}>
-      <IconButton
-        aria-label={label}
-        size="small"
-        onClick={(event) => {
-          stopRowClick(event);
-          void navigate({ to: '/customers/$id', params: { id: String(customer.id) } });
-        }}
-      >
-        <Edit fontSize="small" />
-      </IconButton>
-    </Tooltip>
+    <OpenRowAction
+      label={intl.formatMessage({ id: 'customers.list.open' }, { name: customer.name })}
+      onOpen={() => void navigate({ to: '/customers/$id', params: { id: String(customer.id) } })}
+    />
   );
 }
 

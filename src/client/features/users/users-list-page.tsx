@@ -1,16 +1,10 @@
-import Edit from '@mui/icons-material/Edit';
-import { Box, Card, CardContent, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Card, CardContent, Stack, Typography } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { User } from '../../../shared/api/index.ts';
-import {
-  type DataColumn,
-  DataTable,
-  stopRowClick,
-  useListControls,
-  YesNo,
-} from '../../components/data-table';
+import { type DataColumn, DataTable, useListControls, YesNo } from '../../components/data-table';
+import { OpenRowAction } from '../../components/data-table/open-row-action';
 import { useUsers } from './api/users';
 import { RoleBadge } from './role-badge';
 import type { UserListSearch } from './search';
@@ -20,20 +14,11 @@ const userParams = (user: User) => ({ id: String(user.customer_id), userId: Stri
 function EditAction({ user }: { user: User }) {
   const intl = useIntl();
   const navigate = useNavigate();
-  const label = intl.formatMessage({ id: 'users.list.open' }, { name: user.name });
   return (
-    <Tooltip title={label}>
-      <IconButton
-        aria-label={label}
-        size="small"
-        onClick={(event) => {
-          stopRowClick(event);
-          void navigate({ to: '/customers/$id/users/$userId', params: userParams(user) });
-        }}
-      >
-        <Edit fontSize="small" />
-      </IconButton>
-    </Tooltip>
+    <OpenRowAction
+      label={intl.formatMessage({ id: 'users.list.open' }, { name: user.name })}
+      onOpen={() => void navigate({ to: '/customers/$id/users/$userId', params: userParams(user) })}
+    />
   );
 }
 
