@@ -2,7 +2,10 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 
-const dataDir = path.resolve(import.meta.dirname, '../test-results/e2e-data');
+// E2E_DATA_DIR lets two suites run side by side (each with its own port, build and database).
+const dataDir = path.resolve(
+  process.env.E2E_DATA_DIR || path.join(import.meta.dirname, '../test-results/e2e-data'),
+);
 rmSync(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
 await import('../src/server/main.ts');
