@@ -177,11 +177,11 @@ describe('GET /export/sterilizations-filtered', () => {
   });
 
   it('reads in keyset batches that lose and repeat nothing, ties on received_ts included', async () => {
-    const filter = { deviceIds: [...fx.alphaDevices], window: { from: null, toExclusive: null } };
+    const filter = { devices: { ids: [...fx.alphaDevices] }, window: { from: null, toExclusive: null } };
     const whole = await text(filteredExport(t.database.db, filter));
     for (const batch of [1, 2, 7])
       expect(await text(filteredExport(t.database.db, filter, batch))).toBe(whole);
-    const everything = { deviceIds: null, window: { from: null, toExclusive: null } };
+    const everything = { devices: { all: true as const }, window: { from: null, toExclusive: null } };
     const all = parseCsv(await text(filteredExport(t.database.db, everything, 9)));
     expect(all.slice(1).map((row) => Number(row[0]))).toEqual(
       await expectedIds(t, 'true', 's.received_ts desc, s.id desc'),

@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { ReceivedWindow } from '../customers/repository.ts';
-import { filterCondition, isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
+import { filterCondition, forDepth, isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
 
 export const EXPORT_BATCH_ROWS = 5_000;
 const BOM = '\uFEFF';
@@ -135,9 +135,10 @@ const before = (cursor: Cursor | null): SQL[] =>
 async function* filteredCsv(db: Db, filter: SterilizationFilter, batchRows: number): AsyncGenerator<string> {
   yield BOM + csvLine(FILTERED_HEADER);
   if (isEmptyFilter(filter)) return;
+  const batchFilter = await forDepth(db, filter, batchRows);
   let cursor: Cursor | null = null;
   for (;;) {
-    const ids = orderedIds(filter, 'received_ts', 'desc', batchRows, 0, before(cursor));
+    const ids = orderedIds(batchFilter, 'received_ts', 'desc', batchRows, 0, before(cursor));
     const result: { rows: FilteredRow[] } = await db.execute<FilteredRow>(sql`
       with page as materialized (${ids})
       select s.id, ${TIME_COLUMNS}, c.name as customer_name, d.device_serial, s.progressive_id, s.status_code,
@@ -206,7 +207,7 @@ async function* okCsv(
     order by lower(c.name), c.id, d.device_serial, d.id`);
   for (const device of devices.rows) {
     const prefix = [numberCell(device.customer_id), textCell(device.name), textCell(device.device_serial)];
-    const filter: SterilizationFilter = { deviceIds: [Number(device.id)], window };
+    const filter: SterilizationFilter = { devices: { ids: [Number(device.id)] }, window };
     let cursor: Cursor | null = null;
     for (;;) {
       const after = cursor

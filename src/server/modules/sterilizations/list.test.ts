@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PER_PAGE } from '../../http/paging.ts';
 import { createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
 import { customerIdOf, expectContract } from '../customers/test-support.ts';
-import { totals } from './list.ts';
+import { customerSets, totals } from './list.ts';
 import { expectedIds, type Fixture, makeFixture } from './test-fixtures.ts';
 
 let t: TestApp;
@@ -15,6 +15,7 @@ const tokens: Record<'super' | 'admin' | 'care' | 'customer', string> = {
 };
 let ownCustomer: number;
 const defaultLimit = totals.exactLimit;
+const defaultLateralMaxRows = customerSets.lateralMaxRows;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -26,6 +27,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 afterEach(() => {
   totals.exactLimit = defaultLimit;
+  customerSets.lateralMaxRows = defaultLateralMaxRows;
 });
 
 interface Listed {
@@ -148,6 +150,25 @@ describe('GET /sterilizations', () => {
     totals.exactLimit = 1;
     const everything = await list(tokens.admin, '');
     expect(everything.total).toBeGreaterThanOrEqual(PER_PAGE);
+  });
+
+  it("pages a customer's records alike whether its devices are read inside the page query or first", async () => {
+    const orders = {
+      received_ts: 's.received_ts desc, s.id desc',
+      consumables_lot: 's.consumables_lot desc, s.id desc',
+      device_serial: 'd.device_serial desc, s.received_ts desc, s.id desc',
+    };
+    for (const [sortBy, order] of Object.entries(orders)) {
+      const expected = await expectedIds(t, alphaWhere(), order);
+      expect(expected.length, 'more than a page').toBeGreaterThan(PER_PAGE);
+      for (const lateralMaxRows of [0, 1_000_000]) {
+        customerSets.lateralMaxRows = lateralMaxRows;
+        const query = `customerId=${fx.alpha}&sortBy=${sortBy}&sortDir=desc`;
+        expect(await allIds(tokens.admin, query), `${sortBy}, lateral up to ${lateralMaxRows}`).toEqual(
+          expected,
+        );
+      }
+    }
   });
 
   it('shows every customer to staff', async () => {

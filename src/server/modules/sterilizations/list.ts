@@ -5,7 +5,8 @@
  *   rows are only ever reached through its own devices.
  * - The ordered page is picked on narrow index-only scans, then only its rows are joined to the view.
  *   With a device set the per-device indexes are merged (UNION ALL → Merge Append), so page 1 of a
- *   small customer reads about 20 index entries however large the table; without one, the global
+ *   small customer reads about 20 index entries however large the table; a customer's first pages
+ *   read its devices inside the same query instead (lateral scans, one round trip); without one, the global
  *   (received_ts desc, id desc) and (consumables_lot, id) indexes serve the sort directly.
  * - The device_serial sort walks the devices in serial order and each device's index in order
  *   (lateral join, incremental sort), stopping as soon as the page is full.
@@ -20,14 +21,29 @@ import type { ReceivedWindow } from '../customers/repository.ts';
 export type SterilizationSort = 'received_ts' | 'device_serial' | 'consumables_lot';
 export type Direction = 'asc' | 'desc';
 
+/**
+ * Whose records a filter reaches: every device, these devices (an empty set matches nothing), or a
+ * customer's devices as they are when the query runs (read inside the same query, so a page of a
+ * customer costs one round trip and a device reassigned a moment ago is already out).
+ */
+export type DeviceSet = { all: true } | { ids: number[] } | { customerId: number };
+
 export interface SterilizationFilter {
-  /** null: every device; otherwise only the records of these devices (an empty set matches nothing). */
-  deviceIds: number[] | null;
+  devices: DeviceSet;
   window: ReceivedWindow;
 }
 
 /** Above this many devices a device set is filtered instead of merged (planning a huge union costs more). */
 const MERGE_MAX_DEVICES = 100;
+
+/**
+ * A customer's set is read inside the page query (devices × lateral index scans, then a top-N sort)
+ * only while each device contributes at most this many index entries; deeper pages read the
+ * customer's device ids first so that the ordered per-device branches can be merged instead.
+ * Measured at 1M rows on PostgreSQL, 4 devices: page 1 with the lateral join 0.9 ms against 2.3 ms
+ * for lookup + merge; page 1000 with it 127 ms against 29 ms.
+ */
+export const customerSets = { lateralMaxRows: 100 };
 
 /**
  * How far `total` is counted exactly (tests lower it to reach the estimate path), and how long an
@@ -41,13 +57,13 @@ const estimates = new Map<string, { total: number; expires: number }>();
 
 function filterKey(filter: SterilizationFilter, cap: number): string {
   const { from, toExclusive } = filter.window;
-  return JSON.stringify([cap, filter.deviceIds, from?.getTime() ?? null, toExclusive?.getTime() ?? null]);
+  return JSON.stringify([cap, filter.devices, from?.getTime() ?? null, toExclusive?.getTime() ?? null]);
 }
 
 const EMPTY = sql`false`;
 
 export function isEmptyFilter(filter: SterilizationFilter): boolean {
-  return filter.deviceIds !== null && filter.deviceIds.length === 0;
+  return 'ids' in filter.devices && filter.devices.ids.length === 0;
 }
 
 function windowConditions(window: ReceivedWindow): SQL[] {
@@ -71,8 +87,20 @@ const idList = (ids: number[]): SQL =>
 export function filterCondition(filter: SterilizationFilter, extra: SQL[] = []): SQL {
   if (isEmptyFilter(filter)) return EMPTY;
   const conditions = [...windowConditions(filter.window), ...extra];
-  if (filter.deviceIds !== null) conditions.unshift(sql`s.device_id in ${idList(filter.deviceIds)}`);
+  const devices = filter.devices;
+  if ('ids' in devices) conditions.unshift(sql`s.device_id in ${idList(devices.ids)}`);
+  if ('customerId' in devices)
+    conditions.unshift(
+      sql`s.device_id in (select id from devices where customer_id = ${devices.customerId})`,
+    );
   return and(conditions);
+}
+
+/** The SQL condition on devices `d` that selects the set's devices. */
+function deviceCondition(devices: DeviceSet): SQL {
+  if ('ids' in devices) return sql`d.id in ${idList(devices.ids)}`;
+  if ('customerId' in devices) return sql`d.customer_id = ${devices.customerId}`;
+  return sql`true`;
 }
 
 interface OrderedKeys {
@@ -107,16 +135,15 @@ export function orderedIds(
   if (isEmptyFilter(filter)) return sql`select null::bigint as id where false`;
   const conditions = [...windowConditions(filter.window), ...extra];
   const page = sql`limit ${limit} offset ${offset}`;
-  const devices = filter.deviceIds;
+  const devices = filter.devices;
 
   if (sort === 'device_serial') {
-    const deviceCondition = devices === null ? sql`true` : sql`d.id in ${idList(devices)}`;
     const d = sql.raw(dir);
     // Each device contributes at most the rows up to this page, in index order; the incremental sort
     // above the lateral join then only has to finish the current device's group.
     return sql`
       select x.id from (
-        select d.id, d.device_serial from devices d where ${deviceCondition} order by d.device_serial ${d}
+        select d.id, d.device_serial from devices d where ${deviceCondition(devices)} order by d.device_serial ${d}
       ) d
       cross join lateral (
         select s.id, s.received_ts from sterilizations s
@@ -129,11 +156,21 @@ export function orderedIds(
   }
 
   const keys = KEYS[sort];
-  if (devices !== null && devices.length <= MERGE_MAX_DEVICES) {
+  if ('customerId' in devices) {
+    return sql`
+      select x.id from devices d
+      cross join lateral (
+        select ${keys.columns} from sterilizations s where s.device_id = d.id and ${and(conditions)}
+        order by ${keys.order('s', dir)} limit ${limit + offset}
+      ) x
+      where ${deviceCondition(devices)}
+      order by ${keys.order('x', dir)} ${page}`;
+  }
+  if ('ids' in devices && devices.ids.length <= MERGE_MAX_DEVICES) {
     // Each branch is ordered and limited itself: a branch with a WHERE clause is planned as its own
     // subquery, and only an ordered one lets the planner merge the branches (Merge Append) instead of
     // sorting all of them.
-    const branches = devices.map(
+    const branches = devices.ids.map(
       (
         id,
       ) => sql`(select ${keys.columns} from sterilizations s where s.device_id = ${id} and ${and(conditions)}
@@ -141,8 +178,25 @@ export function orderedIds(
     );
     return sql`select u.id from (${sql.join(branches, sql` union all `)}) u order by ${keys.order('u', dir)} ${page}`;
   }
-  if (devices !== null) conditions.unshift(sql`s.device_id in ${idList(devices)}`);
+  if ('ids' in devices) conditions.unshift(sql`s.device_id in ${idList(devices.ids)}`);
   return sql`select s.id from sterilizations s where ${and(conditions)} order by ${keys.order('s', dir)} ${page}`;
+}
+
+/**
+ * The filter to read `rows` ordered index entries per device with: a customer's set stays a subquery
+ * for shallow pages and becomes its device ids (one extra query) for deeper ones (customerSets.lateralMaxRows; tests move it to reach both paths).
+ */
+export async function forDepth(
+  db: Db,
+  filter: SterilizationFilter,
+  rows: number,
+): Promise<SterilizationFilter> {
+  const devices = filter.devices;
+  if (!('customerId' in devices) || rows <= customerSets.lateralMaxRows) return filter;
+  const found = await db.execute<{ id: number }>(
+    sql`select id from devices where customer_id = ${devices.customerId} order by id`,
+  );
+  return { ...filter, devices: { ids: found.rows.map((row) => Number(row.id)) } };
 }
 
 /** The ORDER BY of the full rows (s = sterilizations, d = devices), the same order as orderedIds. */

@@ -5,6 +5,7 @@ import type { ReceivedWindow } from '../customers/repository.ts';
 import {
   countMatching,
   type Direction,
+  forDepth,
   isEmptyFilter,
   orderedIds,
   rowOrder,
@@ -33,7 +34,7 @@ export interface FilterRequest {
  */
 export async function resolveFilter(db: Db, request: FilterRequest): Promise<SterilizationFilter> {
   const { scope, customerId, deviceId, window } = request;
-  const nothing: SterilizationFilter = { deviceIds: [], window };
+  const nothing: SterilizationFilter = { devices: { ids: [] }, window };
   if (scope !== null && customerId !== undefined && customerId !== scope) return nothing;
   const customer = scope ?? customerId ?? null;
   if (deviceId !== undefined) {
@@ -42,13 +43,10 @@ export async function resolveFilter(db: Db, request: FilterRequest): Promise<Ste
     );
     const owner = found.rows[0]?.customer_id;
     if (owner === undefined || (customer !== null && Number(owner) !== customer)) return nothing;
-    return { deviceIds: [deviceId], window };
+    return { devices: { ids: [deviceId] }, window };
   }
-  if (customer === null) return { deviceIds: null, window };
-  const devices = await db.execute<{ id: number }>(
-    sql`select id from devices where customer_id = ${customer} order by id`,
-  );
-  return { deviceIds: devices.rows.map((row) => Number(row.id)), window };
+  if (customer === null) return { devices: { all: true }, window };
+  return { devices: { customerId: customer }, window };
 }
 
 /** Full view rows for a key query's ids, in `order`. */
@@ -68,8 +66,9 @@ export async function listSterilizationPage(
 ) {
   if (isEmptyFilter(filter)) return { rows: [], total: 0 };
   const { sort, dir, limit, offset } = options;
+  const pageFilter = await forDepth(db, filter, limit + offset);
   const result = await db.execute<SterilizationRow>(
-    rowsOf(orderedIds(filter, sort, dir, limit, offset), rowOrder(sort, dir)),
+    rowsOf(orderedIds(pageFilter, sort, dir, limit, offset), rowOrder(sort, dir)),
   );
   const rows = result.rows.map(sterilizationView);
   // A short page is the last one: its end is the exact total, no count needed.
