@@ -213,7 +213,11 @@ test.describe('sterilization list', () => {
       `${first.device_serial}Progressive ${first.progressive_id}`,
     );
     await row.getByRole('button', { name: 'Show details' }).click();
-    const details = row.getByTestId('sterilization-details');
+    // The card opens in its own full-width row beneath the record, which the toggle controls.
+    const hide = row.getByRole('button', { name: 'Hide details' });
+    const detailRow = page.locator(`[id="${await hide.getAttribute('aria-controls')}"]`);
+    await expect(detailRow.locator('td')).toHaveAttribute('colspan', String(await row.locator('td').count()));
+    const details = detailRow.getByTestId('sterilization-details');
     await expect(details).toBeVisible();
     await expect(details.locator('dt')).toHaveText([
       'Status',
@@ -229,8 +233,9 @@ test.describe('sterilization list', () => {
     await expect(details.locator('dd').first()).toHaveText(status);
     await expect(details.locator('dd').nth(2)).toContainText('minutes');
     await expect(details.locator('dd').nth(4)).toContainText('hours');
-    await row.getByRole('button', { name: 'Hide details' }).click();
+    await hide.click();
     await expect(details).toBeHidden();
+    await expect(row.getByRole('button', { name: 'Show details' })).not.toHaveAttribute('aria-controls');
   });
 
   test('the download exports the filtered records as CSV with a header row', async ({ page }) => {

@@ -23,7 +23,7 @@ import {
   type SortingState,
   useReactTable,
 } from '@tanstack/react-table';
-import { type KeyboardEvent, type MouseEvent, type ReactNode, useMemo } from 'react';
+import { Fragment, type KeyboardEvent, type MouseEvent, type ReactNode, useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { SortDir } from './list-search';
 
@@ -63,7 +63,17 @@ export type DataTableProps<T> = {
   isFetching?: boolean;
   /** Compact rows. */
   size?: 'small' | 'medium';
+  /**
+   * A row's expanded detail, shown full width beneath it (null: collapsed). Detail rows carry the id
+   * `detailRowId(rowId)` so the toggle can point at them with aria-controls.
+   */
+  renderDetail?: (row: T) => ReactNode | null;
 };
+
+/** The DOM id of a row's detail row (see DataTableProps.renderDetail). */
+export function detailRowId(rowId: string | number): string {
+  return `row-detail-${rowId}`;
+}
 
 /**
  * Stops a click inside a row (an action button or link) from also triggering the row click.
@@ -126,6 +136,7 @@ export function DataTable<T>({
   emptyMessageId,
   isFetching = false,
   size = 'medium',
+  renderDetail,
 }: DataTableProps<T>) {
   const intl = useIntl();
 
@@ -227,25 +238,37 @@ export function DataTable<T>({
             ))}
           </TableHead>
           <TableBody>
-            {visibleRows.map((row) => (
-              <TableRow
-                key={row.id}
-                hover={Boolean(onRowClick)}
-                onClick={onRowClick ? () => onRowClick(row.original) : undefined}
-                onKeyDown={onRowClick ? rowKeyDown(row.original) : undefined}
-                tabIndex={onRowClick ? 0 : undefined}
-                sx={onRowClick ? { cursor: 'pointer' } : undefined}
-              >
-                {row.getVisibleCells().map((cell) => {
-                  const column = cell.column.columnDef.meta as DataColumn<T>;
-                  return (
-                    <TableCell key={cell.id} align={column.align}>
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </TableCell>
-                  );
-                })}
-              </TableRow>
-            ))}
+            {visibleRows.map((row) => {
+              const detail = renderDetail?.(row.original) ?? null;
+              return (
+                <Fragment key={row.id}>
+                  <TableRow
+                    hover={Boolean(onRowClick)}
+                    onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+                    onKeyDown={onRowClick ? rowKeyDown(row.original) : undefined}
+                    tabIndex={onRowClick ? 0 : undefined}
+                    sx={{
+                      ...(onRowClick ? { cursor: 'pointer' } : {}),
+                      ...(detail !== null ? { '& > td': { borderBottom: 'unset' } } : {}),
+                    }}
+                  >
+                    {row.getVisibleCells().map((cell) => {
+                      const column = cell.column.columnDef.meta as DataColumn<T>;
+                      return (
+                        <TableCell key={cell.id} align={column.align}>
+                          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                        </TableCell>
+                      );
+                    })}
+                  </TableRow>
+                  {detail !== null && (
+                    <TableRow id={detailRowId(row.id)}>
+                      <TableCell colSpan={columns.length}>{detail}</TableCell>
+                    </TableRow>
+                  )}
+                </Fragment>
+              );
+            })}
             {visibleRows.length === 0 && (
               <TableRow>
                 <TableCell colSpan={columns.length} align="center" sx={{ py: 4, color: 'text.secondary' }}>

@@ -1,4 +1,11 @@
-export { type DataColumn, DataTable, type DataTableProps, stopRowClick, YesNo } from './data-table';
+export {
+  type DataColumn,
+  DataTable,
+  type DataTableProps,
+  detailRowId,
+  stopRowClick,
+  YesNo,
+} from './data-table';
 export {
   type ListSearch,
   parseId,

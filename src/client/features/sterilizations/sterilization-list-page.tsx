@@ -2,21 +2,11 @@ import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import RestartAlt from '@mui/icons-material/RestartAlt';
 import VerifiedUser from '@mui/icons-material/VerifiedUser';
-import {
-  Box,
-  Button,
-  Card,
-  CardContent,
-  Collapse,
-  MenuItem,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useCallback, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Sterilization } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, useListControls } from '../../components/data-table';
+import { type DataColumn, DataTable, detailRowId, useListControls } from '../../components/data-table';
 import { DateFilter } from '../../components/data-table/date-filter';
 import { downloadUrl, ExportLink } from '../../components/export-link';
 import { useAbilities, useSession } from '../../lib/session';
@@ -154,26 +144,22 @@ export function SterilizationListPage({
         cell: (row) => {
           const open = expanded.has(row.id);
           return (
-            <Box>
-              <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
-                <Button
-                  size="small"
-                  aria-expanded={open}
-                  startIcon={open ? <ExpandLess /> : <ExpandMore />}
-                  onClick={() => toggle(row.id)}
-                >
-                  {intl.formatMessage({
-                    id: open ? 'sterilizations.list.hide_details' : 'sterilizations.list.show_details',
-                  })}
-                </Button>
-                <Button size="small" startIcon={<VerifiedUser />} onClick={() => onVerify(row)}>
-                  {intl.formatMessage({ id: 'sterilizations.list.verify' })}
-                </Button>
-              </Stack>
-              <Collapse in={open} unmountOnExit>
-                <SterilizationDetails record={row} />
-              </Collapse>
-            </Box>
+            <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
+              <Button
+                size="small"
+                aria-expanded={open}
+                aria-controls={open ? detailRowId(row.id) : undefined}
+                startIcon={open ? <ExpandLess /> : <ExpandMore />}
+                onClick={() => toggle(row.id)}
+              >
+                {intl.formatMessage({
+                  id: open ? 'sterilizations.list.hide_details' : 'sterilizations.list.show_details',
+                })}
+              </Button>
+              <Button size="small" startIcon={<VerifiedUser />} onClick={() => onVerify(row)}>
+                {intl.formatMessage({ id: 'sterilizations.list.verify' })}
+              </Button>
+            </Stack>
           );
         },
       },
@@ -292,6 +278,7 @@ export function SterilizationListPage({
             {...list}
             emptyMessageId="sterilizations.list.empty"
             isFetching={sterilizations.isFetching}
+            renderDetail={(row) => (expanded.has(row.id) ? <SterilizationDetails record={row} /> : null)}
           />
         </CardContent>
       </Card>
