@@ -9,11 +9,12 @@ const ALL_MODULES = [
   ['Devices', '/devices'],
   ['Sterilizations', '/sterilizations'],
   ['Certificates', '/certificates'],
+  ['Audit trail', '/audit'],
 ] as const;
 
 const EXPECTED: Record<keyof typeof DEMO, readonly string[]> = {
-  super: ['Customers', 'Users', 'Products', 'Devices', 'Sterilizations', 'Certificates'],
-  admin: ['Customers', 'Users', 'Products', 'Devices', 'Sterilizations', 'Certificates'],
+  super: ['Customers', 'Users', 'Products', 'Devices', 'Sterilizations', 'Certificates', 'Audit trail'],
+  admin: ['Customers', 'Users', 'Products', 'Devices', 'Sterilizations', 'Certificates', 'Audit trail'],
   care: ['Customers', 'Users', 'Devices', 'Sterilizations', 'Certificates'],
   customer: ['Sterilizations', 'Certificates'],
 };

@@ -1,5 +1,12 @@
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { initialState, nextRecord, signRecords } from '../scripts/simulate-devices.ts';
+import { apiCreateCustomer, apiToken } from './customers-helpers.ts';
+import { devnetControl } from './devnet-control.ts';
 import { DEMO, loginAs } from './fixtures.ts';
 
 /*
@@ -32,20 +39,42 @@ async function getData<T>(
   return ((await response.json()) as { data: T }).data;
 }
 
-/** Waits until the newest record of Clinica San Marco (blockchain enabled) is in a MINED block. */
-async function minedRecord(page: Page): Promise<Row> {
+/** Waits until the newest record of a customer is in a block of this status. */
+async function newestRecord(page: Page, customerId: number, status: 'SENT' | 'MINED'): Promise<Row> {
   const headers = await bearer(page);
   let first: Row | undefined;
   await expect
     .poll(
       async () => {
-        first = (await getData<Paged>(page.request, '/api/v1/sterilizations?customerId=2', headers)).data[0];
+        const url = `/api/v1/sterilizations?customerId=${customerId}`;
+        first = (await getData<Paged>(page.request, url, headers)).data[0];
         return first?.blockchain_data?.blockchain_data_block.status ?? 'none';
       },
       { timeout: 60_000, intervals: [500, 1000, 2000] },
     )
-    .toBe('MINED');
+    .toBe(status);
   return first as Row;
+}
+
+/** Waits until the newest record of Clinica San Marco (blockchain enabled) is in a MINED block. */
+const minedRecord = (page: Page) => newestRecord(page, 2, 'MINED');
+
+const verifyReceiptScript = path.join(import.meta.dirname, '../scripts/verify-receipt.ts');
+
+/** Runs `node scripts/verify-receipt.ts <file> --rpc <url>` as a user would: its exit code and output. */
+async function runVerifyReceipt(file: string, rpc: string): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [
+      verifyReceiptScript,
+      file,
+      '--rpc',
+      rpc,
+    ]);
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
 }
 
 const dialog = (page: Page, name = 'Data integrity verification') => page.getByRole('dialog', { name });
@@ -146,6 +175,124 @@ test.describe('data integrity verification', () => {
     await expect(modal.getByRole('button', { name: /^Verification/ })).toHaveCount(0);
     await modal.getByRole('button', { name: 'OK' }).click();
     await expect(modal).toBeHidden();
+  });
+
+  test('the downloaded proof receipt verifies with verify-receipt; a tampered one does not', async ({
+    page,
+    baseURL,
+  }, testInfo) => {
+    test.slow();
+    await loginAs(page, DEMO.super);
+    const record = await minedRecord(page);
+    await page.goto('/sterilizations?customerId=2');
+    await firstRow(page).getByRole('button', { name: 'Verify data' }).click();
+    const modal = dialog(page);
+    await expect(modal.getByLabel('id', { exact: true })).toHaveValue(String(record.id));
+    await expect(modal.getByRole('button', { name: 'Verification successful' })).toBeVisible({
+      timeout: 20_000,
+    });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      modal.getByRole('button', { name: 'Download proof' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`uvtrace-proof-${record.id}.json`);
+    const file = testInfo.outputPath(download.suggestedFilename());
+    await download.saveAs(file);
+    const rpc = `${baseURL}/chain-rpc`;
+
+    const genuine = await runVerifyReceipt(file, rpc);
+    expect(genuine.code, genuine.output).toBe(0);
+    for (const check of ['format', 'leaf', 'root', 'chain_id', 'transaction', 'contract', 'status']) {
+      expect(genuine.output).toMatch(new RegExp(`^passed  ${check} `, 'm'));
+    }
+    expect(genuine.output).toMatch(/^passed {2}anchor_call +anchor\(\d+, 0x[0-9a-f]{64}\)$/m);
+    expect(genuine.output).toContain('receipt verified');
+
+    // One field of the record changed: the leaf no longer matches; the chain checks still pass.
+    const receipt = JSON.parse(await readFile(file, 'utf8')) as { record: Record<string, string | null> };
+    const tamperedFile = testInfo.outputPath('tampered.json');
+    const energy = receipt.record.supplied_energy ?? '0';
+    await writeFile(
+      tamperedFile,
+      JSON.stringify({ ...receipt, record: { ...receipt.record, supplied_energy: `${Number(energy) + 1}` } }),
+    );
+    const tampered = await runVerifyReceipt(tamperedFile, rpc);
+    expect(tampered.code, tampered.output).toBe(1);
+    expect(tampered.output).toMatch(/^FAILED {2}leaf /m);
+    expect(tampered.output).toMatch(/^passed {2}anchor_call /m);
+    expect(tampered.output).toContain('receipt NOT verified');
+  });
+
+  test('a record whose anchor transaction is not mined yet waits for it, then verifies', async ({ page }) => {
+    test.slow(); // the worker makes a block of one record after ANCHOR_INTERVAL_SECONDS (10 s)
+    await loginAs(page, DEMO.super);
+    // A clinic and device of this test's own, so the demo data stays as seeded.
+    const token = await apiToken(page.request);
+    const tag = Math.random().toString(36).slice(2, 7).toUpperCase().padEnd(5, 'X');
+    const customer = await apiCreateCustomer(page.request, token, `E2E Anchoring ${tag}`, {
+      enable_blockchain: '1',
+    });
+    const headers = { Authorization: `Bearer ${token}` };
+    const products = await getData<{ data: Array<{ id: number; type: number }> }>(
+      page.request,
+      '/api/v1/products?sortBy=type',
+      headers,
+    );
+    const serial = `E2A${tag}`;
+    const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const device = await page.request.post(`/api/v1/customers/${customer.id}/devices`, {
+      headers,
+      multipart: {
+        device_serial: serial,
+        label: `Anchoring ${tag}`,
+        product_id: String(products.data.find((product) => product.type === 1)?.id),
+        public_key: keys.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      },
+    });
+    expect(device.status(), await device.text()).toBe(201);
+
+    // The devnet keeps transactions in its mempool: the block is formed and SENT, and stays unmined.
+    await devnetControl('evm_setAutomine', [false]);
+    try {
+      const { record } = nextRecord(
+        serial,
+        initialState(Math.random),
+        Math.random,
+        Math.floor(Date.now() / 1000),
+      );
+      const ingest = await page.request.post('/api/v1/ingest/sterilizations', {
+        data: { token: await signRecords(serial, [record], keys.privateKey) },
+      });
+      expect(ingest.status(), await ingest.text()).toBe(200);
+      const sent = await newestRecord(page, customer.id, 'SENT');
+
+      await page.goto(`/sterilizations?customerId=${customer.id}`);
+      await firstRow(page).getByRole('button', { name: 'Verify data' }).click();
+      const modal = dialog(page);
+      await expect(modal.getByLabel('id', { exact: true })).toHaveValue(String(sent.id));
+      await expect(modal.getByTestId('integrity-block-status')).toContainText('SENT');
+      await expect(modal.getByTestId('integrity-transaction')).toContainText(/0x[0-9a-f]{64}/);
+      await expect(modal.getByText('Data verifiable when transaction is mined')).toBeVisible();
+      await expect(modal.getByRole('button', { name: /^Verification/ })).toHaveCount(0);
+      await expect(modal.locator('[data-check]')).toHaveCount(0);
+      // The record is in a block already: its control strings are computed all the same.
+      await expect(modal.getByTestId('integrity-leaf')).toContainText(/0x[0-9a-f]{64}/);
+      await expect(modal.getByTestId('integrity-root')).toContainText(/0x[0-9a-f]{64}/);
+    } finally {
+      await devnetControl('evm_setAutomine', [true]);
+      await devnetControl('evm_mine');
+    }
+
+    // Mined: the same record now verifies.
+    await newestRecord(page, customer.id, 'MINED');
+    await page.reload();
+    await firstRow(page).getByRole('button', { name: 'Verify data' }).click();
+    const modal = dialog(page);
+    await expect(modal.getByTestId('integrity-block-status')).toContainText('MINED');
+    await expect(modal.getByRole('button', { name: 'Verification successful' })).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(modal.getByText('Data verifiable when transaction is mined')).toHaveCount(0);
   });
 
   test('in Italian', async ({ page }) => {

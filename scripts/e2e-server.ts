@@ -1,11 +1,19 @@
-/** The server the end-to-end suite runs against: the production build on a fresh embedded database with demo data. */
-import { rmSync } from 'node:fs';
-import path from 'node:path';
+/**
+ * The server the end-to-end suite runs against: the production build on a fresh embedded database with
+ * demo data, and the devnet's mining controllable by the specs (e2e/devnet-control.ts; test-only).
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { e2eDataDir, serveDevnetControl } from '../e2e/devnet-control.ts';
+import { connectChain } from '../src/server/chain/chain.ts';
+import { loadConfig } from '../src/server/config.ts';
+import { startServer } from '../src/server/main.ts';
 
 // E2E_DATA_DIR lets two suites run side by side (each with its own port, build and database).
-const dataDir = path.resolve(
-  process.env.E2E_DATA_DIR || path.join(import.meta.dirname, '../test-results/e2e-data'),
-);
-rmSync(dataDir, { recursive: true, force: true });
-process.env.DATA_DIR = dataDir;
-await import('../src/server/main.ts');
+rmSync(e2eDataDir, { recursive: true, force: true });
+mkdirSync(e2eDataDir, { recursive: true });
+process.env.DATA_DIR = e2eDataDir;
+// The chain is connected here, not by the app, so that this script holds the devnet's handle.
+const chain = await connectChain(loadConfig().chain);
+if (!chain.embedded) throw new Error('the end-to-end server runs on the embedded devnet (no CHAIN_RPC_URL)');
+await serveDevnetControl((call) => chain.request(call as never));
+await startServer({ chain });

@@ -16,6 +16,7 @@
  * small) and increases with time. (A number the server already holds would be answered with the
  * stored record, never a second row.)
  */
+import type { KeyObject } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -88,6 +89,44 @@ export function nextRecord(
   return { record, state: { progressive, lampLife, batch, usedInBatch } };
 }
 
+/** Where the seed writes each demo device's private key: `<dataDir>/device-keys/<serial>.pem`. */
+export const deviceKeysDir = (dataDir: string) => path.join(dataDir, 'device-keys');
+
+/** The private keys under deviceKeysDir, by serial (only the listed serials, when a list is given). */
+export async function loadDeviceKeys(
+  dataDir: string,
+  only?: readonly string[] | null,
+): Promise<Map<string, CryptoKey>> {
+  const keysDir = deviceKeysDir(dataDir);
+  const serials = (await readdir(keysDir).catch(() => [] as string[]))
+    .filter((file) => file.endsWith('.pem'))
+    .map((file) => file.slice(0, -'.pem'.length))
+    .filter((serial) => !only || only.includes(serial))
+    .sort();
+  return new Map(
+    await Promise.all(
+      serials.map(
+        async (serial) =>
+          [
+            serial,
+            await importPKCS8(await readFile(path.join(keysDir, `${serial}.pem`), 'utf8'), 'RS256'),
+          ] as const,
+      ),
+    ),
+  );
+}
+
+/** The token a device posts to the ingestion call: its records, signed with its private key (RS256). */
+export function signRecords(
+  serial: string,
+  records: SterilizationClaim[],
+  key: CryptoKey | KeyObject,
+): Promise<string> {
+  return new SignJWT({ ...ingestionClaims(serial, records) })
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+    .sign(key);
+}
+
 interface Options {
   rate: number;
   count: number;
@@ -134,28 +173,13 @@ function parseOptions(): Options {
 
 async function main(): Promise<void> {
   const options = parseOptions();
-  const keysDir = path.join(options.dataDir, 'device-keys');
-  const files = (await readdir(keysDir).catch(() => [] as string[]))
-    .filter((file) => file.endsWith('.pem'))
-    .sort();
-  const serials = files
-    .map((file) => file.slice(0, -'.pem'.length))
-    .filter((serial) => !options.devices || options.devices.includes(serial));
+  const keysDir = deviceKeysDir(options.dataDir);
+  const keys = await loadDeviceKeys(options.dataDir, options.devices);
+  const serials = [...keys.keys()];
   if (serials.length === 0) {
     console.error(`no device keys in ${keysDir}: run "npm run seed" (or start the server once) first`);
     process.exit(1);
   }
-  const keys = new Map(
-    await Promise.all(
-      serials.map(
-        async (serial) =>
-          [
-            serial,
-            await importPKCS8(await readFile(path.join(keysDir, `${serial}.pem`), 'utf8'), 'RS256'),
-          ] as const,
-      ),
-    ),
-  );
   const stateFile = path.join(options.dataDir, 'simulator-state.json');
   const states: Record<string, DeviceState> = JSON.parse(await readFile(stateFile, 'utf8').catch(() => '{}'));
   const saveState = () => writeFile(stateFile, `${JSON.stringify(states, null, 2)}\n`);
@@ -180,9 +204,7 @@ async function main(): Promise<void> {
       const state = states[serial] ?? initialState(Math.random);
       const built = nextRecord(serial, state, Math.random, Math.floor(Date.now() / 1000));
       states[serial] = built.state;
-      const token = await new SignJWT({ ...ingestionClaims(serial, [built.record]) })
-        .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-        .sign(keys.get(serial) as CryptoKey);
+      const token = await signRecords(serial, [built.record], keys.get(serial) as CryptoKey);
       const label = `[${index + 1}/${options.count}] ${serial} #${built.record.progressive_id}`;
       try {
         const response = await fetch(endpoint, {

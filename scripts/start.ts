@@ -30,4 +30,5 @@ if (stale) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-await import('../src/server/main.ts');
+const { startServer } = await import('../src/server/main.ts');
+await startServer();

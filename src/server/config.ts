@@ -26,9 +26,15 @@ export interface AppConfig {
   loginFailureWindowSeconds: number;
   /** Largest accepted upload, in bytes (UPLOAD_MAX_BYTES, default 20 MB). */
   uploadMaxBytes: number;
+  /** Largest accepted request body other than a multipart form, in bytes (BODY_MAX_BYTES, default 1 MiB). */
+  bodyMaxBytes: number;
+  /** Login requests per client address per minute before 429, failed or not (LOGIN_RATE_LIMIT_PER_MINUTE, default 120; 0 = off). */
+  loginRateLimitPerMinute: number;
+  /** Device ingestion requests per client address per minute before 429 (INGEST_RATE_LIMIT_PER_MINUTE, default 600; 0 = off). */
+  ingestRateLimitPerMinute: number;
   /** Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY, default false). */
   trustProxy: boolean;
-  /** Send HSTS; set when served over HTTPS (HTTPS, default false). */
+  /** Send HSTS on every answer (HTTPS, default false); without it only answers to HTTPS requests carry it. */
   https: boolean;
   /** The chain integrity proofs are anchored on (docs/integrity.md). */
   chain: ChainConfig;
@@ -97,6 +103,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     loginMaxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5),
     loginFailureWindowSeconds: integer(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 900),
     uploadMaxBytes: integer(env, 'UPLOAD_MAX_BYTES', 20 * 1024 * 1024),
+    bodyMaxBytes: integer(env, 'BODY_MAX_BYTES', 1024 * 1024),
+    loginRateLimitPerMinute: integer(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 120),
+    ingestRateLimitPerMinute: integer(env, 'INGEST_RATE_LIMIT_PER_MINUTE', 600),
     trustProxy: flag(env, 'TRUST_PROXY', false),
     https: flag(env, 'HTTPS', false),
     chain: loadChainConfig(env),

@@ -1,17 +1,30 @@
 /**
  * react-intl wiring: locale en (default) or it, the user's choice persisted in localStorage and
  * mirrored on <html lang>. Catalogues are namespaced message ids (src/client/i18n/*.json).
+ *
+ * Each catalogue is its own chunk and only the one in use is loaded: the page loads the stored
+ * locale's before it first renders (loadCatalog in main.tsx), and a switch of language takes effect
+ * once the other one has arrived, so no text ever shows as a bare message id.
  */
 import { type ReactNode, useEffect, useSyncExternalStore } from 'react';
 import { IntlProvider, type IntlShape } from 'react-intl';
-import en from '../i18n/en.json';
-import it from '../i18n/it.json';
 
 export const LOCALES = ['en', 'it'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export const catalogs: Record<Locale, Record<string, string>> = { en, it };
+type Catalog = Record<string, string>;
+
+const catalogLoaders: Record<Locale, () => Promise<{ default: Catalog }>> = {
+  en: () => import('../i18n/en.json'),
+  it: () => import('../i18n/it.json'),
+};
+const loadedCatalogs: Partial<Record<Locale, Catalog>> = {};
+
+/** Loads a locale's catalogue (once); AppIntlProvider needs the current locale's loaded. */
+export async function loadCatalog(locale: Locale): Promise<void> {
+  loadedCatalogs[locale] ??= (await catalogLoaders[locale]()).default;
+}
 
 const STORAGE_KEY = 'uvtrace.locale';
 
@@ -34,8 +47,9 @@ export function getLocale(): Locale {
   return currentLocale;
 }
 
-export function setLocale(locale: Locale): void {
+export async function setLocale(locale: Locale): Promise<void> {
   if (locale === currentLocale) return;
+  await loadCatalog(locale);
   currentLocale = locale;
   try {
     localStorage.setItem(STORAGE_KEY, locale);
@@ -68,7 +82,7 @@ export function AppIntlProvider({ children }: { children: ReactNode }) {
     <IntlProvider
       locale={locale}
       defaultLocale={DEFAULT_LOCALE}
-      messages={catalogs[locale]}
+      messages={loadedCatalogs[locale]}
       onError={onIntlError}
     >
       {children}

@@ -14,7 +14,7 @@ declare module '@tanstack/react-query' {
 }
 
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({
       onError: (error, query) => {
         if (!query.meta?.silentError) notifyApiError(error);
@@ -23,6 +23,10 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({
       onError: (error, _variables, _context, mutation) => {
         if (!mutation.meta?.silentError) notifyApiError(error);
+      },
+      // Every successful write is an audit entry: the audit view and history panels are out of date.
+      onSuccess: () => {
+        void client.invalidateQueries({ queryKey: ['audit'] });
       },
     }),
     defaultOptions: {
@@ -35,4 +39,5 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+  return client;
 }

@@ -33,10 +33,11 @@ declare module 'fastify' {
 /** Avoids a write per request: last_seen_at moves at most once a minute. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
+/** Writes take the transaction they belong to (login and logout commit with their audit entry). */
 export interface SessionStore {
-  create(userId: number, request: FastifyRequest): Promise<string>;
+  create(tx: Tx | Db, userId: number, request: FastifyRequest): Promise<string>;
   authenticate(request: FastifyRequest): Promise<void>;
-  revoke(sessionId: number): Promise<void>;
+  revoke(tx: Tx | Db, sessionId: number): Promise<void>;
   revokeAllForUser(tx: Tx | Db, userId: number, exceptSessionId?: number): Promise<void>;
 }
 
@@ -49,9 +50,9 @@ function bearerToken(request: FastifyRequest): string | undefined {
 
 export function createSessionStore(db: Db, options: { idleMinutes: number; maxHours: number }): SessionStore {
   return {
-    async create(userId, request) {
+    async create(tx, userId, request) {
       const token = newToken();
-      await db.insert(sessions).values({
+      await tx.insert(sessions).values({
         userId,
         tokenHash: hashToken(token),
         expiresAt: new Date(Date.now() + options.maxHours * 3_600_000),
@@ -96,8 +97,8 @@ export function createSessionStore(db: Db, options: { idleMinutes: number; maxHo
       request.auth = { sessionId, user: { ...user, role } };
     },
 
-    async revoke(sessionId) {
-      await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+    async revoke(tx, sessionId) {
+      await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
     },
 
     async revokeAllForUser(tx, userId, exceptSessionId) {

@@ -200,6 +200,115 @@ describe('anchor worker', () => {
     }
   });
 
+  it('records taken or changed between reading and locking: no block, the next pass forms the right one', async () => {
+    const ids = await eligibleIds();
+    // Another worker forms a block of the same records while this one computes.
+    const other = worker({ batchSize: 1000 });
+    const overtaken = worker({ batchSize: 1000, beforeStore: () => other.formBlock().then(() => {}) });
+    expect(await overtaken.formBlock()).toBeNull();
+    await overtaken.tick();
+    await expectAllAnchored(ids);
+    await database.db.execute(
+      sql`update sterilizations set blockchain_data_block_id = null, hashing_version = null, merkle_proof = null`,
+    );
+
+    // A device's serial (part of every leaf) changes while the block is computed.
+    const device = await database.db.execute<{ id: number; device_serial: string }>(sql`
+      select d.id, d.device_serial from devices d join customers c on c.id = d.customer_id
+      where c.enable_blockchain order by d.id limit 1`);
+    const { id: deviceId, device_serial: serial } = device.rows[0]!;
+    const renamed = `${serial.slice(0, -1)}${serial.endsWith('Z') ? 'Y' : 'Z'}`; // still 8 characters
+    const renaming = worker({
+      batchSize: 1000,
+      beforeStore: async () => {
+        await database.db.execute(sql`update devices set device_serial = ${renamed} where id = ${deviceId}`);
+      },
+    });
+    try {
+      expect(await renaming.formBlock()).toBeNull();
+      await worker({ batchSize: 1000 }).tick();
+      await expectAllAnchored(ids);
+    } finally {
+      await database.db.execute(sql`update devices set device_serial = ${serial} where id = ${deviceId}`);
+    }
+  });
+
+  it('a block of more than writePage records is stored in parts, its root last, and anchored once', async () => {
+    const ids = await eligibleIds();
+    const rootsSeen: Array<string | null> = [];
+    const parted = worker({
+      batchSize: 1000,
+      writePage: 3,
+      afterStoredPart: async (blockId) => {
+        const block = await database.db.execute<{ merkle_root: string | null }>(
+          sql`select merkle_root from blockchain_data_blocks where id = ${blockId}`,
+        );
+        rootsSeen.push(block.rows[0]!.merkle_root);
+        // Not sendable yet: a block without its root is left alone.
+        await worker().sendPending();
+      },
+    });
+    await parted.tick();
+    expect(rootsSeen).toEqual(Array.from({ length: Math.ceil(ids.length / 3) }, () => null));
+    expect((await expectAllAnchored(ids)).size).toBe(1);
+  });
+
+  it('a run that crashed while storing a block in parts: the block is not sent, and is undone later', async () => {
+    const ids = await eligibleIds();
+    let parts = 0;
+    const crashing = worker({
+      batchSize: 1000,
+      writePage: 3,
+      afterStoredPart: () => {
+        parts += 1;
+        if (parts === 2) throw new Error('crash');
+      },
+    });
+    await expect(crashing.formBlock()).rejects.toThrow('crash');
+    const halfStored = async () =>
+      (
+        await database.db.execute<{ id: number; status: string; records: string }>(sql`
+          select b.id, b.status, (select count(*) from sterilizations s where s.blockchain_data_block_id = b.id) as records
+          from blockchain_data_blocks b where b.merkle_root is null and b.status <> 'FAILED'`)
+      ).rows;
+    const [half] = await halfStored();
+    expect(half).toMatchObject({ status: 'PENDING', records: '6' });
+
+    // Within abandonedAfterMs the half-stored block is left as it is (its run may still be going).
+    await worker({ batchSize: 1000 }).tick();
+    expect(await halfStored()).toEqual([half]);
+    expect(await chain.anchoredRoot(half!.id)).toBeNull();
+
+    // After it, the block is FAILED and its records are anchored in another block.
+    await worker({ batchSize: 1000, abandonedAfterMs: 0 }).tick();
+    const failed = await database.db.execute<{ status: string }>(
+      sql`select status from blockchain_data_blocks where id = ${half!.id}`,
+    );
+    expect(failed.rows[0]!.status).toBe('FAILED');
+    await expectAllAnchored(ids);
+  });
+
+  it('records taken by another worker while a block is stored in parts: that block is undone', async () => {
+    const ids = await eligibleIds();
+    const other = worker({ batchSize: 1000 });
+    let parts = 0;
+    const overtaken = worker({
+      batchSize: 1000,
+      writePage: 3,
+      afterStoredPart: async () => {
+        parts += 1;
+        if (parts === 1) await other.formBlock(); // takes every record not stored yet
+      },
+    });
+    expect(await overtaken.formBlock()).toBeNull();
+    const undone = await database.db.execute<{ n: string }>(sql`
+      select count(*) as n from sterilizations s join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
+      where b.status = 'FAILED'`);
+    expect(Number(undone.rows[0]!.n)).toBe(0);
+    await worker({ batchSize: 1000 }).tick();
+    await expectAllAnchored(ids);
+  });
+
   it('two workers at once never put a record in two blocks nor anchor a block twice', async () => {
     // More work: 400 extra records for a blockchain-enabled customer's device.
     const device = await database.db.execute<{ id: number }>(sql`

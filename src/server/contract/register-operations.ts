@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnySchema } from 'yup';
 import { validateForm } from '../../shared/validation/index.ts';
 import { ApiError, notFound, validationFailed } from '../http/envelope.ts';
+import { isUploadedFile } from '../plugins/multipart.ts';
 import type { ApiModule, Handlers, OperationHandler, OperationId } from './handler-types.ts';
 import type { ContractOperation } from './load-contract.ts';
 import { compileBodyValidator, compileTextValidator, type ErrorObject, fieldOf } from './validators.ts';
@@ -42,9 +43,38 @@ async function bodyErrors(
   ajvErrors: ErrorObject[] | null | undefined,
 ) {
   const fields = genericErrors(ajvErrors);
-  if (operation.formSchema && typeof body === 'object' && body !== null) {
-    const form = await validateForm(operation.formSchema, body);
-    if (!form.ok) Object.assign(fields, form.errors);
+  if (operation.formSchema && typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    // The form schema judges text, and files where the contract takes one; any other value (a
+    // repeated field, a JSON part, a file in a text field) keeps the contract's generic message rather
+    // than a schema's "required" or a type error's raw text.
+    const judged: Record<string, unknown> = {};
+    const others = new Set<string>();
+    for (const [name, value] of Object.entries(body)) {
+      if (typeof value === 'string' || (isUploadedFile(value) && !(name in fields))) judged[name] = value;
+      else others.add(name);
+    }
+    const form = await validateForm(operation.formSchema, judged);
+    if (!form.ok) {
+      for (const [field, ids] of Object.entries(form.errors)) if (!others.has(field)) fields[field] = ids;
+    }
+  }
+  return fields;
+}
+
+/** PostgreSQL text cannot hold U+0000, so a NUL anywhere in a value is refused before any handler runs. */
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (isUploadedFile(value)) return value.filename.includes('\u0000');
+  if (depth > 32 || typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some((item) => containsNul(item, depth + 1));
+}
+
+function nulErrors(...values: unknown[]): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const value of values) {
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [name, item] of Object.entries(value))
+      if (containsNul(item)) fields[name] = ['validation.generic'];
   }
   return fields;
 }
@@ -86,6 +116,8 @@ async function checkAndRun(
   ) {
     throw validationFailed({ _: ['validation.generic'] });
   }
+  const nul = nulErrors(request.query, body);
+  if (Object.keys(nul).length > 0) throw validationFailed(nul);
   return operation.handler(request, reply);
 }
 
@@ -115,6 +147,8 @@ export function registerOperations(
   contract: ContractOperation[],
   modules: ApiModule[],
   guard: SessionGuard,
+  /** Extra route config by operationId (e.g. rate limits, plugins/rate-limits.ts). */
+  routeConfig: Partial<Record<string, Record<string, unknown>>> = {},
 ): void {
   const handlers: Handlers = Object.assign({}, ...modules.map((module) => module.handlers));
   const formSchemas = Object.assign({}, ...modules.map((module) => module.formSchemas ?? {}));
@@ -128,7 +162,7 @@ export function registerOperations(
     app.route({
       method: item.method,
       url: item.url,
-      config: { operationId: item.operationId },
+      config: { ...routeConfig[item.operationId], operationId: item.operationId },
       handler: (request, reply) => checkAndRun(operation, guard, request, reply, request.body),
     });
   }

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -21,7 +23,7 @@ describe('embedded PGlite in a worker thread', () => {
     const { rows } = await database.pool.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'",
     );
-    expect(rows[0]?.n).toBe(11);
+    expect(rows[0]?.n).toBe(12);
     // Running migrate again is a no-op.
     await migrate(database);
   });
@@ -105,5 +107,49 @@ describe('PGlite on disk', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('syncs its commits to the disk, not only to the kernel', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'uvtrace-pglite-'));
+    try {
+      const database = await openDatabase({ dataDir: path.join(dir, 'db') });
+      const { rows } = await database.pool.query<{ fsync: string; method: string }>(
+        "select current_setting('fsync') as fsync, current_setting('wal_sync_method') as method",
+      );
+      await database.close();
+      // fdatasync is a no-op under Emscripten: fsync() is the call pglite-worker.ts makes real.
+      expect(rows[0]).toEqual({ fsync: 'on', method: 'fsync' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a database connection that breaks', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('neither ends the process nor costs the pool a connection', async () => {
+    // Every connection checked out and broken while held, as by a database restart during
+    // transactions whose BEGIN then fails (drizzle never releases those clients).
+    const held = await Promise.all(
+      Array.from({ length: database.pool.options.max }, () => database.pool.connect()),
+    );
+    for (const client of held) {
+      const lost = once(client, 'error');
+      (client as unknown as { connection: { stream: Socket } }).connection.stream.destroy();
+      await lost;
+    }
+    // Were the broken clients still counted as busy, this would wait forever.
+    const { rows } = await database.pool.query<{ one: number }>('select 1 as one');
+    expect(rows).toEqual([{ one: 1 }]);
+    // The holders' late release is harmless.
+    for (const client of held) client.release();
+    expect((await database.pool.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
   });
 });

@@ -83,14 +83,37 @@ export function withTransaction<T>(database: Database | Db, fn: (tx: Tx) => Prom
   return db.transaction(fn);
 }
 
-function logPoolError(error: Error): void {
-  // An idle client lost its connection (server restart, worker stopped): the pool replaces it.
-  console.error('[db] idle connection error:', error.message);
+/**
+ * A connection can break at any moment (the server restarted, the PGlite worker stopped), and pg
+ * reports it as an 'error' event on the client: with no listener, that event ends the process. The
+ * pool listens only while a client is idle, so each client gets a listener for its whole life.
+ *
+ * A client checked out when its connection breaks is handed back to the pool at once, as broken (the
+ * pool closes it): its holder may never release it (drizzle's transaction() does not when its BEGIN
+ * fails), and every client the pool still counts as busy is a slot lost for good. After a few
+ * database restarts the pool would have none left and every request would wait forever. The
+ * holder's own release, later, does nothing; its query in flight, if any, fails with the error.
+ */
+function survivingConnectionErrors(pool: pg.Pool): void {
+  const checkedOut = new WeakSet<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_error, client) => checkedOut.delete(client));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      console.error('[db] connection lost:', error.message);
+      if (!checkedOut.has(client)) return;
+      const release = client.release;
+      client.release = () => {};
+      release.call(client, error);
+    });
+  });
+  // The pool re-emits an idle client's error, which the client's own listener has already logged.
+  pool.on('error', () => {});
 }
 
 function openPostgres(databaseUrl: string): Database {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  pool.on('error', logPoolError);
+  survivingConnectionErrors(pool);
   let closing: Promise<void> | undefined;
   return {
     pool,
@@ -158,7 +181,7 @@ async function openPglite(dataDir: string, template: string | undefined): Promis
     max: 1,
     idleTimeoutMillis: 0,
   });
-  pool.on('error', logPoolError);
+  survivingConnectionErrors(pool);
 
   async function shutdown(): Promise<void> {
     await pool.end().catch(() => {});

@@ -1,10 +1,11 @@
 // Runs embedded PGlite on its own thread and serves it over the PostgreSQL wire protocol on
 // 127.0.0.1, so that a long query never stalls the HTTP event loop (DESIGN.md §2). Started by
 // openDatabase() in client.ts; speaks to it with the messages typed below.
-import { mkdirSync } from 'node:fs';
+import { fsyncSync, mkdirSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface PgliteWorkerData {
@@ -33,13 +34,48 @@ function post(message: PgliteWorkerMessage): void {
   port.postMessage(message);
 }
 
+/**
+ * PGlite's file system on disk, with a real fsync. As shipped, PGlite starts PostgreSQL with fsync off
+ * (`-F`) and Emscripten's NODEFS has no fsync (and its fdatasync does nothing): a commit reaches the
+ * kernel, so it survives the process being killed, but not the disk, so a power cut or an OS crash
+ * could lose acknowledged records or leave data pages newer than the WAL that recovery relies on.
+ * Here NODEFS's fsync calls the real one and PostgreSQL syncs WAL with fsync() at every commit and
+ * data files at checkpoints, as it does on any server. Cost: one fsync per commit
+ * (docs/decisions.md, "Embedded database durability").
+ */
+class DurableNodeFS extends NodeFS {
+  override async init(pg: PGlite, opts: Parameters<NodeFS['init']>[1]) {
+    const { emscriptenOpts } = await super.init(pg, opts);
+    const syncForReal = (mod: { FS: { filesystems: { NODEFS: { stream_ops: object } } } }) => {
+      Object.assign(mod.FS.filesystems.NODEFS.stream_ops, {
+        fsync(stream: { nfd: number }) {
+          fsyncSync(stream.nfd);
+          return 0;
+        },
+      });
+    };
+    return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), syncForReal] } };
+  }
+}
+
+/** PGlite's own start parameters without `-F` (fsync off); WAL synced with fsync(), see DurableNodeFS. */
+const DURABLE_START_PARAMS = [
+  ...PGlite.defaultStartParams.filter((param) => param !== '-F'),
+  '-c',
+  'wal_sync_method=fsync',
+];
+
 let db: PGlite | undefined;
 let server: PGLiteSocketServer | undefined;
 
 async function start(): Promise<void> {
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const inMemory = dataDir.startsWith('memory://');
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const loadDataDir = loadFrom ? new Blob([await readFile(loadFrom)]) : undefined;
-  db = await PGlite.create(dataDir, loadDataDir ? { loadDataDir } : {});
+  db = await PGlite.create({
+    ...(inMemory ? { dataDir } : { fs: new DurableNodeFS(dataDir), startParams: DURABLE_START_PARAMS }),
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
   server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
   await server.start();
   const conn = server.getServerConn();

@@ -11,6 +11,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   serial,
@@ -303,6 +304,41 @@ export const certificateFiles = pgTable(
   ],
 );
 
+/**
+ * The audit trail (docs/audit.md): one row per recorded action, written only by recordAudit
+ * (src/server/audit) in the transaction of the change. Append-only: triggers of migration 0003 refuse
+ * UPDATE, DELETE and TRUNCATE. No foreign keys: an entry outlives whatever it names.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** The database server's clock, UTC, cut to milliseconds (so it reads back exactly as hashed). */
+    occurredAt: timestamp('occurred_at', tz).notNull(),
+    /** Null for a failed login with an unknown email. */
+    actorUserId: integer('actor_user_id'),
+    /** The actor's email then, or the email a failed login tried. */
+    actorEmail: text('actor_email'),
+    actorRole: text('actor_role'),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: integer('entity_id'),
+    /** field → {old, new} of the changed fields only; secrets appear as {redacted: true}. */
+    changes: jsonb('changes').notNull(),
+    reason: text('reason'),
+    clientAddress: text('client_address'),
+    /** hash of the entry before (64 zeros for the first), and sha256(prev_hash ‖ canonical entry). */
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    index('audit_log_entity_idx').on(t.entityType, t.entityId, t.id),
+    index('audit_log_actor_idx').on(t.actorUserId, t.id),
+    index('audit_log_occurred_at_idx').on(t.occurredAt),
+    check('audit_log_hash_chk', sql`${t.hash} ~ '^[0-9a-f]{64}$' and ${t.prevHash} ~ '^[0-9a-f]{64}$'`),
+  ],
+);
+
 export type Customer = typeof customers.$inferSelect;
 export type NewCustomer = typeof customers.$inferInsert;
 export type User = typeof users.$inferSelect;
@@ -324,3 +360,4 @@ export type NewCertificate = typeof certificates.$inferInsert;
 export type ExportTicket = typeof exportTickets.$inferSelect;
 export type CertificateFile = typeof certificateFiles.$inferSelect;
 export type NewCertificateFile = typeof certificateFiles.$inferInsert;
+export type AuditLogRow = typeof auditLog.$inferSelect;

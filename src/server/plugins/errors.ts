@@ -3,7 +3,7 @@
  * message; framework errors (bad JSON, wrong media type, too large) become clear 4xx messages;
  * anything else is a 500 "server_error" whose details go to the log only, never to the client.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../http/envelope.ts';
 
 const FRAMEWORK_MESSAGES: Record<number, string> = {
@@ -31,6 +31,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ status: 'error', message: 'server_error', data: null });
   });
+}
+
+/**
+ * Errors Fastify's router raises before any hook runs: a malformed percent-encoding (400) and a path
+ * segment over the router's length limit, which can only be a malformed id (404, like any malformed id).
+ */
+export function answerFrameworkError(error: FastifyError, reply: FastifyReply): void {
+  const [status, message] =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? [404, 'not_found'] : [400, 'bad_request'];
+  reply.status(status).send({ status: 'error', message, data: null });
 }
 
 /** Paths the API owns: an unknown one there is a JSON 404, never the SPA page. */

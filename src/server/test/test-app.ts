@@ -3,7 +3,7 @@
  * in-memory PGlite, or a throwaway database on a real server when TEST_DATABASE_URL is set.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../app.ts';
+import { type AppDependencies, buildApp } from '../app.ts';
 import { type AppConfig, loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { type SeedSummary, seedDemoData } from '../db/seed.ts';
@@ -43,7 +43,10 @@ export function uniqueClientAddress(): string {
   return `198.51.${Math.floor(clientCounter / 250) % 250}.${(clientCounter % 250) + 1}`;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  deps: Pick<AppDependencies, 'logStream'> = {},
+): Promise<TestApp> {
   const database = await openTestDatabase();
   const seed = await seedDemoData(database, { sterilizations: 60, deviceKeys: 'shared' });
   const config = loadConfig({
@@ -54,7 +57,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ANCHOR_ENABLED: 'false',
     ...env,
   });
-  const app = await buildApp(config, { database });
+  const app = await buildApp(config, { ...deps, database });
   await app.ready();
   const testApp: TestApp = {
     app,

@@ -46,7 +46,7 @@ export async function openTestDatabase(): Promise<Database> {
 }
 
 /** A migrated empty PGlite, cached in the temp dir under a name that changes with the migrations. */
-function pgliteTemplatePath(): string {
+export function pgliteTemplatePath(): string {
   const hash = createHash('sha256');
   for (const file of readdirSync(MIGRATIONS_FOLDER)
     .filter((f) => f.endsWith('.sql'))

@@ -19,6 +19,7 @@ const expected: Record<string, Record<Role, boolean>> = {
     CUSTOMER: false,
   },
   canUploadCertificates: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
+  canSeeAudit: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
 };
 
 describe('access matrix', () => {

@@ -17,6 +17,7 @@ export const ABILITY_NAMES = [
   'canGenerateDeviceKeys',
   'canAssignDeviceToDifferentCustomer',
   'canUploadCertificates',
+  'canSeeAudit',
 ] as const;
 export type AbilityName = (typeof ABILITY_NAMES)[number];
 export type Abilities = Record<AbilityName, boolean>;
@@ -46,6 +47,7 @@ const ABILITY_ROLES: Record<AbilityName, readonly Role[]> = {
   canGenerateDeviceKeys: ['SUPER_ADMIN'],
   canAssignDeviceToDifferentCustomer: MANAGERS,
   canUploadCertificates: MANAGERS,
+  canSeeAudit: MANAGERS,
 };
 
 const MODULE_ROLES: Record<Module, readonly Role[]> = {

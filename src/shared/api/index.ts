@@ -71,6 +71,10 @@ export type Certificate = Schemas['Certificate'];
 export type Transaction = Schemas['Transaction'];
 export type HashResult = Schemas['HashResult'];
 export type ExportTicket = Schemas['ExportTicket'];
+export type AuditEntry = Schemas['AuditEntry'];
+export type AuditChange = Schemas['AuditChange'];
+export type AuditAction = Schemas['AuditAction'];
+export type AuditEntityType = Schemas['AuditEntityType'];
 
 // Paged lists
 export type Paged<T> = { data: T[]; total: number; per_page: number; page: number };
@@ -80,6 +84,7 @@ export type PagedProducts = Schemas['PagedProducts'];
 export type PagedDevices = Schemas['PagedDevices'];
 export type PagedSterilizations = Schemas['PagedSterilizations'];
 export type PagedCertificates = Schemas['PagedCertificates'];
+export type PagedAudit = Schemas['PagedAudit'];
 
 // Request bodies
 export type LoginForm = Schemas['LoginForm'];

@@ -549,6 +549,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List audit entries, newest first, paged and filtered (canSeeAudit).
+     * @description Every create, update, disable/enable, reassignment, key change, upload, delete, login, failed login and logout, with its actor, time (server clock, UTC), client address and the changed fields' old and new values (secrets only as `{redacted: true}`). Filter by entity for the history of one customer, user, device or certificate.
+     */
+    get: operations['listAudit'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/export-tickets': {
     parameters: {
       query?: never;
@@ -629,6 +649,15 @@ export interface components {
       message: string;
       data: null;
     };
+    RateLimitedEnvelope: {
+      /** @enum {string} */
+      status: 'error';
+      /** @enum {string} */
+      message: 'too_many_requests' | 'too_many_login_attempts';
+      data: null | {
+        retry_after_seconds: number;
+      };
+    };
     ValidationErrorEnvelope: {
       /** @enum {string} */
       status: 'error';
@@ -664,6 +693,7 @@ export interface components {
       canGenerateDeviceKeys: boolean;
       canAssignDeviceToDifferentCustomer: boolean;
       canUploadCertificates: boolean;
+      canSeeAudit: boolean;
     };
     /**
      * @description 1 = Sterilizing Neck Plug, 2 = Sterilizing Bath.
@@ -916,6 +946,58 @@ export interface components {
       /** Format: date-time */
       expires_at: string;
     };
+    /**
+     * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile.
+     * @enum {string}
+     */
+    AuditAction:
+      | 'create'
+      | 'update'
+      | 'password_change'
+      | 'profile_update'
+      | 'key_change'
+      | 'disable'
+      | 'enable'
+      | 'reassign'
+      | 'upload'
+      | 'delete'
+      | 'login'
+      | 'login_failed'
+      | 'logout';
+    /** @enum {string} */
+    AuditEntityType: 'customer' | 'user' | 'device' | 'certificate';
+    AuditValue: string | number | boolean | null;
+    AuditChange:
+      | {
+          old: components['schemas']['AuditValue'];
+          new: components['schemas']['AuditValue'];
+        }
+      | {
+          /** @constant */
+          redacted: true;
+        };
+    AuditEntry: {
+      id: number;
+      /**
+       * Format: date-time
+       * @description The database server's clock, UTC, to the millisecond.
+       */
+      occurred_at: string;
+      /** @description Null for a failed login with an unknown email. */
+      actor_user_id: number | null;
+      /** @description The actor's email then; for a failed login, the email that was tried. */
+      actor_email: string | null;
+      actor_role: string | null;
+      action: components['schemas']['AuditAction'];
+      entity_type: components['schemas']['AuditEntityType'];
+      entity_id: number | null;
+      /** @description Changed field → its change; only the fields that changed. */
+      changes: {
+        [key: string]: components['schemas']['AuditChange'];
+      };
+      reason: string | null;
+      client_address: string | null;
+    };
     PagedCustomers: {
       data: components['schemas']['Customer'][];
       total: number;
@@ -949,6 +1031,12 @@ export interface components {
     };
     PagedCertificates: {
       data: components['schemas']['Certificate'][];
+      total: number;
+      per_page: number;
+      page: number;
+    };
+    PagedAudit: {
+      data: components['schemas']['AuditEntry'][];
       total: number;
       per_page: number;
       page: number;
@@ -1292,7 +1380,7 @@ export interface components {
         'application/json': components['schemas']['ValidationErrorEnvelope'];
       };
     };
-    /** @description Rate limit exceeded (message `too_many_requests`). */
+    /** @description Rate limit exceeded: message `too_many_requests` (per-address limit, `data` null), or on login `too_many_login_attempts` after repeated failures for one email, with `data.retry_after_seconds`. */
     TooManyRequests: {
       headers: {
         /** @description Seconds to wait before retrying. */
@@ -1307,7 +1395,7 @@ export interface components {
          *       "data": null
          *     }
          */
-        'application/json': components['schemas']['ErrorEnvelope'];
+        'application/json': components['schemas']['RateLimitedEnvelope'];
       };
     };
     /** @description Unexpected server error (message `server_error`); no internals are leaked. */
@@ -2329,6 +2417,45 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listAudit: {
+    parameters: {
+      query?: {
+        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        page?: components['parameters']['Page'];
+        entityType?: components['schemas']['AuditEntityType'];
+        /** @description Only entries about this entity (with entityType). */
+        entityId?: number;
+        /** @description A user id, or text the actor's email contains (case-insensitive). */
+        actor?: string;
+        /** @description Only entries on or after this day (UTC). */
+        from?: string;
+        /** @description Only entries on or before this day (UTC). */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of audit entries. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['PagedAudit'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
     };
   };
   createExportTicket: {

@@ -40,6 +40,15 @@ export interface IngestionClaims {
 const INT_MAX = 2_147_483_647;
 const msg = (field: string) => `ingest.invalid.${field}`;
 
+/** Device text goes into PostgreSQL text, which cannot hold U+0000. */
+const text = (field: string, max: number) =>
+  string()
+    .typeError(msg(field))
+    .nullable()
+    .optional()
+    .max(max, msg(field))
+    .test('no-nul', msg(field), (value) => !value?.includes('\u0000'));
+
 const bounded = (field: string, max: number) =>
   number().typeError(msg(field)).required(msg(field)).min(0, msg(field)).max(max, msg(field));
 
@@ -67,11 +76,7 @@ export const sterilizationClaimSchema = object({
     .optional()
     .min(-180, msg('longitude'))
     .max(180, msg('longitude')),
-  consumables_lot: string()
-    .typeError(msg('consumables_lot'))
-    .nullable()
-    .optional()
-    .max(64, msg('consumables_lot')),
+  consumables_lot: text('consumables_lot', 64),
   lot_progressive_id: number()
     .typeError(msg('lot_progressive_id'))
     .nullable()
@@ -86,10 +91,14 @@ export const sterilizationClaimSchema = object({
     .integer(msg('batch_quantity'))
     .min(1, msg('batch_quantity'))
     .max(1_000_000, msg('batch_quantity')),
-  notes: string().typeError(msg('notes')).nullable().optional().max(2000, msg('notes')),
-}).noUnknown(msg('unknown_field'));
+  notes: text('notes', 2000),
+})
+  .noUnknown(msg('unknown_field'))
+  .typeError(msg('sterilizations'))
+  .nonNullable(msg('sterilizations'));
 
 export const ingestionRecordsSchema = array(sterilizationClaimSchema)
+  .typeError(msg('sterilizations'))
   .min(1, msg('sterilizations'))
   .max(MAX_RECORDS_PER_TOKEN, msg('sterilizations'));
 

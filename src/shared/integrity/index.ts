@@ -2,3 +2,4 @@
 export * from './canonical.ts';
 export { type Keccak256, setKeccak256 } from './hash.ts';
 export * from './merkle.ts';
+export * from './slices.ts';

@@ -12,6 +12,7 @@
  */
 import { bytesToHex, type Hex, hexToBytes } from 'viem';
 import { keccak256Bytes } from './hash.ts';
+import { createSlicer, type Slicer } from './slices.ts';
 
 type Node = Uint8Array;
 
@@ -42,49 +43,125 @@ export function hashPair(a: Hex, b: Hex): Hex {
   return bytesToHex(hashPairBytes(toNode(a), toNode(b)));
 }
 
-function nextLevel(level: Node[]): Node[] {
-  const parents: Node[] = [];
-  for (let i = 0; i + 1 < level.length; i += 2) parents.push(hashPairBytes(level[i]!, level[i + 1]!));
-  if (level.length % 2 === 1) parents.push(level[level.length - 1]!);
-  return parents;
+/** Hashes between two points where a sliced run may pause. */
+const STEP = 256;
+
+/**
+ * A built tree: one buffer per level (n × 32 bytes, not n objects, so that a block of 100,000 records
+ * costs the garbage collector almost nothing), the root, and any leaf's proof on demand.
+ */
+export interface MerkleLevels {
+  root: Hex;
+  /** Number of leaves. */
+  size: number;
+  /** The proof of the leaf at index: siblings from the leaf up, 0x-hex. */
+  proof(index: number): Hex[];
 }
 
-/** Every level of the tree, leaves first, root last. */
-function buildLevels(leaves: readonly (Hex | Uint8Array)[]): Node[][] {
+/**
+ * Builds the levels as a generator that yields every STEP hashes: drained at once by the sync
+ * functions and with pauses by the sliced ones, so both run the same code.
+ */
+function* buildLevels(leaves: readonly (Hex | Uint8Array)[]): Generator<void, MerkleLevels> {
   if (leaves.length === 0) throw new Error('a Merkle tree needs at least one leaf');
-  const levels: Node[][] = [leaves.map(toNode)];
-  while (levels[levels.length - 1]!.length > 1) levels.push(nextLevel(levels[levels.length - 1]!));
-  return levels;
+  const size = leaves.length;
+  let level = new Uint8Array(size * 32);
+  for (let i = 0; i < size; i += 1) {
+    level.set(toNode(leaves[i]!), i * 32);
+    if ((i + 1) % (STEP * 8) === 0) yield;
+  }
+  const levels: Uint8Array[] = [level];
+  let work = 0;
+  for (let count = size; count > 1; ) {
+    const parentCount = Math.ceil(count / 2);
+    const parents = new Uint8Array(parentCount * 32);
+    for (let i = 0; i + 1 < count; i += 2) {
+      parents.set(
+        hashPairBytes(level.subarray(i * 32, i * 32 + 32), level.subarray(i * 32 + 32, i * 32 + 64)),
+        i * 16,
+      );
+      if (++work % STEP === 0) yield;
+    }
+    if (count % 2 === 1) parents.set(level.subarray((count - 1) * 32, count * 32), (parentCount - 1) * 32);
+    levels.push(parents);
+    level = parents;
+    count = parentCount;
+  }
+  // Each node's hex is made once, when a proof first needs it; proofs share these strings.
+  const hex: Hex[][] = levels.map((nodes) => new Array<Hex>(nodes.length / 32));
+  return {
+    root: bytesToHex(level.subarray(0, 32)),
+    size,
+    proof(leafIndex) {
+      if (!Number.isInteger(leafIndex) || leafIndex < 0 || leafIndex >= size) throw new Error('no such leaf');
+      const proof: Hex[] = [];
+      let index = leafIndex;
+      for (let depth = 0; depth < levels.length - 1; depth += 1) {
+        const sibling = index ^ 1;
+        const nodes = levels[depth]!;
+        if (sibling * 32 < nodes.length) {
+          const known = hex[depth]!;
+          known[sibling] ??= bytesToHex(nodes.subarray(sibling * 32, sibling * 32 + 32));
+          proof.push(known[sibling]);
+        }
+        index >>= 1;
+      }
+      return proof;
+    },
+  };
+}
+
+function drain<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+async function drainSliced<T>(steps: Generator<void, T>, slicer: Slicer): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (slicer.due()) await slicer.pause();
+  }
+}
+
+/** The levels of the tree over leaves already in record-id order. */
+export function merkleLevels(leaves: readonly (Hex | Uint8Array)[]): MerkleLevels {
+  return drain(buildLevels(leaves));
+}
+
+/** merkleLevels in slices (see slices.ts): what the anchor worker runs for a block. */
+export function merkleLevelsAsync(
+  leaves: readonly (Hex | Uint8Array)[],
+  slicer: Slicer = createSlicer(),
+): Promise<MerkleLevels> {
+  return drainSliced(buildLevels(leaves), slicer);
 }
 
 /** The root over leaves already in record-id order. */
 export function merkleRoot(leaves: readonly (Hex | Uint8Array)[]): Hex {
-  const levels = buildLevels(leaves);
-  return bytesToHex(levels[levels.length - 1]![0]!);
+  return merkleLevels(leaves).root;
 }
 
-/** The root and every leaf's proof in one pass (what the anchor worker stores per record). */
+/** merkleRoot in slices (see slices.ts): for large blocks on a thread that must stay responsive. */
+export async function merkleRootAsync(
+  leaves: readonly (Hex | Uint8Array)[],
+  slicer: Slicer = createSlicer(),
+): Promise<Hex> {
+  return (await merkleLevelsAsync(leaves, slicer)).root;
+}
+
+/** The root and every leaf's proof. */
 export function merkleTree(leaves: readonly (Hex | Uint8Array)[]): { root: Hex; proofs: Hex[][] } {
-  const levels = buildLevels(leaves);
-  const hexLevels = levels.slice(0, -1).map((level) => level.map((node) => bytesToHex(node)));
-  const proofs = leaves.map((_, leafIndex) => {
-    const proof: Hex[] = [];
-    let index = leafIndex;
-    for (const level of hexLevels) {
-      const sibling = index ^ 1;
-      if (sibling < level.length) proof.push(level[sibling]!);
-      index >>= 1;
-    }
-    return proof;
-  });
-  return { root: bytesToHex(levels[levels.length - 1]![0]!), proofs };
+  const levels = merkleLevels(leaves);
+  return { root: levels.root, proofs: Array.from({ length: levels.size }, (_, i) => levels.proof(i)) };
 }
 
 /** The proof of the leaf at index. */
 export function merkleProof(leaves: readonly (Hex | Uint8Array)[], index: number): Hex[] {
   if (!Number.isInteger(index) || index < 0 || index >= leaves.length) throw new Error('no such leaf');
-  const proof = merkleTree(leaves).proofs[index];
-  return proof ?? [];
+  return merkleLevels(leaves).proof(index);
 }
 
 /** The root a leaf and its proof lead to. */
@@ -97,31 +174,4 @@ export function processProof(leaf: Hex, proof: readonly Hex[]): Hex {
 /** Whether the leaf with this proof leads to the root (hex compared case-insensitively). */
 export function verifyProof(leaf: Hex, proof: readonly Hex[], root: Hex): boolean {
   return processProof(leaf, proof).toLowerCase() === root.toLowerCase();
-}
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/**
- * The root over many leaves without holding the thread: it yields to the event loop every
- * `chunk` hashes, so a server keeps answering requests (and a page keeps painting) meanwhile.
- */
-export async function merkleRootAsync(leaves: readonly (Hex | Uint8Array)[], chunk = 4096): Promise<Hex> {
-  if (leaves.length === 0) throw new Error('a Merkle tree needs at least one leaf');
-  let level: Node[] = [];
-  for (let i = 0; i < leaves.length; i += 1) {
-    level.push(toNode(leaves[i]!));
-    if (i % chunk === chunk - 1) await yieldToEventLoop();
-  }
-  let work = 0;
-  while (level.length > 1) {
-    const parents: Node[] = [];
-    for (let i = 0; i + 1 < level.length; i += 2) {
-      parents.push(hashPairBytes(level[i]!, level[i + 1]!));
-      work += 1;
-      if (work % chunk === 0) await yieldToEventLoop();
-    }
-    if (level.length % 2 === 1) parents.push(level[level.length - 1]!);
-    level = parents;
-  }
-  return bytesToHex(level[0]!);
 }

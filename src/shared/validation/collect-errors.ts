@@ -13,7 +13,7 @@ export async function validateForm<T>(
     if (!(error instanceof ValidationError)) throw error;
     const errors: FieldErrors = {};
     for (const inner of error.inner.length > 0 ? error.inner : [error]) {
-      const field = inner.path ?? '_';
+      const field = inner.path || '_';
       const list = errors[field] ?? [];
       for (const message of inner.errors) if (!list.includes(message)) list.push(message);
       errors[field] = list;

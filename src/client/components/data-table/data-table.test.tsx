@@ -65,6 +65,34 @@ describe('DataTable', () => {
     fireEvent.click(screen.getByRole('button', { name: /Name/ }));
     expect(onSortChange).toHaveBeenCalledWith('name', 'desc');
   });
+
+  it('keeps the focused control of a cell when the columns are rebuilt', () => {
+    // Pages rebuild their columns when a cell's state changes (e.g. a details toggle).
+    const withToggle = (label: string): DataColumn<Row>[] => [
+      {
+        id: 'toggle',
+        headerId: 'fields.name',
+        cell: (row) => <button type="button">{`${label} ${row.name}`}</button>,
+      },
+    ];
+    const table = (label: string) => (
+      <IntlProvider locale="en" messages={en}>
+        <DataTable<Row>
+          labelId="layout.menu.users"
+          columns={withToggle(label)}
+          rows={rows}
+          getRowId={(row) => row.id}
+          emptyMessageId="errors.not_found"
+        />
+      </IntlProvider>
+    );
+    const { rerender } = render(table('Show'));
+    const toggle = screen.getByRole('button', { name: 'Show Ada' });
+    toggle.focus();
+    rerender(table('Hide'));
+    expect(screen.getByRole('button', { name: 'Hide Ada' })).toBe(toggle);
+    expect(document.activeElement).toBe(toggle);
+  });
 });
 
 describe('list search parsing', () => {

@@ -27,6 +27,8 @@ import { Fragment, type KeyboardEvent, type MouseEvent, type ReactNode, useMemo 
 import { useIntl } from 'react-intl';
 import type { SortDir } from './list-search';
 
+const FOCUS_RING = { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: '-2px' } as const;
+
 export type DataColumn<T> = {
   /** Unique column id (also the key of the cell). */
   id: string;
@@ -145,7 +147,6 @@ export function DataTable<T>({
       columns.map((column) => ({
         id: column.sortKey ?? column.id,
         header: () => intl.formatMessage({ id: column.headerId }),
-        cell: ({ row }) => column.cell(row.original),
         enableSorting: column.sortKey !== undefined,
         meta: column,
       })),
@@ -248,7 +249,8 @@ export function DataTable<T>({
                     onKeyDown={onRowClick ? rowKeyDown(row.original) : undefined}
                     tabIndex={onRowClick ? 0 : undefined}
                     sx={{
-                      ...(onRowClick ? { cursor: 'pointer' } : {}),
+                      // Rows that open on Enter are in the tab order; MUI gives them no focus style.
+                      ...(onRowClick ? { cursor: 'pointer', '&:focus-visible': FOCUS_RING } : {}),
                       ...(detail !== null ? { '& > td': { borderBottom: 'unset' } } : {}),
                     }}
                   >
@@ -256,7 +258,12 @@ export function DataTable<T>({
                       const column = cell.column.columnDef.meta as DataColumn<T>;
                       return (
                         <TableCell key={cell.id} align={column.align}>
-                          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                          {/*
+                           * Called, not rendered through flexRender: that makes each new columns
+                           * array a new component type, remounting every cell and dropping the focus
+                           * of the button that changed it (e.g. a details toggle).
+                           */}
+                          {column.cell(row.original)}
                         </TableCell>
                       );
                     })}

@@ -38,6 +38,14 @@ export function DateLocalization({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * Popper props naming the calendar dialog after its field. MUI X labels the desktop calendar with
+ * the id of a toolbar that the desktop layout does not render, which leaves the dialog nameless.
+ */
+export function calendarName(label: string): { 'aria-label': string } {
+  return { 'aria-label': label };
+}
+
 /** The day of a YYYY-MM-DD value (local midnight), or null. */
 export function dayFromIso(value: string | undefined): Date | null {
   if (!value) return null;
@@ -67,6 +75,7 @@ export function DateFilter({
 }) {
   const intl = useIntl();
   const locale = useLocale();
+  const label = intl.formatMessage({ id: labelId });
   const [draft, setDraft] = useState<Date | null>(() => dayFromIso(value));
   // The URL changed (reset, back button, a link): show it.
   useEffect(() => setDraft(dayFromIso(value)), [value]);
@@ -83,7 +92,7 @@ export function DateFilter({
   return (
     <DateLocalization>
       <DatePicker
-        label={intl.formatMessage({ id: labelId })}
+        label={label}
         value={draft}
         format={PICKER_LOCALES[locale].format}
         onChange={(date) => setDraft(date)}
@@ -99,6 +108,7 @@ export function DateFilter({
             },
           },
           field: { clearable: true, onClear: () => commit(null) },
+          popper: calendarName(label),
         }}
       />
     </DateLocalization>

@@ -2,7 +2,7 @@ import MenuIcon from '@mui/icons-material/Menu';
 import { AppBar, Box, Drawer, IconButton, Toolbar, Typography, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import { Link, Outlet } from '@tanstack/react-router';
-import { useState } from 'react';
+import { type MouseEvent, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { sessionModules, useSession } from '../../lib/session';
 import { LanguageSwitch } from './language-switch';
@@ -10,6 +10,42 @@ import { MainMenu } from './main-menu';
 import { UserMenu } from './user-menu';
 
 const DRAWER_WIDTH = 248;
+const MAIN_ID = 'main-content';
+
+/**
+ * First in the tab order, shown only while focused: jumps over the top bar and the menu to the page.
+ * It moves the focus itself instead of following the #fragment, which would add a history entry.
+ */
+function SkipLink() {
+  const intl = useIntl();
+  return (
+    <Box
+      component="a"
+      href={`#${MAIN_ID}`}
+      onClick={(event: MouseEvent) => {
+        event.preventDefault();
+        document.getElementById(MAIN_ID)?.focus();
+      }}
+      sx={{
+        position: 'fixed',
+        top: 8,
+        left: 8,
+        zIndex: (t) => t.zIndex.tooltip + 1,
+        px: 2,
+        py: 1,
+        borderRadius: 1,
+        boxShadow: 3,
+        bgcolor: 'background.paper',
+        color: 'primary.main',
+        fontWeight: 600,
+        transform: 'translateY(-200%)',
+        '&:focus': { transform: 'none' },
+      }}
+    >
+      {intl.formatMessage({ id: 'layout.skip_to_content' })}
+    </Box>
+  );
+}
 
 /** Top bar (always) + left menu (logged in only) + the page. */
 export function AppShell() {
@@ -23,6 +59,7 @@ export function AppShell() {
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <SkipLink />
       <AppBar position="fixed" sx={{ zIndex: (t) => t.zIndex.drawer + 1 }}>
         <Toolbar sx={{ gap: 1 }}>
           {showDrawer && !wide && (
@@ -58,6 +95,10 @@ export function AppShell() {
           open={wide || mobileOpen}
           onClose={() => setMobileOpen(false)}
           ModalProps={{ keepMounted: true }}
+          // Narrow screens open the menu as a modal dialog, which needs a name; the docked one is no dialog.
+          slotProps={
+            wide ? undefined : { paper: { 'aria-label': intl.formatMessage({ id: 'layout.menu.label' }) } }
+          }
           sx={{
             width: wide ? DRAWER_WIDTH : undefined,
             flexShrink: 0,
@@ -67,12 +108,18 @@ export function AppShell() {
           <Toolbar />
           <MainMenu
             modules={sessionModules(current)}
+            showAudit={current?.user.abilities.canSeeAudit === true}
             onNavigate={wide ? undefined : () => setMobileOpen(false)}
           />
         </Drawer>
       )}
 
-      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
+      <Box
+        component="main"
+        id={MAIN_ID}
+        tabIndex={-1}
+        sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 }, '&:focus': { outline: 'none' } }}
+      >
         <Toolbar />
         <Outlet />
       </Box>

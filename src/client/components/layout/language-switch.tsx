@@ -13,7 +13,7 @@ export function LanguageSwitch() {
       value={locale}
       aria-label={intl.formatMessage({ id: 'layout.language.label' })}
       onChange={(_event, value: Locale | null) => {
-        if (value) setLocale(value);
+        if (value) void setLocale(value);
       }}
       sx={{
         bgcolor: 'rgba(255,255,255,0.12)',
@@ -23,7 +23,11 @@ export function LanguageSwitch() {
           px: 1.25,
           py: 0.25,
         },
-        '& .MuiToggleButton-root.Mui-selected': { bgcolor: 'rgba(255,255,255,0.28)', color: 'inherit' },
+        // Inverted when selected: a light tint of the bar's purple left white text at 3.9:1 (WCAG AA wants 4.5).
+        '& .MuiToggleButton-root.Mui-selected, & .MuiToggleButton-root.Mui-selected:hover': {
+          bgcolor: 'common.white',
+          color: 'primary.main',
+        },
       }}
     >
       {LOCALES.map((code) => (

@@ -1,12 +1,13 @@
 import Business from '@mui/icons-material/Business';
 import Dashboard from '@mui/icons-material/Dashboard';
 import Devices from '@mui/icons-material/Devices';
+import FactCheck from '@mui/icons-material/FactCheck';
 import Group from '@mui/icons-material/Group';
 import Inventory2 from '@mui/icons-material/Inventory2';
 import Person from '@mui/icons-material/Person';
 import Sanitizer from '@mui/icons-material/Sanitizer';
 import WorkspacePremium from '@mui/icons-material/WorkspacePremium';
-import { Box, Divider, List, ListItemIcon, ListItemText } from '@mui/material';
+import { Box, Divider, List, ListItem, ListItemIcon, ListItemText } from '@mui/material';
 import type { LinkProps } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
@@ -43,8 +44,19 @@ const itemSx = {
   '&[aria-current="page"]': { bgcolor: 'action.selected', fontWeight: 600 },
 } as const;
 
-/** Left menu (logged-in only): profile, dashboard, one link per granted module, blockchain logo. */
-export function MainMenu({ modules, onNavigate }: { modules: readonly Module[]; onNavigate?: () => void }) {
+/**
+ * Left menu (logged-in only): profile, dashboard, one link per granted module, the audit trail
+ * (canSeeAudit: not one of the spec's modules, so an ability decides), blockchain logo.
+ */
+export function MainMenu({
+  modules,
+  showAudit = false,
+  onNavigate,
+}: {
+  modules: readonly Module[];
+  showAudit?: boolean;
+  onNavigate?: () => void;
+}) {
   const intl = useIntl();
   return (
     <Box
@@ -53,30 +65,46 @@ export function MainMenu({ modules, onNavigate }: { modules: readonly Module[]; 
       sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}
     >
       <List>
-        <ListItemLink to="/profile" onClick={onNavigate} sx={itemSx}>
-          <ListItemIcon>
-            <Person />
-          </ListItemIcon>
-          <ListItemText primary={intl.formatMessage({ id: 'layout.menu.profile' })} />
-        </ListItemLink>
-        <ListItemLink to="/" activeOptions={{ exact: true }} onClick={onNavigate} sx={itemSx}>
-          <ListItemIcon>
-            <Dashboard />
-          </ListItemIcon>
-          <ListItemText primary={intl.formatMessage({ id: 'layout.menu.dashboard' })} />
-        </ListItemLink>
+        <ListItem disablePadding>
+          <ListItemLink to="/profile" onClick={onNavigate} sx={itemSx}>
+            <ListItemIcon>
+              <Person />
+            </ListItemIcon>
+            <ListItemText primary={intl.formatMessage({ id: 'layout.menu.profile' })} />
+          </ListItemLink>
+        </ListItem>
+        <ListItem disablePadding>
+          <ListItemLink to="/" activeOptions={{ exact: true }} onClick={onNavigate} sx={itemSx}>
+            <ListItemIcon>
+              <Dashboard />
+            </ListItemIcon>
+            <ListItemText primary={intl.formatMessage({ id: 'layout.menu.dashboard' })} />
+          </ListItemLink>
+        </ListItem>
       </List>
       {modules.length > 0 && <Divider />}
       <List>
         {modules.map((module) => {
           const item = MODULE_ITEMS[module];
           return (
-            <ListItemLink key={module} to={item.to} onClick={onNavigate} sx={itemSx}>
-              <ListItemIcon>{item.icon}</ListItemIcon>
-              <ListItemText primary={intl.formatMessage({ id: item.label.id })} />
-            </ListItemLink>
+            <ListItem key={module} disablePadding>
+              <ListItemLink to={item.to} onClick={onNavigate} sx={itemSx}>
+                <ListItemIcon>{item.icon}</ListItemIcon>
+                <ListItemText primary={intl.formatMessage({ id: item.label.id })} />
+              </ListItemLink>
+            </ListItem>
           );
         })}
+        {showAudit && (
+          <ListItem disablePadding>
+            <ListItemLink to="/audit" onClick={onNavigate} sx={itemSx}>
+              <ListItemIcon>
+                <FactCheck />
+              </ListItemIcon>
+              <ListItemText primary={intl.formatMessage({ id: 'layout.menu.audit' })} />
+            </ListItemLink>
+          </ListItem>
+        )}
       </List>
       <Box sx={{ mt: 'auto', p: 2, display: 'flex', justifyContent: 'center' }}>
         <ListItemLink

@@ -17,7 +17,12 @@ import { isValid } from 'date-fns';
 import { Form, Formik, type FormikHelpers, useField, useFormikContext } from 'formik';
 import { useIntl } from 'react-intl';
 import { certificateUploadSchema } from '../../../shared/validation/index.ts';
-import { DateLocalization, dayFromIso, isoFromDay } from '../../components/data-table/date-filter';
+import {
+  calendarName,
+  DateLocalization,
+  dayFromIso,
+  isoFromDay,
+} from '../../components/data-table/date-filter';
 import { ButtonLink } from '../../components/router-link';
 import {
   applyServerErrors,
@@ -42,10 +47,11 @@ function ExpirationDateField({ name, labelId }: { name: string; labelId: string 
   const [field, meta, helpers] = useField<string>(name);
   const { submitCount } = useFormikContext();
   const showError = Boolean(meta.error) && (meta.touched || submitCount > 0);
+  const label = intl.formatMessage({ id: labelId });
   return (
     <DateLocalization>
       <DatePicker
-        label={intl.formatMessage({ id: labelId })}
+        label={label}
         value={dayFromIso(field.value)}
         format={DISPLAY_FORMAT[locale]}
         onChange={(date) => {
@@ -54,6 +60,7 @@ function ExpirationDateField({ name, labelId }: { name: string; labelId: string 
           void helpers.setTouched(true, false);
         }}
         slotProps={{
+          popper: calendarName(label),
           textField: {
             name,
             id: `field-${name}`,

@@ -71,7 +71,8 @@ function Field({ labelId, children, testId }: { labelId: string; children: React
   const intl = useIntl();
   return (
     <Box data-testid={testId}>
-      <Typography variant="subtitle2" color="text.secondary">
+      {/* A label, not a heading (subtitle2 renders an h6 by default). */}
+      <Typography variant="subtitle2" component="div" color="text.secondary">
         {intl.formatMessage({ id: labelId })}
       </Typography>
       <Box sx={{ typography: 'body2' }}>{children}</Box>

@@ -8,6 +8,7 @@ import {
   type TestApp,
   uniqueClientAddress,
 } from '../../test/test-app.ts';
+import { expectContract } from '../customers/test-support.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -112,6 +113,7 @@ describe('POST /auth/login', () => {
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toBe('too_many_login_attempts');
     expect(blocked.json().data.retry_after_seconds).toBeGreaterThan(0);
+    expectContract('login', blocked, 429);
   });
 });
 

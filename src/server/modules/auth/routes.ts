@@ -1,7 +1,8 @@
 /** Sign-in, sign-out and the signed-in user's own profile (SPEC §2 Login, Profile; §7 /auth). */
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { abilitiesFor, modulesFor } from '../../../shared/access/index.ts';
 import { loginSchema, profileSchema, validateForm } from '../../../shared/validation/index.ts';
+import { auditSource, recordAudit } from '../../audit/record.ts';
 import { currentAuth } from '../../auth/guards.ts';
 import type { LoginThrottle } from '../../auth/login-throttle.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
@@ -9,7 +10,9 @@ import type { AuthUser, SessionStore } from '../../auth/session-store.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
 import { customers, users } from '../../db/schema.ts';
+import { updateRowById } from '../../db/update-row.ts';
 import { ApiError, ok, validationFailed } from '../../http/envelope.ts';
+import { userChanges } from '../users/repository.ts';
 
 export function sessionUserView(user: AuthUser) {
   return {
@@ -24,7 +27,8 @@ export function sessionUserView(user: AuthUser) {
   };
 }
 
-async function findActiveUserByEmail(db: Db, email: string) {
+/** Disabled users too: their failed attempts are recorded under their name. */
+async function findUserByEmail(db: Db, email: string) {
   const [row] = await db
     .select({
       id: users.id,
@@ -32,12 +36,13 @@ async function findActiveUserByEmail(db: Db, email: string) {
       email: users.email,
       role: users.role,
       passwordHash: users.passwordHash,
+      deletedAt: users.deletedAt,
       customerId: users.customerId,
       customerName: customers.name,
     })
     .from(users)
     .innerJoin(customers, eq(customers.id, users.customerId))
-    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, isNull(users.deletedAt)))
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
     .limit(1);
   return row;
 }
@@ -54,21 +59,50 @@ export function authModule(deps: { db: Db; sessions: SessionStore; throttle: Log
         const retryAfter = throttle.retryAfter(email, request.ip);
         if (retryAfter > 0)
           throw new ApiError(429, 'too_many_login_attempts', { retry_after_seconds: retryAfter });
-        const user = await findActiveUserByEmail(db, email);
+        const user = await findUserByEmail(db, email);
         const valid = await verifyPassword(user?.passwordHash, form.value.password);
-        if (!user || !valid) {
+        if (!user || user.deletedAt !== null || !valid) {
           throttle.recordFailure(email, request.ip);
+          // An unknown email has no actor: the entry keeps the email that was tried.
+          await db.transaction((tx) =>
+            recordAudit(tx, {
+              actor: { id: user?.id ?? null, email: user?.email ?? email, role: user?.role ?? null },
+              action: 'login_failed',
+              entityType: 'user',
+              entityId: user?.id ?? null,
+              clientAddress: request.ip,
+            }),
+          );
           throw new ApiError(401, 'login_failed');
         }
         throttle.recordSuccess(email);
-        const token = await sessions.create(user.id, request);
-        const { passwordHash: _hash, ...authUser } = user;
+        const { passwordHash: _hash, deletedAt: _deleted, ...authUser } = user;
+        const token = await db.transaction(async (tx) => {
+          const created = await sessions.create(tx, user.id, request);
+          await recordAudit(tx, {
+            actor: { id: user.id, email: user.email, role: user.role },
+            action: 'login',
+            entityType: 'user',
+            entityId: user.id,
+            clientAddress: request.ip,
+          });
+          return created;
+        });
         const view = sessionUserView(authUser as AuthUser);
         return ok({ user: view, token, modules: view.modules }, 'logged_in');
       },
 
       async logout(request) {
-        await sessions.revoke(currentAuth(request).sessionId);
+        const auth = currentAuth(request);
+        await db.transaction(async (tx) => {
+          await sessions.revoke(tx, auth.sessionId);
+          await recordAudit(tx, {
+            ...auditSource(request, auth),
+            action: 'logout',
+            entityType: 'user',
+            entityId: auth.user.id,
+          });
+        });
         return ok(null, 'logged_out');
       },
 
@@ -89,12 +123,21 @@ export function authModule(deps: { db: Db; sessions: SessionStore; throttle: Log
             .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, ne(users.id, auth.user.id)))
             .limit(1);
           if (taken) throw validationFailed({ email: ['validation.profile.email.taken'] });
-          await tx
-            .update(users)
-            .set({ name, email: email.toLowerCase(), passwordHash, passwordChangedAt: new Date() })
-            .where(eq(users.id, auth.user.id));
+          const { before, after } = await updateRowById(tx, users, auth.user.id, {
+            name,
+            email: email.toLowerCase(),
+            passwordHash,
+            passwordChangedAt: new Date(),
+          });
           // A new password ends every other session of this user; the one making the change stays.
           await sessions.revokeAllForUser(tx, auth.user.id, auth.sessionId);
+          await recordAudit(tx, {
+            ...auditSource(request, auth),
+            action: 'profile_update',
+            entityType: 'user',
+            entityId: auth.user.id,
+            changes: userChanges(before, after),
+          });
         });
         return ok(sessionUserView({ ...auth.user, name, email: email.toLowerCase() }), 'profile_updated');
       },

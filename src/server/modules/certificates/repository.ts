@@ -1,6 +1,7 @@
 /** Certificates and their two PDF files (SPEC §2 Certificate list / upload). */
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { AuditFields } from '../../audit/changes.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { type CertificateLanguage, certificateFiles, certificates } from '../../db/schema.ts';
 import { checklistFileName } from './file-names.ts';
 
@@ -102,9 +103,12 @@ export interface StoredFile {
   contentType: string;
 }
 
-/** The row and both files in ONE transaction: a failure anywhere leaves nothing behind. */
+/**
+ * The row and both files in ONE transaction (a savepoint inside the caller's): a failure anywhere
+ * leaves nothing behind.
+ */
 export async function insertCertificateWithFiles(
-  db: Db,
+  db: Db | Tx,
   values: {
     lotNumber: string;
     validatedTreatmentNumber: string;
@@ -132,13 +136,39 @@ export async function insertCertificateWithFiles(
   });
 }
 
-/** Deletes the certificate; its files go with it (on delete cascade). False when there was none. */
-export async function deleteCertificate(db: Db, id: number): Promise<boolean> {
-  const deleted = await db
-    .delete(certificates)
+/**
+ * Deletes the certificate; its files go with it (on delete cascade). Answers what the audit trail
+ * records of it, or undefined when there was none.
+ */
+export async function deleteCertificate(tx: Tx, id: number): Promise<AuditFields | undefined> {
+  // Read before the delete: the Italian file's digest names exactly which document was removed.
+  const [row] = await tx
+    .select({
+      ...columns,
+      itFileSha256: sql<string | null>`(select encode(sha256(f.content), 'hex') from certificate_files f
+        where f.certificate_id = ${certificates.id} and f.language = 'it')`,
+    })
+    .from(certificates)
     .where(eq(certificates.id, id))
-    .returning({ id: certificates.id });
-  return deleted.length > 0;
+    .for('update');
+  if (!row) return undefined;
+  await tx.delete(certificates).where(eq(certificates.id, id));
+  return certificateAuditFields(row, row.itFileSha256);
+}
+
+/** What the audit trail records of a certificate (docs/audit.md), with its Italian file's sha256. */
+export function certificateAuditFields(
+  row: Pick<Row, 'lotNumber' | 'validatedTreatmentNumber' | 'expirationDate' | 'itFileName' | 'enFileName'>,
+  itFileSha256: string | null,
+): AuditFields {
+  return {
+    lot_number: row.lotNumber,
+    validated_treatment_number: row.validatedTreatmentNumber,
+    expiration_date: row.expirationDate,
+    it_file_name: row.itFileName,
+    it_file_sha256: itFileSha256,
+    en_file_name: row.enFileName ?? checklistFileName(row.lotNumber, row.validatedTreatmentNumber),
+  };
 }
 
 export interface FileInfo {

@@ -5,9 +5,12 @@
  * An upload stores the row, the Italian PDF and the generated quality control checklist in one
  * transaction.
  */
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { mixed } from 'yup';
 import { certificateUploadSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
+import { changedFields } from '../../audit/changes.ts';
+import { auditSource, recordAudit } from '../../audit/record.ts';
 import { currentAuth, requireAbility } from '../../auth/guards.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
@@ -26,6 +29,7 @@ import {
 } from './file-names.ts';
 import {
   type CertificateSort,
+  certificateAuditFields,
   deleteCertificate,
   findCertificate,
   findFileInfo,
@@ -125,6 +129,7 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
           throw validationFailed(errors);
         }
 
+        const expirationDate = form.expiration_date;
         const uploadedAt = new Date();
         const itFileName = sanitizeUploadedName(file.filename, fallbackItalianName(lotNumber, treatment));
         const enFileName = checklistFileName(lotNumber, treatment);
@@ -139,22 +144,30 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
 
         let id: number;
         try {
-          id = await insertCertificateWithFiles(
-            db,
-            {
+          id = await db.transaction(async (tx) => {
+            const values = {
               lotNumber,
               validatedTreatmentNumber: treatment,
-              expirationDate: form.expiration_date,
+              expirationDate,
               itFileName,
               enFileName,
               uploadedBy: auth.user.id,
               createdAt: uploadedAt,
-            },
-            {
+            };
+            const certificateId = await insertCertificateWithFiles(tx, values, {
               it: { content: file.data, contentType: 'application/pdf' },
               en: { content: checklist, contentType: 'application/pdf' },
-            },
-          );
+            });
+            const digest = createHash('sha256').update(file.data).digest('hex');
+            await recordAudit(tx, {
+              ...auditSource(request, auth),
+              action: 'upload',
+              entityType: 'certificate',
+              entityId: certificateId,
+              changes: changedFields(null, certificateAuditFields(values, digest)),
+            });
+            return certificateId;
+          });
         } catch (error) {
           // Two uploads of the same pair racing: the unique index decides, nothing half-saved.
           if (isUniqueViolation(error, 'certificates_lot_treatment_uq'))
@@ -166,8 +179,18 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
       },
 
       async deleteCertificate(request) {
-        requireAbility(request, 'canUploadCertificates');
-        if (!(await deleteCertificate(db, request.params.id))) throw certificateNotFound();
+        const auth = requireAbility(request, 'canUploadCertificates');
+        await db.transaction(async (tx) => {
+          const removed = await deleteCertificate(tx, request.params.id);
+          if (!removed) throw certificateNotFound();
+          await recordAudit(tx, {
+            ...auditSource(request, auth),
+            action: 'delete',
+            entityType: 'certificate',
+            entityId: request.params.id,
+            changes: changedFields(removed, null),
+          });
+        });
         return ok(null, 'certificates.deleted');
       },
 

@@ -1,7 +1,8 @@
 /** Customers with their counts (SPEC §2 Customer list / Customer page), and their writes. */
 import { eq, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { customers, type NewCustomer, STERILIZATION_STATUS } from '../../db/schema.ts';
+import type { AuditFields } from '../../audit/changes.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { type Customer, customers, type NewCustomer, STERILIZATION_STATUS } from '../../db/schema.ts';
 import { toNumber } from './shared.ts';
 
 export interface CustomerView {
@@ -40,7 +41,10 @@ export function receivedWindow(filterFrom: string | undefined, filterTo: string 
     toExclusive = dayStart(filterTo);
     toExclusive.setUTCDate(toExclusive.getUTCDate() + 1);
   }
-  return { from: filterFrom ? dayStart(filterFrom) : null, toExclusive };
+  // A bound outside PostgreSQL's years 1..9999 (year 0000, the day after 9999-12-31) excludes nothing.
+  const inRange = (date: Date | null) =>
+    date && date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999 ? date : null;
+  return { from: inRange(filterFrom ? dayStart(filterFrom) : null), toExclusive: inRange(toExclusive) };
 }
 
 export type CustomerSort = 'name' | 'active';
@@ -133,12 +137,23 @@ export async function activeCustomerOptions(db: Db): Promise<{ id: number; name:
   return result.rows.map((row) => ({ id: Number(row.id), name: row.name }));
 }
 
-export async function insertCustomer(db: Db, values: NewCustomer): Promise<number> {
-  const [row] = await db.insert(customers).values(values).returning({ id: customers.id });
+export async function insertCustomer(tx: Tx, values: NewCustomer): Promise<Customer> {
+  const [row] = await tx.insert(customers).values(values).returning();
   if (!row) throw new Error('customer insert returned no row');
-  return row.id;
+  return row;
 }
 
-export async function updateCustomerRow(db: Db, id: number, values: Partial<NewCustomer>): Promise<void> {
-  await db.update(customers).set(values).where(eq(customers.id, id));
+/** What the audit trail records of a customer (docs/audit.md). */
+export function customerAuditFields(row: Customer): AuditFields {
+  return {
+    name: row.name,
+    address: row.address,
+    postcode: row.postcode,
+    city: row.city,
+    country: row.country.trim(),
+    email: row.email,
+    phone: row.phone,
+    referrer: row.referrer,
+    enable_blockchain: row.enableBlockchain,
+  };
 }

@@ -1,19 +1,22 @@
 /** Customers (SPEC §2 Customer list, Customer page; §7 /customers). */
 import { customerSchema, validateForm } from '../../../shared/validation/index.ts';
+import { changedFields } from '../../audit/changes.ts';
+import { auditSource, recordAudit, recordChanges } from '../../audit/record.ts';
 import { currentAuth, requireAbility } from '../../auth/guards.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
-import type { NewCustomer } from '../../db/schema.ts';
+import { customers, type NewCustomer } from '../../db/schema.ts';
+import { updateRowById } from '../../db/update-row.ts';
 import { notFound, ok, validationFailed } from '../../http/envelope.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
 import {
   activeCustomerOptions,
+  customerAuditFields,
   findCustomer,
   findCustomerView,
   insertCustomer,
   listCustomerPage,
   receivedWindow,
-  updateCustomerRow,
 } from './repository.ts';
 import { assertTenant, filledFields, requireModule } from './shared.ts';
 
@@ -86,13 +89,23 @@ export function customersModule(deps: { db: Db }): ApiModule {
       },
 
       async createCustomer(request, reply) {
-        requireAbility(request, 'canCreateCustomers');
+        const auth = requireAbility(request, 'canCreateCustomers');
         const form = await validCustomerForm(filledFields(request.body, CUSTOMER_FIELDS));
         const columns = columnsOf(form);
-        const id = await insertCustomer(db, {
-          ...columns,
-          name: columns.name ?? '',
-          country: columns.country ?? '',
+        const id = await db.transaction(async (tx) => {
+          const row = await insertCustomer(tx, {
+            ...columns,
+            name: columns.name ?? '',
+            country: columns.country ?? '',
+          });
+          await recordAudit(tx, {
+            ...auditSource(request, auth),
+            action: 'create',
+            entityType: 'customer',
+            entityId: row.id,
+            changes: changedFields(null, customerAuditFields(row)),
+          });
+          return row.id;
         });
         reply.code(201);
         return ok(await findCustomerView(db, id), 'customers.created');
@@ -107,7 +120,18 @@ export function customersModule(deps: { db: Db }): ApiModule {
         // Absent fields keep their stored value, so the required ones are checked on the merged form.
         await validCustomerForm({ name: existing.name, country: existing.country.trim(), ...given });
         const columns = columnsOf(given);
-        if (Object.keys(columns).length > 0) await updateCustomerRow(db, existing.id, columns);
+        if (Object.keys(columns).length > 0) {
+          await db.transaction(async (tx) => {
+            const { before, after } = await updateRowById(tx, customers, existing.id, columns);
+            await recordChanges(tx, {
+              ...auditSource(request, auth),
+              action: 'update',
+              entityType: 'customer',
+              entityId: existing.id,
+              changes: changedFields(customerAuditFields(before), customerAuditFields(after)),
+            });
+          });
+        }
         return ok(await findCustomerView(db, existing.id), 'customers.updated');
       },
     },

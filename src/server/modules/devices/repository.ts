@@ -1,7 +1,8 @@
 /** Devices as the devices list and a customer's devices tab show them (SPEC §2 Customer devices, Devices list). */
 import { and, asc, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { customers, devices, type NewDevice, PRODUCT_TYPES, products } from '../../db/schema.ts';
+import type { AuditFields } from '../../audit/changes.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { customers, type Device, devices, type NewDevice, PRODUCT_TYPES, products } from '../../db/schema.ts';
 import { toNumber } from '../customers/shared.ts';
 
 export type ProductTypeName = 'plug' | 'bath';
@@ -157,12 +158,20 @@ export async function activeProductExists(db: Db, productId: number): Promise<bo
   return row !== undefined;
 }
 
-export async function insertDevice(db: Db, values: NewDevice): Promise<number> {
-  const [row] = await db.insert(devices).values(values).returning({ id: devices.id });
+export async function insertDevice(tx: Tx, values: NewDevice): Promise<Device> {
+  const [row] = await tx.insert(devices).values(values).returning();
   if (!row) throw new Error('device insert returned no row');
-  return row.id;
+  return row;
 }
 
-export async function updateDeviceRow(db: Db, deviceId: number, values: Partial<NewDevice>): Promise<void> {
-  await db.update(devices).set(values).where(eq(devices.id, deviceId));
+/** What the audit trail records of a device (docs/audit.md): public keys are public, so they are kept. */
+export function deviceAuditFields(row: Device): AuditFields {
+  return {
+    customer_id: row.customerId,
+    product_id: row.productId,
+    device_serial: row.deviceSerial,
+    label: row.label,
+    public_key: row.publicKey,
+    public_key_2: row.publicKey2,
+  };
 }

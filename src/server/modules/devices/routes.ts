@@ -7,12 +7,15 @@
  */
 import { can } from '../../../shared/access/index.ts';
 import { deviceSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
+import { changedFields } from '../../audit/changes.ts';
+import { auditSource, recordAudit, recordChanges } from '../../audit/record.ts';
 import { currentAuth, requireAbility } from '../../auth/guards.ts';
 import type { AuthContext } from '../../auth/session-store.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import { isRsaSpkiPem, normalizePem, samePublicKey } from '../../crypto/public-key.ts';
 import type { Db } from '../../db/client.ts';
-import type { NewDevice } from '../../db/schema.ts';
+import { devices, type NewDevice } from '../../db/schema.ts';
+import { updateRowById } from '../../db/update-row.ts';
 import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
 import { findCustomer } from '../customers/repository.ts';
@@ -20,13 +23,13 @@ import { assertTenant, filledFields, isUniqueViolation, requireModule } from '..
 import {
   activeProductExists,
   type DeviceView,
+  deviceAuditFields,
   findDevice,
   findDeviceOfCustomer,
   insertDevice,
   listDevicePage,
   listDevicesOfCustomer,
   serialTaken,
-  updateDeviceRow,
 } from './repository.ts';
 
 const DEVICE_FIELDS = ['device_serial', 'label', 'product_id', 'public_key', 'public_key_2'] as const;
@@ -158,12 +161,22 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         const columns = columnsOf(form, undefined, keys);
         let id: number;
         try {
-          id = await insertDevice(db, {
-            ...columns,
-            customerId: customer.id,
-            deviceSerial: columns.deviceSerial ?? '',
-            label: columns.label ?? '',
-            productId: columns.productId ?? 0,
+          id = await db.transaction(async (tx) => {
+            const row = await insertDevice(tx, {
+              ...columns,
+              customerId: customer.id,
+              deviceSerial: columns.deviceSerial ?? '',
+              label: columns.label ?? '',
+              productId: columns.productId ?? 0,
+            });
+            await recordAudit(tx, {
+              ...auditSource(request, auth),
+              action: 'create',
+              entityType: 'device',
+              entityId: row.id,
+              changes: changedFields(null, deviceAuditFields(row)),
+            });
+            return row.id;
           });
         } catch (error) {
           if (isUniqueViolation(error)) throw serialTakenError();
@@ -183,7 +196,17 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         const columns = columnsOf(form, existing, keys);
         if (Object.keys(columns).length > 0) {
           try {
-            await updateDeviceRow(db, existing.id, columns);
+            await db.transaction(async (tx) => {
+              const { before, after } = await updateRowById(tx, devices, existing.id, columns);
+              await recordChanges(tx, {
+                ...auditSource(request, auth),
+                // A new or changed public key is what a security review looks for: named as such.
+                action: keys.length > 0 ? 'key_change' : 'update',
+                entityType: 'device',
+                entityId: existing.id,
+                changes: changedFields(deviceAuditFields(before), deviceAuditFields(after)),
+              });
+            });
           } catch (error) {
             if (isUniqueViolation(error)) throw serialTakenError();
             throw error;
@@ -197,7 +220,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
        * a 422 on `customerId`. The device's records and batches move with it.
        */
       async assignDeviceToCustomer(request) {
-        requireAbility(request, 'canAssignDeviceToDifferentCustomer');
+        const auth = requireAbility(request, 'canAssignDeviceToDifferentCustomer');
         const device = await findDevice(db, request.params.deviceId);
         if (!device) throw notFound();
         const target = await findCustomer(db, request.params.customerId);
@@ -207,7 +230,16 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         }
         if (target.deletedAt !== null)
           throw validationFailed({ customerId: ['devices.assign.customer_disabled'] });
-        await updateDeviceRow(db, device.id, { customerId: target.id });
+        await db.transaction(async (tx) => {
+          const { before, after } = await updateRowById(tx, devices, device.id, { customerId: target.id });
+          await recordChanges(tx, {
+            ...auditSource(request, auth),
+            action: 'reassign',
+            entityType: 'device',
+            entityId: device.id,
+            changes: changedFields(deviceAuditFields(before), deviceAuditFields(after)),
+          });
+        });
         return ok(await findDevice(db, device.id), 'devices.assigned');
       },
     },

@@ -1,13 +1,19 @@
 import { sql } from 'drizzle-orm';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
-import { ok } from '../../http/envelope.ts';
+import { ApiError, ok } from '../../http/envelope.ts';
 
 export function healthModule(deps: { db: Db }): ApiModule {
   return {
     handlers: {
-      async getHealth() {
-        await deps.db.execute(sql`select 1`);
+      async getHealth(request) {
+        try {
+          await deps.db.execute(sql`select 1`);
+        } catch (error) {
+          // A probe's answer, not a fault of the request: 503 as the contract says, details in the log only.
+          request.log.error({ err: error }, 'health: the database does not answer');
+          throw new ApiError(503, 'service_unavailable');
+        }
         return ok({ status: 'ok', database: 'ok' });
       },
     },

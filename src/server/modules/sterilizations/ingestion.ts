@@ -45,6 +45,8 @@ function unverifiedIssuer(token: string): string {
   }
   if (header.alg !== 'RS256') throw refuse('unsupported_algorithm');
   if (typeof claims.iss !== 'string' || claims.iss.length === 0) throw refuse('invalid_token');
+  // No serial holds a NUL, and PostgreSQL text cannot even be compared with one.
+  if (claims.iss.includes('\u0000')) throw refuse('unknown_device');
   return claims.iss;
 }
 
@@ -117,6 +119,24 @@ async function storeRecord(tx: Tx, deviceId: number, record: SterilizationClaim)
   return Number(existing.rows[0]?.id);
 }
 
+/**
+ * yup looks a record's keys up among its fields on a plain object, so a key such as "constructor" or
+ * "__proto__" finds Object.prototype's member and crashes it: such a key is refused like any unknown one.
+ */
+function inheritedKeyErrors(records: unknown): Record<string, string[]> | null {
+  if (!Array.isArray(records)) return null;
+  const errors: Record<string, string[]> = {};
+  records.forEach((record, i) => {
+    if (
+      typeof record === 'object' &&
+      record !== null &&
+      Object.keys(record).some((key) => key in Object.prototype)
+    )
+      errors[`[${i}]`] = ['ingest.invalid.unknown_field'];
+  });
+  return Object.keys(errors).length > 0 ? errors : null;
+}
+
 /** A device's objects-as-notes become empty text, as the spec shows them. */
 function normalizeNotes(records: unknown): unknown {
   if (!Array.isArray(records)) return records;
@@ -136,7 +156,10 @@ export async function ingest(db: Db, token: string) {
   if (!device) throw refuse('unknown_device');
   if (device.deleted_at) throw refuse('device_disabled', 403);
   const claims = await verifyWithDeviceKeys(token, serial, device);
-  const form = await validateForm(ingestionRecordsSchema, normalizeNotes(recordsOf(claims)));
+  const sent = normalizeNotes(recordsOf(claims));
+  const inherited = inheritedKeyErrors(sent);
+  if (inherited) throw validationFailed(inherited);
+  const form = await validateForm(ingestionRecordsSchema, sent);
   if (!form.ok) throw validationFailed(form.errors);
   const records = form.value as SterilizationClaim[];
   const progressiveIds = new Set(records.map((record) => record.progressive_id));

@@ -10,7 +10,8 @@ import {
   INTEGRITY_FIELDS,
   leafBytes,
   leafHash,
-  merkleRoot,
+  mapSliced,
+  merkleRootAsync,
   recordFromForm,
 } from '../../../shared/integrity/index.ts';
 import { integrityRecord, RECORD_FIELDS_SQL } from '../../chain/anchor-worker.ts';
@@ -57,7 +58,10 @@ export function decodeInputs(input: Hex) {
   }
 }
 
-/** The root of a stored block with this leaf in place of the record with the same id (added when absent). */
+/**
+ * The root of a stored block with this leaf in place of the record with the same id (added when absent).
+ * Computed in time slices: a block can hold many thousands of records, and other requests go on meanwhile.
+ */
 async function blockRootWith(db: Db, blockId: number, recordId: string | null, leaf: Uint8Array) {
   const rows = await db.execute<Parameters<typeof integrityRecord>[0]>(sql`
     select ${RECORD_FIELDS_SQL}
@@ -65,7 +69,10 @@ async function blockRootWith(db: Db, blockId: number, recordId: string | null, l
     where s.blockchain_data_block_id = ${blockId}
     order by s.id`);
   if (rows.rows.length === 0) return null;
-  const entries = rows.rows.map((row) => ({ id: BigInt(row.id), leaf: leafBytes(integrityRecord(row)) }));
+  const entries = await mapSliced(rows.rows, (row) => ({
+    id: BigInt(row.id),
+    leaf: leafBytes(integrityRecord(row)),
+  }));
   const id = recordId !== null && /^\d+$/.test(recordId) ? BigInt(recordId) : null;
   const index = entries.findIndex((entry) => entry.id === id);
   if (index >= 0) entries[index]!.leaf = leaf;
@@ -75,7 +82,7 @@ async function blockRootWith(db: Db, blockId: number, recordId: string | null, l
     entries.push({ id: id ?? -1n, leaf });
     entries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
-  return merkleRoot(entries.map((entry) => entry.leaf));
+  return merkleRootAsync(entries.map((entry) => entry.leaf));
 }
 
 export function transactionsModule(deps: { db: Db; chain: ChainService }): ApiModule {

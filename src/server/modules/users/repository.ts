@@ -1,8 +1,11 @@
 /** Users as the users list and a customer's users tab show them (SPEC §2 Customer users, Users list). */
 import { and, asc, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Role } from '../../../shared/access/index.ts';
+import type { AuditChanges } from '../../audit/chain.ts';
+import { changedFields, isoOrNull, REDACTED } from '../../audit/changes.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { customers, type NewUser, users } from '../../db/schema.ts';
+import { customers, type NewUser, type User, users } from '../../db/schema.ts';
+import { updateRowById } from '../../db/update-row.ts';
 import { toNumber } from '../customers/shared.ts';
 
 export interface UserView {
@@ -123,20 +126,32 @@ export async function emailTaken(db: Db | Tx, email: string, exceptUserId?: numb
   return row !== undefined;
 }
 
-export async function insertUser(tx: Db | Tx, values: NewUser): Promise<number> {
-  const [row] = await tx.insert(users).values(values).returning({ id: users.id });
+export async function insertUser(tx: Tx, values: NewUser): Promise<User> {
+  const [row] = await tx.insert(users).values(values).returning();
   if (!row) throw new Error('user insert returned no row');
-  return row.id;
-}
-
-export async function updateUserRow(tx: Db | Tx, userId: number, values: Partial<NewUser>): Promise<void> {
-  await tx.update(users).set(values).where(eq(users.id, userId));
+  return row;
 }
 
 /** Disabling keeps the first deactivation time when the user is already disabled. */
-export async function setUserDisabled(tx: Db | Tx, userId: number, disabled: boolean): Promise<void> {
-  await tx
-    .update(users)
-    .set({ deletedAt: disabled ? sql`coalesce(${users.deletedAt}, now())` : null })
-    .where(eq(users.id, userId));
+export function setUserDisabled(tx: Tx, userId: number, disabled: boolean) {
+  return updateRowById(tx, users, userId, {
+    deletedAt: disabled ? sql`coalesce(${users.deletedAt}, now())` : null,
+  });
+}
+
+/**
+ * What the audit trail records of a user's change (docs/audit.md): its fields, and of the password
+ * only that it was set — never the hash.
+ */
+export function userChanges(before: User | null, after: User): AuditChanges {
+  const fields = (row: User) => ({
+    customer_id: row.customerId,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    deleted_at: isoOrNull(row.deletedAt),
+  });
+  const changes = changedFields(before && fields(before), fields(after));
+  if (before?.passwordHash !== after.passwordHash) changes.password = REDACTED;
+  return changes;
 }

@@ -15,12 +15,14 @@
  */
 import { ROLES, type Role } from '../../../shared/access/index.ts';
 import { userSchema, validateForm } from '../../../shared/validation/index.ts';
+import { auditSource, recordAudit, recordChanges } from '../../audit/record.ts';
 import { currentAuth, requireAbility } from '../../auth/guards.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import type { AuthContext, SessionStore } from '../../auth/session-store.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
-import { MANUFACTURER_CUSTOMER_ID, type NewUser } from '../../db/schema.ts';
+import { MANUFACTURER_CUSTOMER_ID, type NewUser, users } from '../../db/schema.ts';
+import { updateRowById } from '../../db/update-row.ts';
 import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
 import { findCustomer } from '../customers/repository.ts';
@@ -33,7 +35,7 @@ import {
   listUsersOfCustomer,
   setUserDisabled,
   type UserView,
-  updateUserRow,
+  userChanges,
 } from './repository.ts';
 
 const TEXT_FIELDS = ['name', 'email', 'role'] as const;
@@ -151,7 +153,17 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         };
         let id: number;
         try {
-          id = await insertUser(db, values);
+          id = await db.transaction(async (tx) => {
+            const row = await insertUser(tx, values);
+            await recordAudit(tx, {
+              ...auditSource(request, auth),
+              action: 'create',
+              entityType: 'user',
+              entityId: row.id,
+              changes: userChanges(null, row),
+            });
+            return row.id;
+          });
         } catch (error) {
           if (isUniqueViolation(error)) throw emailTakenError();
           throw error;
@@ -184,13 +196,21 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         if (Object.keys(values).length > 0) {
           try {
             await db.transaction(async (tx) => {
-              await updateUserRow(tx, target.id, values);
+              const { before, after } = await updateRowById(tx, users, target.id, values);
               // A new password ends the user's sessions at once (a role change needs no logout: the
               // role is read from the users table on every request).
               if (values.passwordHash !== undefined) {
                 const keep = target.id === auth.user.id ? auth.sessionId : undefined;
                 await sessions.revokeAllForUser(tx, target.id, keep);
               }
+              const changes = userChanges(before, after);
+              await recordChanges(tx, {
+                ...auditSource(request, auth),
+                action: changes.password ? 'password_change' : 'update',
+                entityType: 'user',
+                entityId: target.id,
+                changes,
+              });
             });
           } catch (error) {
             if (isUniqueViolation(error)) throw emailTakenError();
@@ -206,8 +226,15 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         if (target.id === auth.user.id) throw forbidden();
         assertMayManage(auth, target, target.role);
         await db.transaction(async (tx) => {
-          await setUserDisabled(tx, target.id, true);
+          const { before, after } = await setUserDisabled(tx, target.id, true);
           await sessions.revokeAllForUser(tx, target.id);
+          await recordChanges(tx, {
+            ...auditSource(request, auth),
+            action: 'disable',
+            entityType: 'user',
+            entityId: target.id,
+            changes: userChanges(before, after),
+          });
         });
         return ok(await findUserOfCustomer(db, target.customer_id, target.id), 'users.disabled');
       },
@@ -216,7 +243,16 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         const auth = requireAbility(request, 'canUpdateUsers');
         const target = await userOrNotFound(auth, request.params.id, request.params.userId);
         assertMayManage(auth, target, target.role);
-        await setUserDisabled(db, target.id, false);
+        await db.transaction(async (tx) => {
+          const { before, after } = await setUserDisabled(tx, target.id, false);
+          await recordChanges(tx, {
+            ...auditSource(request, auth),
+            action: 'enable',
+            entityType: 'user',
+            entityId: target.id,
+            changes: userChanges(before, after),
+          });
+        });
         return ok(await findUserOfCustomer(db, target.customer_id, target.id), 'users.enabled');
       },
     },

@@ -26,6 +26,7 @@ export function PdfDropzone({ name, labelId }: { name: string; labelId: string }
   const file = field.value;
   const helperId = `${name}-helper`;
   const labelElementId = `${name}-label`;
+  const promptId = `${name}-prompt`;
 
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
     accept: { 'application/pdf': ['.pdf'] },
@@ -53,7 +54,8 @@ export function PdfDropzone({ name, labelId }: { name: string; labelId: string }
         variant="outlined"
         {...getRootProps({
           role: 'button',
-          'aria-labelledby': labelElementId,
+          // The name holds the visible prompt too, so speech users can say what they see (WCAG 2.5.3).
+          'aria-labelledby': `${labelElementId} ${promptId}`,
           'aria-describedby': helperId,
           'aria-invalid': showError || undefined,
           onBlur: () => void helpers.setTouched(true),
@@ -71,14 +73,15 @@ export function PdfDropzone({ name, labelId }: { name: string; labelId: string }
         }}
         data-testid="certificate-dropzone"
       >
-        <input {...getInputProps({ name })} aria-label={intl.formatMessage({ id: labelId })} />
         <UploadFile color={isDragActive ? 'primary' : 'action'} sx={{ fontSize: 36 }} />
-        <Typography variant="body2" sx={{ mt: 1 }}>
+        <Typography id={promptId} variant="body2" sx={{ mt: 1 }}>
           {intl.formatMessage({
             id: isDragActive ? 'certificates.upload.dropzone.active' : 'certificates.upload.dropzone',
           })}
         </Typography>
       </Paper>
+      {/* Beside the zone, not in it: a control inside a role="button" is a nested interactive control. */}
+      <input {...getInputProps({ name })} aria-label={intl.formatMessage({ id: labelId })} />
       {file && (
         <Box
           sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 1 }}

@@ -12,7 +12,9 @@ function JsonBlock({ labelId, value, testId }: { labelId: string; value: string;
   const intl = useIntl();
   return (
     <Box>
-      <Typography variant="subtitle2">{intl.formatMessage({ id: labelId })}</Typography>
+      <Typography variant="subtitle2" component="h4">
+        {intl.formatMessage({ id: labelId })}
+      </Typography>
       <Box
         component="pre"
         data-testid={testId}

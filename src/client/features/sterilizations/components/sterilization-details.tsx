@@ -35,7 +35,7 @@ export function SterilizationDetails({ record }: { record: Sterilization }) {
   return (
     <Card variant="outlined" sx={{ mt: 1, minWidth: 260, textAlign: 'left' }} aria-labelledby={titleId}>
       <CardContent sx={{ py: 1.5, '&:last-child': { pb: 1.5 } }}>
-        <Typography id={titleId} variant="subtitle2" gutterBottom>
+        <Typography id={titleId} variant="subtitle2" component="h2" gutterBottom>
           {intl.formatMessage({ id: 'sterilizations.details.title' })}
         </Typography>
         <Box

@@ -1,4 +1,6 @@
+import { Stack } from '@mui/material';
 import { createFileRoute } from '@tanstack/react-router';
+import { HistoryPanel } from '../../../../features/audit/history-panel';
 import { CustomerEditPage } from '../../../../features/customers/customer-edit-page';
 
 export const Route = createFileRoute('/_authenticated/customers/$id/')({
@@ -7,5 +9,10 @@ export const Route = createFileRoute('/_authenticated/customers/$id/')({
 
 function CustomerEditRoute() {
   const { id } = Route.useParams();
-  return <CustomerEditPage id={Number(id)} />;
+  return (
+    <Stack spacing={2}>
+      <CustomerEditPage id={Number(id)} />
+      <HistoryPanel entityType="customer" entityId={Number(id)} />
+    </Stack>
+  );
 }

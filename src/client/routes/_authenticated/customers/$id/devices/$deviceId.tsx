@@ -1,5 +1,7 @@
+import { Stack } from '@mui/material';
 import { createFileRoute } from '@tanstack/react-router';
 import { requireIdParam } from '../../../../../components/data-table/list-search';
+import { HistoryPanel } from '../../../../../features/audit/history-panel';
 import { customerDeviceQueryOptions } from '../../../../../features/devices/api/devices';
 import { DeviceEditPage } from '../../../../../features/devices/device-edit-page';
 
@@ -15,5 +17,10 @@ export const Route = createFileRoute('/_authenticated/customers/$id/devices/$dev
 function DeviceEditRoute() {
   const { id, deviceId } = Route.useParams();
   // A new key per device and customer: after a reassignment the page starts over (and takes its keys).
-  return <DeviceEditPage key={`${id}/${deviceId}`} customerId={Number(id)} deviceId={Number(deviceId)} />;
+  return (
+    <Stack spacing={2}>
+      <DeviceEditPage key={`${id}/${deviceId}`} customerId={Number(id)} deviceId={Number(deviceId)} />
+      <HistoryPanel entityType="device" entityId={Number(deviceId)} />
+    </Stack>
+  );
 }

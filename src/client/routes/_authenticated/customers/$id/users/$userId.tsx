@@ -1,5 +1,7 @@
+import { Stack } from '@mui/material';
 import { createFileRoute } from '@tanstack/react-router';
 import { requireIdParam } from '../../../../../components/data-table/list-search';
+import { HistoryPanel } from '../../../../../features/audit/history-panel';
 import { customerUserQueryOptions } from '../../../../../features/users/api/users';
 import { UserEditPage } from '../../../../../features/users/user-edit-page';
 
@@ -13,5 +15,10 @@ export const Route = createFileRoute('/_authenticated/customers/$id/users/$userI
 
 function UserEditRoute() {
   const { id, userId } = Route.useParams();
-  return <UserEditPage customerId={Number(id)} userId={Number(userId)} />;
+  return (
+    <Stack spacing={2}>
+      <UserEditPage customerId={Number(id)} userId={Number(userId)} />
+      <HistoryPanel entityType="user" entityId={Number(userId)} />
+    </Stack>
+  );
 }

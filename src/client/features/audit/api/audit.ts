@@ -1,0 +1,20 @@
+/** GET /audit (canSeeAudit): the audit view's pages and the history panels' (filtered by one entity). */
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { QueryOf } from '../../../../shared/api/index.ts';
+import { api, unwrap } from '../../../lib/api-client';
+
+export type AuditQuery = QueryOf<'listAudit'>;
+
+/**
+ * Every successful write adds an entry, so the query client marks ['audit'] stale after each one
+ * (lib/query-client.ts) and an open history panel shows the change it just saw being made.
+ */
+export const auditQueryOptions = (query: AuditQuery) =>
+  queryOptions({
+    queryKey: ['audit', query],
+    queryFn: () => unwrap(api.GET('/audit', { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+
+export const useAudit = (query: AuditQuery, enabled = true) =>
+  useQuery({ ...auditQueryOptions(query), enabled });

@@ -1,0 +1,122 @@
+/** How an audit entry reads, in the audit view and the history panels alike. */
+import { Box, Typography } from '@mui/material';
+import { type IntlShape, useIntl } from 'react-intl';
+import type { AuditChange, AuditEntry } from '../../../../shared/api/index.ts';
+import type { DataColumn } from '../../../components/data-table';
+import { translateKnown } from '../../../lib/intl';
+
+type Value = Extract<AuditChange, { old: unknown }>['old'];
+
+/** Long values (public keys, file digests) are cut; the whole value is in the tooltip. */
+const SHORT = 40;
+
+function valueText(intl: IntlShape, field: string, value: Value): string {
+  if (value === null) return intl.formatMessage({ id: 'audit.value.empty' });
+  if (typeof value === 'boolean') return intl.formatMessage({ id: value ? 'common.yes' : 'common.no' });
+  if (typeof value === 'string' && field.endsWith('_at')) {
+    const date = new Date(value);
+    if (!Number.isNaN(date.getTime()))
+      return intl.formatDate(date, { dateStyle: 'short', timeStyle: 'medium' });
+  }
+  if (field === 'role' && typeof value === 'string')
+    return translateKnown(intl, `users.role.${value}`) ?? value;
+  return String(value);
+}
+
+function ValueView({ field, value }: { field: string; value: Value }) {
+  const intl = useIntl();
+  const text = valueText(intl, field, value);
+  const short = text.length > SHORT ? `${text.slice(0, SHORT)}…` : text;
+  return (
+    <Box
+      component="span"
+      title={short === text ? undefined : text}
+      sx={{
+        fontFamily: value === null ? undefined : 'monospace',
+        color: value === null ? 'text.secondary' : undefined,
+      }}
+    >
+      {short}
+    </Box>
+  );
+}
+
+/** Each changed field as "field: old → new"; a secret only as changed. */
+export function AuditChanges({ changes }: { changes: AuditEntry['changes'] }) {
+  const intl = useIntl();
+  const fields = Object.entries(changes);
+  if (fields.length === 0) return null;
+  return (
+    <Box component="ul" sx={{ m: 0, pl: 2 }}>
+      {fields.map(([field, change]) => (
+        <Box component="li" key={field} sx={{ wordBreak: 'break-word' }}>
+          <Box component="span" sx={{ fontWeight: 600 }}>
+            {translateKnown(intl, `fields.${field}`) ?? field}
+          </Box>
+          {': '}
+          {'redacted' in change ? (
+            <Box component="span" sx={{ fontStyle: 'italic' }}>
+              {intl.formatMessage({ id: 'audit.value.redacted' })}
+            </Box>
+          ) : (
+            <>
+              <ValueView field={field} value={change.old} /> → <ValueView field={field} value={change.new} />
+            </>
+          )}
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+function Actor({ entry }: { entry: AuditEntry }) {
+  const intl = useIntl();
+  const role = entry.actor_role
+    ? (translateKnown(intl, `users.role.${entry.actor_role}`) ?? entry.actor_role)
+    : null;
+  return (
+    <>
+      <Box component="span" sx={{ display: 'block' }}>
+        {entry.actor_email ?? intl.formatMessage({ id: 'audit.actor.unknown' })}
+      </Box>
+      {role && (
+        <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+          {role}
+        </Typography>
+      )}
+    </>
+  );
+}
+
+/** The columns of an entry; `withEntity` adds the entity column (a history panel shows one entity). */
+export function auditColumns(intl: IntlShape, withEntity: boolean): DataColumn<AuditEntry>[] {
+  const columns: (DataColumn<AuditEntry> | false)[] = [
+    {
+      id: 'occurred_at',
+      headerId: 'audit.list.time',
+      cell: (row) => (
+        <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+          {intl.formatDate(row.occurred_at, { dateStyle: 'short', timeStyle: 'medium' })}
+        </Box>
+      ),
+    },
+    { id: 'actor', headerId: 'audit.list.actor', cell: (row) => <Actor entry={row} /> },
+    {
+      id: 'action',
+      headerId: 'audit.list.action',
+      cell: (row) => intl.formatMessage({ id: `audit.action.${row.action}` }),
+    },
+    withEntity && {
+      id: 'entity',
+      headerId: 'audit.list.entity',
+      cell: (row) =>
+        intl.formatMessage(
+          { id: row.entity_id === null ? 'audit.entity.none' : 'audit.entity.with_id' },
+          { type: intl.formatMessage({ id: `audit.entity.${row.entity_type}` }), id: String(row.entity_id) },
+        ),
+    },
+    { id: 'changes', headerId: 'audit.list.changes', cell: (row) => <AuditChanges changes={row.changes} /> },
+    { id: 'client_address', headerId: 'audit.list.client_address', cell: (row) => row.client_address ?? '' },
+  ];
+  return columns.filter((column): column is DataColumn<AuditEntry> => column !== false);
+}

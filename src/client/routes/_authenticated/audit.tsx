@@ -1,0 +1,27 @@
+import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
+import { auditQueryOptions } from '../../features/audit/api/audit';
+import { AuditListPage } from '../../features/audit/audit-list-page';
+import { type AuditListSearch, parseAuditSearch } from '../../features/audit/search';
+
+/** The audit trail (canSeeAudit): page and every filter in the URL, so a filtered view is a link. */
+export const Route = createFileRoute('/_authenticated/audit')({
+  validateSearch: (
+    raw: Partial<Record<keyof AuditListSearch, unknown>> & SearchSchemaInput,
+  ): AuditListSearch => parseAuditSearch(raw),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => {
+    void context.queryClient.prefetchQuery(auditQueryOptions(deps));
+  },
+  component: AuditRoute,
+});
+
+function AuditRoute() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <AuditListPage
+      search={search}
+      onSearchChange={(patch) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })}
+    />
+  );
+}

@@ -1,0 +1,675 @@
+/**
+ * The tenant and role matrix (issues 3 and 7): every operation of openapi/openapi.yaml × every role
+ * (and no session) × the caller's own customer, another customer, and an object put under the wrong
+ * customer id in the path. One table states the expected status of each combination; each answer is
+ * checked against the contract's schema for that status, a refusal must leave every table as it was,
+ * a successful write must change something, and no answer to a customer user may carry another
+ * tenant's data (other customers' names, their users' emails, their devices' serials, or a
+ * customer_id that is not the user's own). Staff see every customer by design (src/shared/access).
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestionClaims } from '../../shared/ingestion/claims.ts';
+import {
+  customerIdOf,
+  expectContract,
+  makeCustomer,
+  makeDevice,
+  makeUser,
+  productId,
+  unique,
+} from '../modules/customers/test-support.ts';
+import {
+  databaseDigest,
+  devnetTransactionHash,
+  expectErrorEnvelope,
+  expectSecurityHeaders,
+  makeCertificate,
+  mintSession,
+  mintTicket,
+  OPERATIONS,
+  samplePdf,
+  signDeviceToken,
+  userIdByEmail,
+} from '../test/contract-support.ts';
+import { createTestApp, DEMO, DEMO_PASSWORD, type TestApp, uniqueClientAddress } from '../test/test-app.ts';
+
+type Role = 'SUPER_ADMIN' | 'ADMIN' | 'CUSTOMER_CARE' | 'CUSTOMER';
+type Caller = Role | 'anonymous';
+type Expect = Record<Caller, number>;
+/** own: the customer user's customer; other: another customer; mismatch: an object of another customer under own's id. */
+type Tenant = 'own' | 'other' | 'mismatch';
+
+const CALLERS: Caller[] = ['SUPER_ADMIN', 'ADMIN', 'CUSTOMER_CARE', 'CUSTOMER', 'anonymous'];
+const EMAILS: Record<Role, string> = {
+  SUPER_ADMIN: DEMO.super,
+  ADMIN: DEMO.admin,
+  CUSTOMER_CARE: DEMO.care,
+  CUSTOMER: DEMO.customer,
+};
+
+let t: TestApp;
+const userIds = {} as Record<Role, number>;
+let ownCustomer: number;
+let otherCustomer: number;
+let spareCustomer: number;
+let transactionHash: string;
+let certificate: number;
+const deviceKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const devicePublicPem = deviceKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+const devicePrivatePem = deviceKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+let nextProgressive = 2_000_000;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const role of Object.keys(EMAILS) as Role[]) userIds[role] = await userIdByEmail(t, EMAILS[role]);
+  ownCustomer = await customerIdOf(t, DEMO.customer);
+  otherCustomer = await makeCustomer(t, { name: `Other tenant ${unique()}` });
+  spareCustomer = await makeCustomer(t);
+  // The other tenant has data of every kind a customer user could be shown by mistake.
+  const otherDevice = await makeDevice(t, otherCustomer, devicePublicPem);
+  await makeUser(t, otherCustomer);
+  await t.database.pool.query(
+    `insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time, effective_time,
+       residual_lamp_life, status_code, consumables_lot, lot_progressive_id)
+     values ($1, now(), 1, 300, 10, 10, 4000, 0, 'L-OTHER-TENANT', 1)`,
+    [otherDevice],
+  );
+  await t.database.pool.query(
+    `insert into consumable_batches (device_id, lot_code, lot_progressive, batch_quantity, sterilization_count)
+     values ($1, 'L-OTHER-TENANT', 1, 100, 1)`,
+    [otherDevice],
+  );
+  certificate = await makeCertificate(t);
+  transactionHash = await devnetTransactionHash(t);
+});
+afterAll(() => t?.close());
+
+// ---- the expectations ----------------------------------------------------------------------------
+
+const every = (status: number): Expect => ({
+  SUPER_ADMIN: status,
+  ADMIN: status,
+  CUSTOMER_CARE: status,
+  CUSTOMER: status,
+  anonymous: 401,
+});
+/** A call without a session: the caller's role plays no part. */
+const anyone = (status: number): Expect => ({ ...every(status), anonymous: status });
+const staff = (status: number): Expect => ({ ...every(status), CUSTOMER: 403 });
+const managers = (status: number): Expect => ({ ...every(status), CUSTOMER_CARE: 403, CUSTOMER: 403 });
+/** Reads by id: staff see every customer; a customer user only its own, anything else is not found. */
+const tenantRead = (tenant: Tenant): Expect =>
+  tenant === 'mismatch' ? every(404) : { ...every(200), CUSTOMER: tenant === 'own' ? 200 : 404 };
+/** Writes by id: the ability first (403), then the object (404 when under the wrong customer). */
+const managerWrite = (status: number) => (tenant: Tenant) => managers(tenant === 'mismatch' ? 404 : status);
+
+interface Context {
+  tenant: Tenant;
+  caller: Caller;
+  /** The customer the path or filter names: own, or other for the 'other' tenant. */
+  customerId: number;
+  /** The customer that owns the object in the path: the path's, or another one for 'mismatch'. */
+  ownerId: number;
+}
+
+interface Case {
+  tenants: Tenant[];
+  expect: (tenant: Tenant) => Expect;
+  /** Changes the database when it succeeds. */
+  write: boolean;
+  /** Authorised by the caller's session or export ticket (else the caller's role plays no part). */
+  asCaller: boolean;
+  request: (ctx: Context) => Promise<InjectOptions>;
+}
+
+function form(fields: Record<string, string>): Pick<InjectOptions, 'payload'> {
+  const body = new FormData();
+  for (const [key, value] of Object.entries(fields)) body.append(key, value);
+  return { payload: body };
+}
+
+const userForm = () => {
+  const tag = unique().toLowerCase();
+  return form({
+    name: `Matrix ${tag}`,
+    email: `matrix-${tag}@example.com`,
+    new_password: 'password-1',
+    repeat_new_password: 'password-1',
+  });
+};
+
+async function deviceToken(customerId: number): Promise<string> {
+  const result = await t.database.pool.query(
+    `select device_serial from devices where customer_id = $1 and public_key = $2 limit 1`,
+    [customerId, devicePublicPem],
+  );
+  const serial = result.rows[0]
+    ? (result.rows[0].device_serial as string)
+    : await t.database.pool
+        .query(`select device_serial from devices where id = $1`, [
+          await makeDevice(t, customerId, devicePublicPem),
+        ])
+        .then((made) => made.rows[0].device_serial as string);
+  nextProgressive += 1;
+  const record = {
+    progressive_id: nextProgressive,
+    supplied_energy: 300,
+    nominal_time: 10,
+    effective_time: 10,
+    residual_lamp_life: 4000,
+    status_code: 0,
+  };
+  return signDeviceToken(ingestionClaims(serial, [record]), devicePrivatePem);
+}
+
+const ticketOf = (caller: Caller, exportName: 'sterilizations-filtered' | 'sterilizations-ok') =>
+  caller === 'anonymous' ? Promise.resolve('') : mintTicket(t, userIds[caller], exportName);
+
+/** One entry per operation of the contract: a test below fails when the yaml gains one without it. */
+const CASES: Record<string, Case> = {
+  getHealth: {
+    tenants: ['own'],
+    expect: () => anyone(200),
+    write: false,
+    asCaller: false,
+    request: async () => ({ method: 'GET', url: '/api/v1/health' }),
+  },
+  login: {
+    tenants: ['own'],
+    expect: () => anyone(200),
+    write: true,
+    asCaller: false,
+    request: async ({ caller }) => ({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      ...form({ email: EMAILS[caller === 'anonymous' ? 'CUSTOMER' : caller], password: DEMO_PASSWORD }),
+    }),
+  },
+  logout: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async () => ({ method: 'POST', url: '/api/v1/auth/logout' }),
+  },
+  getMe: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/auth/me' }),
+  },
+  updateProfile: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async ({ caller }) => {
+      const role = caller === 'anonymous' ? 'CUSTOMER' : caller;
+      const { name, email } = (
+        await t.database.pool.query(`select name, email from users where id = $1`, [userIds[role]])
+      ).rows[0];
+      return {
+        method: 'PUT',
+        url: '/api/v1/auth/me',
+        ...form({ name, email, new_password: DEMO_PASSWORD, repeat_new_password: DEMO_PASSWORD }),
+      };
+    },
+  },
+  getDashboard: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/dashboard' }),
+  },
+  listCustomers: {
+    tenants: ['own'],
+    expect: () => staff(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/customers' }),
+  },
+  createCustomer: {
+    tenants: ['own'],
+    expect: () => managers(201),
+    write: true,
+    asCaller: true,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/v1/customers',
+      ...form({ name: `New ${unique()}`, country: 'it' }),
+    }),
+  },
+  getCustomerFullList: {
+    tenants: ['own'],
+    expect: () => staff(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/customers/full-list' }),
+  },
+  getCustomer: {
+    tenants: ['own', 'other'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => ({ method: 'GET', url: `/api/v1/customers/${customerId}` }),
+  },
+  updateCustomer: {
+    tenants: ['own', 'other'],
+    expect: () => managers(200),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'PATCH',
+      url: `/api/v1/customers/${customerId}`,
+      ...form({ phone: unique() }),
+    }),
+  },
+  listCustomerUsers: {
+    tenants: ['own', 'other'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => ({ method: 'GET', url: `/api/v1/customers/${customerId}/users` }),
+  },
+  createCustomerUser: {
+    tenants: ['own', 'other'],
+    expect: () => managers(201),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'POST',
+      url: `/api/v1/customers/${customerId}/users`,
+      ...userForm(),
+    }),
+  },
+  getCustomerUser: {
+    tenants: ['own', 'other', 'mismatch'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    request: async ({ customerId, ownerId }) => ({
+      method: 'GET',
+      url: `/api/v1/customers/${customerId}/users/${await makeUser(t, ownerId)}`,
+    }),
+  },
+  updateCustomerUser: {
+    tenants: ['own', 'other', 'mismatch'],
+    expect: managerWrite(200),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId, ownerId }) => ({
+      method: 'PATCH',
+      url: `/api/v1/customers/${customerId}/users/${await makeUser(t, ownerId)}`,
+      ...form({ name: `Renamed ${unique()}` }),
+    }),
+  },
+  disableCustomerUser: {
+    tenants: ['own', 'other', 'mismatch'],
+    expect: managerWrite(200),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId, ownerId }) => ({
+      method: 'DELETE',
+      url: `/api/v1/customers/${customerId}/users/${await makeUser(t, ownerId)}`,
+    }),
+  },
+  enableCustomerUser: {
+    tenants: ['own', 'other', 'mismatch'],
+    expect: managerWrite(200),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId, ownerId }) => {
+      const userId = await makeUser(t, ownerId);
+      await t.database.pool.query('update users set deleted_at = now() where id = $1', [userId]);
+      return { method: 'POST', url: `/api/v1/customers/${customerId}/users/${userId}/undelete` };
+    },
+  },
+  listCustomerDevices: {
+    tenants: ['own', 'other'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => ({ method: 'GET', url: `/api/v1/customers/${customerId}/devices` }),
+  },
+  createCustomerDevice: {
+    tenants: ['own', 'other'],
+    expect: () => managers(201),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'POST',
+      url: `/api/v1/customers/${customerId}/devices`,
+      ...form({
+        device_serial: `M${unique()}Z`,
+        label: 'Matrix device',
+        product_id: String(await productId(t)),
+      }),
+    }),
+  },
+  getCustomerDevice: {
+    tenants: ['own', 'other', 'mismatch'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    request: async ({ customerId, ownerId }) => ({
+      method: 'GET',
+      url: `/api/v1/customers/${customerId}/devices/${await makeDevice(t, ownerId)}`,
+    }),
+  },
+  updateCustomerDevice: {
+    tenants: ['own', 'other', 'mismatch'],
+    expect: managerWrite(200),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId, ownerId }) => ({
+      method: 'PATCH',
+      url: `/api/v1/customers/${customerId}/devices/${await makeDevice(t, ownerId)}`,
+      ...form({ label: `Relabelled ${unique()}` }),
+    }),
+  },
+  listUsers: {
+    tenants: ['own'],
+    expect: () => staff(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/users' }),
+  },
+  listProducts: {
+    tenants: ['own'],
+    expect: () => managers(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/products' }),
+  },
+  listDevices: {
+    tenants: ['own'],
+    expect: () => staff(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/devices' }),
+  },
+  assignDeviceToCustomer: {
+    tenants: ['own', 'other'],
+    expect: () => managers(200),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'POST',
+      url: `/api/v1/device/${await makeDevice(t, customerId)}/assign-to/${spareCustomer}`,
+    }),
+  },
+  listSterilizations: {
+    tenants: ['own', 'other'],
+    // Callers without canSeeAllSterilizations get their own records whatever customerId says.
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'GET',
+      url: `/api/v1/sterilizations?customerId=${customerId}`,
+    }),
+  },
+  getSterilizationCustomerFilter: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/sterilizations/customer-filter' }),
+  },
+  getSterilizationDeviceFilter: {
+    tenants: ['own', 'other'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'GET',
+      url: `/api/v1/sterilizations/device-filter/${customerId}`,
+    }),
+  },
+  ingestSterilizations: {
+    tenants: ['own', 'other'],
+    // The device's signature authorises it, not a session.
+    expect: () => anyone(200),
+    write: true,
+    asCaller: false,
+    request: async ({ customerId }) => ({
+      method: 'POST',
+      url: '/api/v1/ingest/sterilizations',
+      payload: { token: await deviceToken(customerId) },
+    }),
+  },
+  listCertificates: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/certificates' }),
+  },
+  uploadCertificate: {
+    tenants: ['own'],
+    expect: () => managers(201),
+    write: true,
+    asCaller: true,
+    request: async () => {
+      const body = new FormData();
+      body.append('lot_number', `L${unique()}`);
+      body.append('validated_treatment_number', `T${unique()}`);
+      body.append('expiration_date', '2027-03-31');
+      body.append(
+        'italian_file',
+        new Blob([new Uint8Array(await samplePdf())], { type: 'application/pdf' }),
+        'certificato.pdf',
+      );
+      return { method: 'POST', url: '/api/v1/certificates', payload: body };
+    },
+  },
+  deleteCertificate: {
+    tenants: ['own'],
+    expect: () => managers(200),
+    write: true,
+    asCaller: true,
+    request: async () => ({ method: 'DELETE', url: `/api/v1/certificates/${await makeCertificate(t)}` }),
+  },
+  downloadCertificate: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: `/api/v1/certificates/download/en/${certificate}` }),
+  },
+  getTransaction: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: `/api/v1/transactions/${transactionHash}` }),
+  },
+  calculateHash: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/v1/transactions/calculateHash',
+      ...form({ hashing_version: '1', id: '1' }),
+    }),
+  },
+  getChainInfo: {
+    tenants: ['own'],
+    expect: () => anyone(200),
+    write: false,
+    asCaller: false,
+    request: async () => ({ method: 'GET', url: '/api/v1/chain' }),
+  },
+  chainRpc: {
+    tenants: ['own'],
+    expect: () => anyone(200),
+    write: false,
+    asCaller: false,
+    request: async () => ({
+      method: 'POST',
+      url: '/chain-rpc',
+      payload: { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
+    }),
+  },
+  listAudit: {
+    tenants: ['own', 'other'],
+    expect: () => managers(200),
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'GET',
+      url: `/api/v1/audit?entityType=customer&entityId=${customerId}`,
+    }),
+  },
+  createExportTicket: {
+    tenants: ['own'],
+    // The export of every customer's ok records needs canDownloadCustomers; the filtered one is open to all.
+    expect: () => managers(201),
+    write: true,
+    asCaller: true,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/v1/export-tickets',
+      payload: { export: 'sterilizations-ok' },
+    }),
+  },
+  exportSterilizationsFiltered: {
+    tenants: ['own', 'other'],
+    // No session: the caller's one-time ticket (none for anonymous) authorises it.
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async ({ caller, customerId }) => ({
+      method: 'GET',
+      url: `/export/sterilizations-filtered?ticket=${await ticketOf(caller, 'sterilizations-filtered')}&customerId=${customerId}`,
+    }),
+  },
+  exportSterilizationsOk: {
+    tenants: ['own'],
+    expect: () => managers(200),
+    write: true,
+    asCaller: true,
+    request: async ({ caller }) => ({
+      method: 'GET',
+      url: `/export/sterilizations-ok?ticket=${await ticketOf(caller, 'sterilizations-ok')}`,
+    }),
+  },
+};
+
+// ---- other tenants' data ------------------------------------------------------------------------
+
+/** Values that name another tenant: its customers' names, its users' emails, its devices' serials. */
+async function otherTenantMarkers(): Promise<Set<string>> {
+  const result = await t.database.pool.query<{ value: string }>(
+    `select name as value from customers where id <> $1
+     union select email from users where customer_id <> $1
+     union select device_serial from devices where customer_id <> $1`,
+    [ownCustomer],
+  );
+  return new Set(result.rows.map((row) => row.value));
+}
+
+function leaks(value: unknown, markers: Set<string>, path = '$'): string[] {
+  if (typeof value === 'string') return markers.has(value) ? [`${path} = ${value}`] : [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => leaks(item, markers, `${path}[${i}]`));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) => {
+    const found = leaks(item, markers, `${path}.${key}`);
+    if (key === 'customer_id' && item !== ownCustomer) found.push(`${path}.${key} = ${String(item)}`);
+    return found;
+  });
+}
+
+function csvCells(text: string): string[] {
+  return text
+    .replace(/^\uFEFF/, '')
+    .split(/\r\n/)
+    .flatMap((line) => line.split(','))
+    .map((cell) => cell.replace(/^"|"$/g, '').replace(/""/g, '"').replace(/^'/, ''));
+}
+
+async function expectNoOtherTenantData(
+  response: { headers: Record<string, unknown>; body: string },
+  where: string,
+) {
+  const markers = await otherTenantMarkers();
+  const type = String(response.headers['content-type']);
+  const found = type.startsWith('application/json')
+    ? leaks(JSON.parse(response.body), markers)
+    : type.startsWith('text/csv')
+      ? csvCells(response.body).filter((cell) => markers.has(cell))
+      : [];
+  expect(found, where).toEqual([]);
+}
+
+// ---- the matrix ---------------------------------------------------------------------------------
+
+describe('tenant and role matrix', () => {
+  it('has an entry for every operation of the contract', () => {
+    expect(Object.keys(CASES).sort()).toEqual(OPERATIONS.map((op) => op.operationId).sort());
+  });
+
+  for (const op of OPERATIONS) {
+    const item = CASES[op.operationId];
+    if (!item) continue;
+    for (const tenant of item.tenants) {
+      for (const caller of CALLERS) {
+        const status = item.expect(tenant)[caller];
+        it(`${op.operationId} · ${caller} · ${tenant} customer → ${status}`, async () => {
+          const customerId = tenant === 'other' ? otherCustomer : ownCustomer;
+          const ownerId = tenant === 'own' ? ownCustomer : otherCustomer;
+          const options = await item.request({ tenant, caller, customerId, ownerId });
+          const headers: Record<string, string> = { 'x-forwarded-for': uniqueClientAddress() };
+          if (op.requiresSession && caller !== 'anonymous') {
+            headers.authorization = `Bearer ${await mintSession(t, userIds[caller])}`;
+          }
+          const before = await databaseDigest(t);
+          const response = await t.app.inject({ ...options, headers: { ...options.headers, ...headers } });
+          const where = `${op.operationId} ${caller} ${tenant}: ${response.body.slice(0, 300)}`;
+          expect(response.statusCode, where).toBe(status);
+          expectSecurityHeaders(response, where);
+          if (String(response.headers['content-type']).startsWith('application/json'))
+            expectContract(op.operationId, response, status);
+          const after = await databaseDigest(t);
+          if (status >= 300) {
+            expectErrorEnvelope(response, where);
+            // A ticket whose holder may no longer export is spent all the same: one use, whatever it brings.
+            if (status === 403 && op.operationId.startsWith('exportSterilizations')) {
+              delete after['public.export_tickets'];
+              delete before['public.export_tickets'];
+            }
+            expect(after, `${where}: refused but the database changed`).toEqual(before);
+          } else {
+            if (item.write) expect(after, `${where}: a write that changed nothing`).not.toEqual(before);
+            else expect(after, `${where}: a read that wrote`).toEqual(before);
+            if (caller === 'CUSTOMER' && item.asCaller) await expectNoOtherTenantData(response, where);
+          }
+        });
+      }
+    }
+  }
+
+  it('answers ids beyond any row with 404, for staff too', async () => {
+    // Operations whose body is required check it before they look the object up.
+    for (const op of OPERATIONS.filter((item) => !item.bodyRequired)) {
+      const names = Object.entries((op.paramsSchema?.properties ?? {}) as Record<string, { type?: string }>)
+        .filter(([, schema]) => schema.type === 'integer')
+        .map(([name]) => name);
+      for (const name of names) {
+        const url = op.url.replace(/:(\w+)/g, (_match, param: string) =>
+          param === name ? '987654' : param === 'lang' ? 'it' : String(ownCustomer),
+        );
+        const headers = { authorization: `Bearer ${await mintSession(t, userIds.SUPER_ADMIN)}` };
+        const response = await t.app.inject({ method: op.method, url, headers });
+        expect([op.operationId, name, response.statusCode]).toEqual([op.operationId, name, 404]);
+        expectErrorEnvelope(response, op.operationId);
+      }
+    }
+  });
+});

@@ -1,0 +1,78 @@
+/** The audit trail as the audit view and the history panels read it: filtered, newest first. */
+import { and, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { AuditChanges } from '../../audit/chain.ts';
+import type { Db } from '../../db/client.ts';
+import { auditLog } from '../../db/schema.ts';
+import type { ReceivedWindow } from '../customers/repository.ts';
+
+export interface AuditFilter {
+  entityType?: string;
+  entityId?: number;
+  /** A user id (digits) or part of the actor's email, case-insensitive. */
+  actor?: string;
+  window: ReceivedWindow;
+}
+
+export interface AuditEntryView {
+  id: number;
+  occurred_at: Date;
+  actor_user_id: number | null;
+  actor_email: string | null;
+  actor_role: string | null;
+  action: string;
+  entity_type: string;
+  entity_id: number | null;
+  changes: AuditChanges;
+  reason: string | null;
+  client_address: string | null;
+}
+
+function conditions(filter: AuditFilter): SQL | undefined {
+  const parts: (SQL | undefined)[] = [];
+  if (filter.entityType) parts.push(eq(auditLog.entityType, filter.entityType));
+  if (filter.entityId !== undefined) parts.push(eq(auditLog.entityId, filter.entityId));
+  const actor = filter.actor?.trim().toLowerCase();
+  if (actor) {
+    // strpos rather than LIKE: the text is matched literally, % and _ included.
+    const byEmail = sql`strpos(lower(${auditLog.actorEmail}), ${actor}) > 0`;
+    parts.push(/^\d{1,9}$/.test(actor) ? or(eq(auditLog.actorUserId, Number(actor)), byEmail) : byEmail);
+  }
+  if (filter.window.from) parts.push(gte(auditLog.occurredAt, filter.window.from));
+  if (filter.window.toExclusive) parts.push(lt(auditLog.occurredAt, filter.window.toExclusive));
+  return and(...parts);
+}
+
+/** Ids follow the chain, which follows commit order: id order is time order. */
+export async function listAuditPage(
+  db: Db,
+  filter: AuditFilter,
+  paging: { limit: number; offset: number },
+): Promise<{ rows: AuditEntryView[]; total: number }> {
+  const where = conditions(filter);
+  const [rows, totals] = await Promise.all([
+    db
+      .select({
+        id: auditLog.id,
+        occurred_at: auditLog.occurredAt,
+        actor_user_id: auditLog.actorUserId,
+        actor_email: auditLog.actorEmail,
+        actor_role: auditLog.actorRole,
+        action: auditLog.action,
+        entity_type: auditLog.entityType,
+        entity_id: auditLog.entityId,
+        changes: auditLog.changes,
+        reason: auditLog.reason,
+        client_address: auditLog.clientAddress,
+      })
+      .from(auditLog)
+      .where(where)
+      .orderBy(desc(auditLog.id))
+      .limit(paging.limit)
+      .offset(paging.offset),
+    db.select({ total: sql<string>`count(*)` }).from(auditLog).where(where),
+  ]);
+  return {
+    rows: rows.map((row) => ({ ...row, changes: row.changes as AuditChanges })),
+    total: Number(totals[0]?.total ?? 0),
+  };
+}

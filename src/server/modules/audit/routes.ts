@@ -1,0 +1,27 @@
+/** The audit trail, read-only (docs/audit.md): the audit view and the history panels, for canSeeAudit. */
+import { requireAbility } from '../../auth/guards.ts';
+import type { ApiModule } from '../../contract/handler-types.ts';
+import type { Db } from '../../db/client.ts';
+import { ok } from '../../http/envelope.ts';
+import { pageOf, pageRequest } from '../../http/paging.ts';
+import { receivedWindow } from '../customers/repository.ts';
+import { listAuditPage } from './repository.ts';
+
+export function auditModule(deps: { db: Db }): ApiModule {
+  const { db } = deps;
+  return {
+    handlers: {
+      async listAudit(request) {
+        requireAbility(request, 'canSeeAudit');
+        const { page, entityType, entityId, actor, from, to } = request.query;
+        const paging = pageRequest(page);
+        const { rows, total } = await listAuditPage(
+          db,
+          { entityType, entityId, actor, window: receivedWindow(from, to) },
+          paging,
+        );
+        return ok(pageOf(rows, total, paging));
+      },
+    },
+  };
+}
