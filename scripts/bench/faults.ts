@@ -282,23 +282,29 @@ async function uploadScenario(target: BenchTarget): Promise<void> {
   let token = await login(server.base, 'admin@example.com');
   const problems: string[] = [];
 
-  // One upload to completion: how long the body takes to send and the server to process it.
-  const baseline: UploadProgress = { sent: 0, total: 0 };
-  const started = performance.now();
-  const first = await upload(server.base, token, 'FAULT-BASELINE', pdf, baseline);
-  const answeredAt = performance.now();
-  if (first.status !== 201) problems.push(`baseline upload answered ${first.status}`);
-  const sendMs = (baseline.bodySentAt ?? answeredAt) - started;
-  const processMs = answeredAt - (baseline.bodySentAt ?? answeredAt);
+  // Two uploads to completion: how long the body takes to send and the server to process it (the
+  // quicker of the two, so that the kill points below fall inside the processing on a busy machine).
+  const lots: string[] = [];
+  let sendMs = Number.POSITIVE_INFINITY;
+  let processMs = Number.POSITIVE_INFINITY;
+  for (const lot of ['FAULT-BASELINE-1', 'FAULT-BASELINE-2']) {
+    lots.push(lot);
+    const baseline: UploadProgress = { sent: 0, total: 0 };
+    const started = performance.now();
+    const first = await upload(server.base, token, lot, pdf, baseline);
+    const answeredAt = performance.now();
+    if (first.status !== 201) problems.push(`baseline upload answered ${first.status}`);
+    sendMs = Math.min(sendMs, (baseline.bodySentAt ?? answeredAt) - started);
+    processMs = Math.min(processMs, answeredAt - (baseline.bodySentAt ?? answeredAt));
+  }
   report.push(
-    `| ${target.kind} | baseline | ${(pdf.length / 1e6).toFixed(1)} MB: body sent in ${ms(sendMs)} ms, answered ${ms(processMs)} ms later | 201 | | |`,
+    `| ${target.kind} | baseline | ${(pdf.length / 1e6).toFixed(1)} MB: body sent in ${ms(sendMs)} ms, answered ${ms(processMs)} ms later (quicker of 2) | 201 | |`,
   );
 
   // Kill points: two in the body, the rest spread over the server's processing (parse, checklist, insert, commit).
   const points = Array.from({ length: UPLOADS }, (_, i) =>
     i < 2 ? { bodyShare: (i + 1) / 3 } : { afterBodyMs: ((i - 1) / (UPLOADS - 2)) * processMs * 0.95 },
   );
-  const lots: string[] = ['FAULT-BASELINE'];
   for (const [i, point] of points.entries()) {
     const lot = `FAULT-${i + 1}`;
     lots.push(lot);

@@ -8,16 +8,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { importPKCS8, SignJWT } from 'jose';
 import pg from 'pg';
 import { type Database, embeddedDataDir, openDatabase } from '../../src/server/db/client.ts';
 import { type SeedSummary, seedDemoData } from '../../src/server/db/seed.ts';
-import { ingestionClaims, type SterilizationClaim } from '../../src/shared/ingestion/claims.ts';
-import { type DeviceState, initialState, nextRecord } from '../simulate-devices.ts';
+import type { SterilizationClaim } from '../../src/shared/ingestion/claims.ts';
+import {
+  type DeviceState,
+  initialState,
+  loadDeviceKeys,
+  nextRecord,
+  signRecords,
+} from '../simulate-devices.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -296,11 +300,9 @@ export interface Fleet {
 }
 
 export async function loadFleet(dataDir: string, serials: string[]): Promise<Fleet> {
-  const keys = new Map<string, CryptoKey>();
-  for (const serial of serials) {
-    const pem = await readFile(path.join(dataDir, 'device-keys', `${serial}.pem`), 'utf8');
-    keys.set(serial, await importPKCS8(pem, 'RS256'));
-  }
+  const keys = await loadDeviceKeys(dataDir, serials);
+  const missing = serials.filter((serial) => !keys.has(serial));
+  if (missing.length > 0) throw new Error(`no key file for ${missing.join(', ')} in ${dataDir}`);
   const states = new Map<string, DeviceState>();
   const fleet: Fleet = {
     serials,
@@ -316,9 +318,7 @@ export async function loadFleet(dataDir: string, serials: string[]): Promise<Fle
       return records;
     },
     sign(serial, records) {
-      return new SignJWT({ ...ingestionClaims(serial, records) })
-        .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-        .sign(keys.get(serial) as CryptoKey);
+      return signRecords(serial, records, keys.get(serial) as CryptoKey);
     },
     async post(base, serial, records) {
       const token = await fleet.sign(serial, records);

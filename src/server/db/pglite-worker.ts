@@ -41,7 +41,7 @@ function post(message: PgliteWorkerMessage): void {
  * could lose acknowledged records or leave data pages newer than the WAL that recovery relies on.
  * Here NODEFS's fsync calls the real one and PostgreSQL syncs WAL with fsync() at every commit and
  * data files at checkpoints, as it does on any server. Cost: one fsync per commit
- * (docs/decisions.md, "Embedded database durability").
+ * (docs/decisions.md, "Embedded durability").
  */
 class DurableNodeFS extends NodeFS {
   override async init(pg: PGlite, opts: Parameters<NodeFS['init']>[1]) {
