@@ -23,6 +23,7 @@
  * reach the per-address rate limits.
  */
 import { parseArgs } from 'node:util';
+import { INTEGRITY_FIELDS } from '../../src/shared/integrity/index.ts';
 import {
   type Acknowledged,
   acknowledge,
@@ -227,22 +228,7 @@ class Person {
     const form = new FormData();
     form.append('hashing_version', String(data.hashing_version));
     form.append('blockchain_data_block_id', String(data.blockchain_data_block_id));
-    for (const field of [
-      'id',
-      'received_ts',
-      'device_serial',
-      'progressive_id',
-      'supplied_energy',
-      'nominal_time',
-      'effective_time',
-      'residual_lamp_life',
-      'status_code',
-      'latitude',
-      'longitude',
-      'consumables_lot',
-      'lot_progressive_id',
-      'notes',
-    ] as const) {
+    for (const field of INTEGRITY_FIELDS) {
       const value = row[field];
       if (value !== null && value !== undefined) form.append(field, String(value));
     }
