@@ -47,7 +47,20 @@ export default defineConfig(({ command }) => ({
           ]
         : [],
   },
-  build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: false, manifest: true },
+  build: {
+    outDir: 'dist/client',
+    emptyOutDir: true,
+    sourcemap: false,
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        // Everything the first page needs in one chunk: split into the ~20 pieces automatic chunking
+        // makes, the same code was 10 kB gzip larger (201.7 against 191.8 kB: each piece is
+        // compressed on its own).
+        codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }] },
+      },
+    },
+  },
   server: {
     port: 5173,
     proxy: { '/api': apiTarget, '/export': apiTarget },

@@ -13,6 +13,15 @@ declare module '@tanstack/react-query' {
   }
 }
 
+/**
+ * A read is tried once more after a network failure or a 503 (the database away for a moment: the
+ * next try, a second later, may well succeed); any other answer of the server would only repeat.
+ */
+export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
+  const passing = !(error instanceof ApiError) || error.status === 503;
+  return passing && failureCount < 1;
+}
+
 export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({
@@ -33,8 +42,7 @@ export function createQueryClient(): QueryClient {
       queries: {
         staleTime: 30_000,
         refetchOnWindowFocus: false,
-        // The server answered: asking again gives the same answer. Network failures get one more try.
-        retry: (failureCount, error) => !(error instanceof ApiError) && failureCount < 1,
+        retry: shouldRetryQuery,
       },
       mutations: { retry: false },
     },

@@ -114,3 +114,36 @@ export function DateFilter({
     </DateLocalization>
   );
 }
+
+type DayRange = readonly [from: string | undefined, to: string | undefined];
+
+/** A from/to pair of day filters; a change of either reports both days. */
+export function DateRangeFilter({
+  names,
+  labelIds,
+  value,
+  onChange,
+}: {
+  names: readonly [string, string];
+  labelIds: readonly [string, string];
+  value: DayRange;
+  onChange: (range: DayRange) => void;
+}) {
+  const [from, to] = value;
+  return (
+    <>
+      <DateFilter
+        name={names[0]}
+        labelId={labelIds[0]}
+        value={from}
+        onChange={(day) => onChange([day, to])}
+      />
+      <DateFilter
+        name={names[1]}
+        labelId={labelIds[1]}
+        value={to}
+        onChange={(day) => onChange([from, day])}
+      />
+    </>
+  );
+}

@@ -1,18 +1,25 @@
 import AccountCircle from '@mui/icons-material/AccountCircle';
-import Logout from '@mui/icons-material/Logout';
-import { Button, ListItemIcon, ListItemText, Menu, MenuItem } from '@mui/material';
-import { useId, useState } from 'react';
+import { Button } from '@mui/material';
+import { lazy, Suspense, useId, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useLogout } from '../../lib/logout';
 
-/** Top-bar dropdown with the user's name and the logout item. */
+const loadPopup = () => import('./user-menu-popup');
+const UserMenuPopup = lazy(loadPopup);
+
+/**
+ * Top-bar dropdown with the user's name and the logout item. The dropdown is fetched when the pointer
+ * or focus first reaches the button (so it is there by the click), and mounted from then on.
+ */
 export function UserMenu({ name }: { name: string | null | undefined }) {
   const intl = useIntl();
   const logout = useLogout();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [wanted, setWanted] = useState(false);
   const buttonId = useId();
   const menuId = useId();
   const label = name?.trim() || intl.formatMessage({ id: 'layout.user.fallback' });
+  const prefetch = () => void loadPopup();
   return (
     <>
       <Button
@@ -22,32 +29,30 @@ export function UserMenu({ name }: { name: string | null | undefined }) {
         aria-haspopup="menu"
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? 'true' : undefined}
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onPointerEnter={prefetch}
+        onFocus={prefetch}
+        onClick={(event) => {
+          setWanted(true);
+          setAnchor(event.currentTarget);
+        }}
         sx={{ textTransform: 'none', maxWidth: 260 }}
       >
         <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{label}</span>
       </Button>
-      <Menu
-        id={menuId}
-        anchorEl={anchor}
-        open={Boolean(anchor)}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ list: { 'aria-labelledby': buttonId } }}
-      >
-        <MenuItem
-          onClick={() => {
-            setAnchor(null);
-            void logout();
-          }}
-        >
-          <ListItemIcon>
-            <Logout fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{intl.formatMessage({ id: 'layout.user.logout' })}</ListItemText>
-        </MenuItem>
-      </Menu>
+      {wanted && (
+        <Suspense fallback={null}>
+          <UserMenuPopup
+            menuId={menuId}
+            buttonId={buttonId}
+            anchor={anchor}
+            onClose={() => setAnchor(null)}
+            onLogout={() => {
+              setAnchor(null);
+              void logout();
+            }}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

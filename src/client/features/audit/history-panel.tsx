@@ -3,7 +3,7 @@ import { Box, Card, CardContent, Stack, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { AuditEntityType, AuditEntry } from '../../../shared/api/index.ts';
-import { DataTable } from '../../components/data-table';
+import { DataTable, pagedRows } from '../../components/data-table';
 import { TextLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
 import { useAudit } from './api/audit';
@@ -42,14 +42,11 @@ export function HistoryPanel({ entityType, entityId }: { entityType: AuditEntity
         <DataTable<AuditEntry>
           labelId="audit.history.title"
           columns={columns}
-          rows={history.data?.data}
+          {...pagedRows(history)}
           getRowId={(row) => row.id}
-          total={history.data?.total}
-          perPage={history.data?.per_page}
           page={page}
           onPageChange={setPage}
           emptyMessageId="audit.history.empty"
-          isFetching={history.isFetching}
           size="small"
         />
       </CardContent>

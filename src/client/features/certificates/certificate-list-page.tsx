@@ -4,8 +4,6 @@ import UploadFile from '@mui/icons-material/UploadFile';
 import {
   Box,
   Button,
-  Card,
-  CardContent,
   CircularProgress,
   Dialog,
   DialogActions,
@@ -14,14 +12,13 @@ import {
   DialogTitle,
   IconButton,
   Link,
-  Stack,
   Tooltip,
-  Typography,
 } from '@mui/material';
 import { useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Certificate } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, useListControls } from '../../components/data-table';
+import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
+import { ListPage } from '../../components/list';
 import { ButtonLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
 import { toast } from '../../lib/toasts';
@@ -177,40 +174,24 @@ export function CertificateListPage({
   }, [canUpload, intl]);
 
   return (
-    <Stack spacing={2}>
-      <Box
-        sx={{
-          display: 'flex',
-          alignItems: 'center',
-          justifyContent: 'space-between',
-          gap: 2,
-          flexWrap: 'wrap',
-        }}
-      >
-        <Typography variant="h4" component="h1">
-          {intl.formatMessage({ id: 'certificates.list.title' })}
-        </Typography>
-        {canUpload && (
+    <ListPage
+      titleId="certificates.list.title"
+      action={
+        canUpload && (
           <ButtonLink to="/certificates/upload" variant="contained" startIcon={<UploadFile />}>
             {intl.formatMessage({ id: 'certificates.list.upload' })}
           </ButtonLink>
-        )}
-      </Box>
-      <Card>
-        <CardContent>
-          <DataTable<Certificate>
-            labelId="certificates.list.title"
-            columns={columns}
-            rows={certificates.data?.data}
-            getRowId={(row) => row.id}
-            total={certificates.data?.total}
-            perPage={certificates.data?.per_page}
-            {...list}
-            emptyMessageId="certificates.list.empty"
-            isFetching={certificates.isFetching}
-          />
-        </CardContent>
-      </Card>
+        )
+      }
+    >
+      <DataTable<Certificate>
+        labelId="certificates.list.title"
+        columns={columns}
+        {...pagedRows(certificates)}
+        getRowId={(row) => row.id}
+        {...list}
+        emptyMessageId="certificates.list.empty"
+      />
       <Dialog
         open={pendingDelete !== null}
         onClose={() => (remove.isPending ? undefined : setPendingDelete(null))}
@@ -248,6 +229,6 @@ export function CertificateListPage({
           </Button>
         </DialogActions>
       </Dialog>
-    </Stack>
+    </ListPage>
   );
 }

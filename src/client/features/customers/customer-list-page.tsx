@@ -1,14 +1,13 @@
 import Add from '@mui/icons-material/Add';
-import RestartAlt from '@mui/icons-material/RestartAlt';
-import { Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { Customer } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, useListControls, YesNo } from '../../components/data-table';
-import { DateFilter } from '../../components/data-table/date-filter';
+import { type DataColumn, DataTable, pagedRows, useListControls, YesNo } from '../../components/data-table';
+import { DateRangeFilter } from '../../components/data-table/date-filter';
 import { OpenRowAction } from '../../components/data-table/open-row-action';
 import { downloadUrl, ExportLink } from '../../components/export-link';
+import { FilterBar, ListPage } from '../../components/list';
 import { ButtonLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
 import { exportUrl, useCustomers, useSterilizationsOkExport } from './api/customers';
@@ -86,66 +85,48 @@ export function CustomerListPage({
   const filtered = Boolean(search.filterFrom || search.filterTo);
 
   return (
-    <Stack spacing={2}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
-        <Typography variant="h4" component="h1" sx={{ flexGrow: 1 }}>
-          {intl.formatMessage({ id: 'customers.list.title' })}
-        </Typography>
-        {abilities.canCreateCustomers && (
+    <ListPage
+      titleId="customers.list.title"
+      action={
+        abilities.canCreateCustomers && (
           <ButtonLink to="/customers/new" variant="contained" startIcon={<Add />}>
             {intl.formatMessage({ id: 'customers.list.create' })}
           </ButtonLink>
-        )}
-      </Box>
-      <Card>
-        <CardContent>
-          <Box
-            role="search"
-            aria-label={intl.formatMessage({ id: 'customers.list.filters' })}
-            sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap', mb: 1 }}
-          >
-            <DateFilter
-              name="filterFrom"
-              labelId="customers.list.filter_from"
-              value={search.filterFrom}
-              onChange={(filterFrom) => onSearchChange({ filterFrom, page: 1 })}
+        )
+      }
+    >
+      <FilterBar
+        labelId="customers.list.filters"
+        resetLabelId="customers.list.reset"
+        filtered={filtered}
+        onReset={() => onSearchChange({ filterFrom: undefined, filterTo: undefined, page: 1 })}
+        trailing={
+          abilities.canDownloadCustomers && (
+            <ExportLink
+              href={exportUrl(range)}
+              labelId="customers.list.download"
+              pending={exporter.isPending}
+              onExport={() => exporter.mutate(range, { onSuccess: downloadUrl })}
             />
-            <DateFilter
-              name="filterTo"
-              labelId="customers.list.filter_to"
-              value={search.filterTo}
-              onChange={(filterTo) => onSearchChange({ filterTo, page: 1 })}
-            />
-            <Button
-              startIcon={<RestartAlt />}
-              disabled={!filtered}
-              onClick={() => onSearchChange({ filterFrom: undefined, filterTo: undefined, page: 1 })}
-            >
-              {intl.formatMessage({ id: 'customers.list.reset' })}
-            </Button>
-            {abilities.canDownloadCustomers && (
-              <ExportLink
-                href={exportUrl(range)}
-                labelId="customers.list.download"
-                pending={exporter.isPending}
-                onExport={() => exporter.mutate(range, { onSuccess: downloadUrl })}
-              />
-            )}
-          </Box>
-          <DataTable<Customer>
-            labelId="customers.list.title"
-            columns={columns}
-            rows={customers.data?.data}
-            getRowId={(row) => row.id}
-            total={customers.data?.total}
-            perPage={customers.data?.per_page}
-            {...list}
-            onRowClick={(row) => void navigate({ to: '/customers/$id', params: { id: String(row.id) } })}
-            emptyMessageId="customers.list.empty"
-            isFetching={customers.isFetching}
-          />
-        </CardContent>
-      </Card>
-    </Stack>
+          )
+        }
+      >
+        <DateRangeFilter
+          names={['filterFrom', 'filterTo']}
+          labelIds={['customers.list.filter_from', 'customers.list.filter_to']}
+          value={[search.filterFrom, search.filterTo]}
+          onChange={([filterFrom, filterTo]) => onSearchChange({ filterFrom, filterTo, page: 1 })}
+        />
+      </FilterBar>
+      <DataTable<Customer>
+        labelId="customers.list.title"
+        columns={columns}
+        {...pagedRows(customers)}
+        getRowId={(row) => row.id}
+        {...list}
+        onRowClick={(row) => void navigate({ to: '/customers/$id', params: { id: String(row.id) } })}
+        emptyMessageId="customers.list.empty"
+      />
+    </ListPage>
   );
 }

@@ -1,9 +1,10 @@
-import { Box, Card, Stack, Typography } from '@mui/material';
+import { Box, Typography } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { Device } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, useListControls } from '../../components/data-table';
+import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
+import { ListPage } from '../../components/list';
 import { useAbilities } from '../../lib/session';
 import { useDevices } from './api/devices';
 import { ActiveCell } from './components/active-cell';
@@ -38,7 +39,6 @@ type Props = {
  * canGenerateDeviceKeys (the SPEC's rule).
  */
 export function DevicesListPage({ search, onSearchChange }: Props) {
-  const intl = useIntl();
   const abilities = useAbilities();
   const navigate = useNavigate();
   const devices = useDevices(search);
@@ -75,32 +75,24 @@ export function DevicesListPage({ search, onSearchChange }: Props) {
   );
 
   return (
-    <Stack spacing={2}>
-      <Typography variant="h4" component="h1">
-        {intl.formatMessage({ id: 'devices.list.title' })}
-      </Typography>
-      <Card sx={{ px: 2, py: 1 }}>
-        <DataTable
-          {...list}
-          labelId="devices.list.label"
-          columns={columns}
-          rows={devices.data?.data}
-          total={devices.data?.total}
-          perPage={devices.data?.per_page}
-          getRowId={(row) => row.id}
-          emptyMessageId="devices.list.empty"
-          isFetching={devices.isFetching}
-          onRowClick={
-            canOpen
-              ? (row) =>
-                  void navigate({
-                    to: '/customers/$id/devices/$deviceId',
-                    params: { id: String(row.customer_id), deviceId: String(row.id) },
-                  })
-              : undefined
-          }
-        />
-      </Card>
-    </Stack>
+    <ListPage titleId="devices.list.title">
+      <DataTable
+        {...list}
+        labelId="devices.list.label"
+        columns={columns}
+        {...pagedRows(devices)}
+        getRowId={(row) => row.id}
+        emptyMessageId="devices.list.empty"
+        onRowClick={
+          canOpen
+            ? (row) =>
+                void navigate({
+                  to: '/customers/$id/devices/$deviceId',
+                  params: { id: String(row.customer_id), deviceId: String(row.id) },
+                })
+            : undefined
+        }
+      />
+    </ListPage>
   );
 }

@@ -1,8 +1,8 @@
-import { Card, Stack, Typography } from '@mui/material';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { Product } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, useListControls } from '../../components/data-table';
+import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
+import { ListPage } from '../../components/list';
 import { useProducts } from './api/products';
 import type { ProductsListSearch } from './search';
 
@@ -26,7 +26,6 @@ type Props = {
  * the actions column stays empty for now.
  */
 export function ProductsListPage({ search, onSearchChange }: Props) {
-  const intl = useIntl();
   const products = useProducts(search);
   const list = useListControls(search, onSearchChange);
 
@@ -51,23 +50,15 @@ export function ProductsListPage({ search, onSearchChange }: Props) {
   );
 
   return (
-    <Stack spacing={2}>
-      <Typography variant="h4" component="h1">
-        {intl.formatMessage({ id: 'products.list.title' })}
-      </Typography>
-      <Card sx={{ px: 2, py: 1 }}>
-        <DataTable
-          {...list}
-          labelId="products.list.label"
-          columns={columns}
-          rows={products.data?.data}
-          total={products.data?.total}
-          perPage={products.data?.per_page}
-          getRowId={(row) => row.id}
-          emptyMessageId="products.list.empty"
-          isFetching={products.isFetching}
-        />
-      </Card>
-    </Stack>
+    <ListPage titleId="products.list.title">
+      <DataTable
+        {...list}
+        labelId="products.list.label"
+        columns={columns}
+        {...pagedRows(products)}
+        getRowId={(row) => row.id}
+        emptyMessageId="products.list.empty"
+      />
+    </ListPage>
   );
 }

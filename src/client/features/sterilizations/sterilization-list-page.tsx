@@ -1,14 +1,20 @@
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
-import RestartAlt from '@mui/icons-material/RestartAlt';
 import VerifiedUser from '@mui/icons-material/VerifiedUser';
-import { Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, Stack, Typography } from '@mui/material';
 import { useCallback, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Sterilization } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, detailRowId, useListControls } from '../../components/data-table';
-import { DateFilter } from '../../components/data-table/date-filter';
+import {
+  type DataColumn,
+  DataTable,
+  detailRowId,
+  pagedRows,
+  useListControls,
+} from '../../components/data-table';
+import { DateRangeFilter } from '../../components/data-table/date-filter';
 import { downloadUrl, ExportLink } from '../../components/export-link';
+import { FilterBar, ListPage, SelectFilter } from '../../components/list';
 import { useAbilities, useSession } from '../../lib/session';
 import {
   filteredExportUrl,
@@ -168,120 +174,74 @@ export function SterilizationListPage({
   );
 
   return (
-    <Stack spacing={2}>
-      <Typography variant="h4" component="h1">
-        {intl.formatMessage({ id: 'sterilizations.list.title' })}
-      </Typography>
-      <Card>
-        <CardContent>
-          <Box
-            role="search"
-            aria-label={intl.formatMessage({ id: 'sterilizations.filter.label' })}
-            sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, mb: 1 }}
-          >
-            <TextField
-              select
-              size="small"
-              name="customerId"
-              label={intl.formatMessage({ id: 'sterilizations.filter.customer' })}
-              value={customers.some((option) => option.id === customerId) ? String(customerId) : ''}
-              disabled={!canSeeAll}
-              onChange={(event) =>
-                onSearchChange({
-                  customerId: event.target.value ? Number(event.target.value) : undefined,
-                  deviceId: undefined,
-                  page: 1,
-                })
-              }
-              sx={{ minWidth: 240 }}
-              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-            >
-              {canSeeAll && (
-                <MenuItem value="">
-                  <em>{intl.formatMessage({ id: 'sterilizations.filter.all_customers' })}</em>
-                </MenuItem>
-              )}
-              {customers.map((option) => (
-                <MenuItem key={option.id} value={String(option.id)}>
-                  {option.name}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
-              size="small"
-              name="deviceId"
-              label={intl.formatMessage({ id: 'sterilizations.filter.device' })}
-              value={devices.some((option) => option.id === search.deviceId) ? String(search.deviceId) : ''}
-              disabled={customerId === undefined}
-              onChange={(event) =>
-                onSearchChange({
-                  deviceId: event.target.value ? Number(event.target.value) : undefined,
-                  page: 1,
-                })
-              }
-              sx={{ minWidth: 180 }}
-              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-            >
-              <MenuItem value="">
-                <em>{intl.formatMessage({ id: 'sterilizations.filter.all_devices' })}</em>
-              </MenuItem>
-              {devices.map((option) => (
-                <MenuItem key={option.id} value={String(option.id)}>
-                  {option.device_serial}
-                </MenuItem>
-              ))}
-            </TextField>
-            <DateFilter
-              name="from"
-              labelId="sterilizations.filter.from"
-              value={search.from}
-              onChange={(from) => onSearchChange({ from, page: 1 })}
+    <ListPage titleId="sterilizations.list.title">
+      <FilterBar
+        labelId="sterilizations.filter.label"
+        resetLabelId="sterilizations.filter.reset"
+        filtered={filtered}
+        onReset={() =>
+          onSearchChange({
+            customerId: undefined,
+            deviceId: undefined,
+            from: undefined,
+            to: undefined,
+            page: 1,
+          })
+        }
+        trailing={
+          abilities.canDownloadSterilizations && (
+            <ExportLink
+              href={filteredExportUrl(filters)}
+              labelId="sterilizations.filter.download"
+              pending={exporter.isPending}
+              onExport={() => exporter.mutate(filters, { onSuccess: downloadUrl })}
             />
-            <DateFilter
-              name="to"
-              labelId="sterilizations.filter.to"
-              value={search.to}
-              onChange={(to) => onSearchChange({ to, page: 1 })}
-            />
-            <Button
-              startIcon={<RestartAlt />}
-              disabled={!filtered}
-              onClick={() =>
-                onSearchChange({
-                  customerId: undefined,
-                  deviceId: undefined,
-                  from: undefined,
-                  to: undefined,
-                  page: 1,
-                })
-              }
-            >
-              {intl.formatMessage({ id: 'sterilizations.filter.reset' })}
-            </Button>
-            {abilities.canDownloadSterilizations && (
-              <ExportLink
-                href={filteredExportUrl(filters)}
-                labelId="sterilizations.filter.download"
-                pending={exporter.isPending}
-                onExport={() => exporter.mutate(filters, { onSuccess: downloadUrl })}
-              />
-            )}
-          </Box>
-          <DataTable<Sterilization>
-            labelId="sterilizations.list.title"
-            columns={columns}
-            rows={sterilizations.data?.data}
-            getRowId={(row) => row.id}
-            total={sterilizations.data?.total}
-            perPage={sterilizations.data?.per_page}
-            {...list}
-            emptyMessageId="sterilizations.list.empty"
-            isFetching={sterilizations.isFetching}
-            renderDetail={(row) => (expanded.has(row.id) ? <SterilizationDetails record={row} /> : null)}
-          />
-        </CardContent>
-      </Card>
-    </Stack>
+          )
+        }
+      >
+        <SelectFilter
+          name="customerId"
+          labelId="sterilizations.filter.customer"
+          value={customerId === undefined ? undefined : String(customerId)}
+          options={customers.map((option) => ({ value: String(option.id), label: option.name }))}
+          allLabelId={canSeeAll ? 'sterilizations.filter.all_customers' : undefined}
+          disabled={!canSeeAll}
+          minWidth={240}
+          onChange={(value) =>
+            onSearchChange({
+              customerId: value === undefined ? undefined : Number(value),
+              deviceId: undefined,
+              page: 1,
+            })
+          }
+        />
+        <SelectFilter
+          name="deviceId"
+          labelId="sterilizations.filter.device"
+          value={search.deviceId === undefined ? undefined : String(search.deviceId)}
+          options={devices.map((option) => ({ value: String(option.id), label: option.device_serial }))}
+          allLabelId="sterilizations.filter.all_devices"
+          disabled={customerId === undefined}
+          onChange={(value) =>
+            onSearchChange({ deviceId: value === undefined ? undefined : Number(value), page: 1 })
+          }
+        />
+        <DateRangeFilter
+          names={['from', 'to']}
+          labelIds={['sterilizations.filter.from', 'sterilizations.filter.to']}
+          value={[search.from, search.to]}
+          onChange={([from, to]) => onSearchChange({ from, to, page: 1 })}
+        />
+      </FilterBar>
+      <DataTable<Sterilization>
+        labelId="sterilizations.list.title"
+        columns={columns}
+        {...pagedRows(sterilizations)}
+        getRowId={(row) => row.id}
+        {...list}
+        emptyMessageId="sterilizations.list.empty"
+        renderDetail={(row) => (expanded.has(row.id) ? <SterilizationDetails record={row} /> : null)}
+      />
+    </ListPage>
   );
 }

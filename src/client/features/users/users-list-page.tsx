@@ -1,10 +1,11 @@
-import { Box, Card, CardContent, Stack, Typography } from '@mui/material';
+import { Box, Typography } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { User } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, useListControls, YesNo } from '../../components/data-table';
+import { type DataColumn, DataTable, pagedRows, useListControls, YesNo } from '../../components/data-table';
 import { OpenRowAction } from '../../components/data-table/open-row-action';
+import { ListPage } from '../../components/list';
 import { useUsers } from './api/users';
 import { RoleBadge } from './role-badge';
 import type { UserListSearch } from './search';
@@ -30,7 +31,6 @@ export function UsersListPage({
   search: UserListSearch;
   onSearchChange: (patch: Partial<UserListSearch>) => void;
 }) {
-  const intl = useIntl();
   const navigate = useNavigate();
   const list = useListControls(search, onSearchChange);
   const users = useUsers(search);
@@ -70,28 +70,16 @@ export function UsersListPage({
   );
 
   return (
-    <Stack spacing={2}>
-      <Typography variant="h4" component="h1">
-        {intl.formatMessage({ id: 'users.list.title' })}
-      </Typography>
-      <Card>
-        <CardContent>
-          <DataTable<User>
-            labelId="users.list.title"
-            columns={columns}
-            rows={users.data?.data}
-            getRowId={(row) => row.id}
-            total={users.data?.total}
-            perPage={users.data?.per_page}
-            {...list}
-            onRowClick={(row) =>
-              void navigate({ to: '/customers/$id/users/$userId', params: userParams(row) })
-            }
-            emptyMessageId="users.list.empty"
-            isFetching={users.isFetching}
-          />
-        </CardContent>
-      </Card>
-    </Stack>
+    <ListPage titleId="users.list.title">
+      <DataTable<User>
+        labelId="users.list.title"
+        columns={columns}
+        {...pagedRows(users)}
+        getRowId={(row) => row.id}
+        {...list}
+        onRowClick={(row) => void navigate({ to: '/customers/$id/users/$userId', params: userParams(row) })}
+        emptyMessageId="users.list.empty"
+      />
+    </ListPage>
   );
 }

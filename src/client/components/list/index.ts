@@ -1,0 +1,3 @@
+export { FilterBar } from './filter-bar';
+export { ListPage } from './list-page';
+export { type FilterOption, SelectFilter } from './select-filter';

@@ -1,0 +1,32 @@
+import { Box, Card, CardContent, Stack, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import { useIntl } from 'react-intl';
+
+/**
+ * The frame of every list screen: its title (the page's h1) with an optional action beside it (create,
+ * upload), then one card holding the filters and the table.
+ */
+export function ListPage({
+  titleId,
+  action,
+  children,
+}: {
+  titleId: string;
+  action?: ReactNode;
+  children: ReactNode;
+}) {
+  const intl = useIntl();
+  return (
+    <Stack spacing={2}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+        <Typography variant="h4" component="h1" sx={{ flexGrow: 1 }}>
+          {intl.formatMessage({ id: titleId })}
+        </Typography>
+        {action}
+      </Box>
+      <Card>
+        <CardContent>{children}</CardContent>
+      </Card>
+    </Stack>
+  );
+}
