@@ -1,9 +1,11 @@
 /**
  * One place turns every failure into the envelope (SPEC §8): expected refusals keep their status and
  * message; framework errors (bad JSON, wrong media type, too large) become clear 4xx messages;
- * anything else is a 500 "server_error" whose details go to the log only, never to the client.
+ * a database that does not answer is a 503 "service_unavailable" (try again later); anything else is a
+ * 500 "server_error". The details of both go to the log only, never to the client.
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { ApiError } from '../http/envelope.ts';
 
 const FRAMEWORK_MESSAGES: Record<number, string> = {
@@ -27,6 +29,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       const message = FRAMEWORK_MESSAGES[status] ?? 'bad_request';
       return reply.status(status).send({ status: 'error', message, data: null });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'the database does not answer');
+      return reply.status(503).send({ status: 'error', message: 'service_unavailable', data: null });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ status: 'error', message: 'server_error', data: null });

@@ -330,7 +330,7 @@ describe('credentials', () => {
 });
 
 describe('server errors', () => {
-  it('say server_error and nothing else when the database fails under a handler', async () => {
+  it('say server_error when the database fails under a handler, service_unavailable when it is gone', async () => {
     const lines: string[] = [];
     const broken = await createTestApp(
       { LOG_LEVEL: 'error' },
@@ -349,11 +349,15 @@ describe('server errors', () => {
       // The details are for the operator, in the log.
       expect(lines.join('')).toMatch(/certificates/);
 
-      // The database gone altogether: every call that needs it fails the same way; health says so.
+      // The database gone altogether: every call that needs it says "try again later" (503), not a
+      // fault (500); health says the same.
       await broken.database.close();
-      const gone = await broken.as(token, { method: 'GET', url: '/api/v1/customers' });
-      expect(gone.statusCode).toBe(500);
-      expect(gone.json()).toEqual({ status: 'error', message: 'server_error', data: null });
+      for (const url of ['/api/v1/customers', '/api/v1/sterilizations', '/api/v1/auth/me']) {
+        const gone = await broken.as(token, { method: 'GET', url });
+        expect(gone.statusCode, url).toBe(503);
+        expect(gone.json()).toEqual({ status: 'error', message: 'service_unavailable', data: null });
+        expectSecurityHeaders(gone, url);
+      }
       const health = await broken.app.inject({ method: 'GET', url: '/api/v1/health' });
       expect(health.statusCode).toBe(503);
       expect(health.json()).toEqual({ status: 'error', message: 'service_unavailable', data: null });

@@ -1414,7 +1414,7 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description The database does not answer (message `service_unavailable`). */
+    /** @description The database (for the chain calls: the Ethereum node) does not answer for the moment; try again later (message `service_unavailable`). A change whose answer this is was normally not made, but a connection lost at the very moment of its commit can leave it made: check before repeating one that is not idempotent. */
     ServiceUnavailable: {
       headers: {
         [name: string]: unknown;
@@ -1513,6 +1513,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   logout: {
@@ -1528,6 +1529,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getMe: {
@@ -1543,6 +1545,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateProfile: {
@@ -1563,6 +1566,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getDashboard: {
@@ -1589,6 +1593,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listCustomers: {
@@ -1625,6 +1630,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createCustomer: {
@@ -1646,6 +1652,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getCustomerFullList: {
@@ -1662,6 +1669,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getCustomer: {
@@ -1683,6 +1691,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateCustomer: {
@@ -1708,6 +1717,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listCustomerUsers: {
@@ -1729,6 +1739,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createCustomerUser: {
@@ -1754,6 +1765,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getCustomerUser: {
@@ -1777,6 +1789,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   disableCustomerUser: {
@@ -1800,6 +1813,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateCustomerUser: {
@@ -1827,6 +1841,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   enableCustomerUser: {
@@ -1850,6 +1865,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listCustomerDevices: {
@@ -1871,6 +1887,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createCustomerDevice: {
@@ -1896,6 +1913,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getCustomerDevice: {
@@ -1919,6 +1937,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateCustomerDevice: {
@@ -1946,6 +1965,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listUsers: {
@@ -1978,6 +1998,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listProducts: {
@@ -2010,6 +2031,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listDevices: {
@@ -2042,6 +2064,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   assignDeviceToCustomer: {
@@ -2065,6 +2088,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listSterilizations: {
@@ -2105,6 +2129,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getSterilizationCustomerFilter: {
@@ -2121,6 +2146,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getSterilizationDeviceFilter: {
@@ -2151,6 +2177,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   ingestSterilizations: {
@@ -2181,6 +2208,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listCertificates: {
@@ -2213,6 +2241,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   uploadCertificate: {
@@ -2245,6 +2274,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   deleteCertificate: {
@@ -2266,6 +2296,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   downloadCertificate: {
@@ -2299,6 +2330,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getTransaction: {
@@ -2330,6 +2362,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   calculateHash: {
@@ -2362,6 +2395,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getChainInfo: {
@@ -2456,6 +2490,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createExportTicket: {
@@ -2487,6 +2522,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   exportSterilizationsFiltered: {
@@ -2515,6 +2551,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   exportSterilizationsOk: {
@@ -2539,6 +2576,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
 }
