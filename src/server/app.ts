@@ -111,7 +111,11 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
 
   // The anchor worker runs in the server process unless ANCHOR_ENABLED=false; it stops before the database closes.
   if (config.chain.anchorEnabled) app.addHook('onReady', () => chain.startWorker());
-  app.addHook('onClose', () => chain.stop());
-  if (deps.ownsDatabase) app.addHook('onClose', () => deps.database.close());
+  // One hook, in this order: Fastify runs onClose hooks last-registered first, and a database closed
+  // under a running anchor pass fails that pass.
+  app.addHook('onClose', async () => {
+    await chain.stop();
+    if (deps.ownsDatabase) await deps.database.close();
+  });
   return app;
 }

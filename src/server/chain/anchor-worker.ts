@@ -31,6 +31,7 @@ import {
   type Slicer,
 } from '../../shared/integrity/index.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { describeError } from '../db/error-causes.ts';
 import type { SterilizationRow } from '../modules/sterilizations/view.ts';
 import type { Chain } from './chain.ts';
 
@@ -393,7 +394,7 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
       log.info(`anchor: block ${block.id} sent in ${prepared.hash}`);
     } catch (error) {
       // E.g. a nonce taken by another process: the stored hash stays unknown and is re-sent later.
-      log.warn(`anchor: broadcasting block ${block.id} failed: ${(error as Error).message}`);
+      log.warn(`anchor: broadcasting block ${block.id} failed: ${describeError(error)}`);
     }
   }
 
@@ -428,7 +429,7 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
       try {
         if (!(await adoptExisting(block))) await signAndSend(block);
       } catch (error) {
-        log.warn(`anchor: sending block ${block.id} failed, will retry: ${(error as Error).message}`);
+        log.warn(`anchor: sending block ${block.id} failed, will retry: ${describeError(error)}`);
       }
     }
   }
@@ -469,7 +470,7 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
       try {
         await followOne(block);
       } catch (error) {
-        log.warn(`anchor: following block ${block.id} failed, will retry: ${(error as Error).message}`);
+        log.warn(`anchor: following block ${block.id} failed, will retry: ${describeError(error)}`);
       }
     }
   }
@@ -501,7 +502,7 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
     timer = setTimeout(() => {
       timer = undefined;
       running = tick()
-        .catch((error: unknown) => log.error(`anchor: pass failed: ${(error as Error).message}`))
+        .catch((error: unknown) => log.error(`anchor: pass failed: ${describeError(error)}`))
         .finally(() => {
           running = undefined;
           schedule();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../http/envelope.ts';
 import { openTestDatabase } from '../test/test-database.ts';
 import type { Database } from './client.ts';
+import { describeError } from './error-causes.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
 
 /** The error a promise rejects with (fails the test if it resolves). */
@@ -94,5 +95,14 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
     expect(isDatabaseUnavailable('ECONNREFUSED')).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+
+  it('describeError tells what the wrapped driver error said', async () => {
+    const missing = await rejection(database.db.execute(sql`select * from no_such_table`));
+    expect(describeError(missing)).toMatch(
+      /^Failed query: select \* from no_such_table params: ← caused by: relation "no_such_table" does not exist$/,
+    );
+    expect(describeError(new Error('boom'))).toBe('boom');
+    expect(describeError('text')).toBe('text');
   });
 });

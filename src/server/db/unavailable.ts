@@ -3,6 +3,7 @@
  * or the connection broke) rather than a fault of the request or the code: such calls answer 503
  * `service_unavailable` (try again later) instead of 500 `server_error` (plugins/errors.ts).
  */
+import { errorCauses } from './error-causes.ts';
 
 /** Socket errors of a connection that could not be made or was cut. */
 const NETWORK_CODES = new Set([
@@ -28,13 +29,11 @@ const DRIVER_MESSAGES =
   /^(Connection terminated|Client has encountered a connection error|Cannot use a pool after calling end|timeout exceeded when trying to connect|Query read timeout)/;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  // Drizzle wraps the driver's error as `cause` ("Failed query: ..."); look a few levels down.
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
+  if (!(error instanceof Error)) return false;
+  for (const level of errorCauses(error)) {
+    const { code, message } = level;
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.test(code))) return true;
-    if (DRIVER_MESSAGES.test(current.message)) return true;
-    current = (current as { cause?: unknown }).cause;
+    if (typeof message === 'string' && DRIVER_MESSAGES.test(message)) return true;
   }
   return false;
 }

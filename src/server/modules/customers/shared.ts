@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { hasModule, type Module } from '../../../shared/access/index.ts';
 import { currentAuth, tenantScope } from '../../auth/guards.ts';
 import type { AuthContext } from '../../auth/session-store.ts';
+import { errorCauses } from '../../db/error-causes.ts';
 import { forbidden, notFound } from '../../http/envelope.ts';
 
 /** A list screen is open to the roles that have its menu module (src/shared/access); others get 403. */
@@ -46,12 +47,8 @@ export function filledFields<K extends string>(
 
 /** PostgreSQL unique_violation, e.g. two requests racing for one email or serial. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
-  let current: unknown = error;
-  // drizzle wraps the driver error in `cause`.
-  for (let depth = 0; depth < 3 && typeof current === 'object' && current !== null; depth++) {
-    const candidate = current as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (candidate.code === '23505') return constraint === undefined || candidate.constraint === constraint;
-    current = candidate.cause;
+  for (const level of errorCauses(error)) {
+    if (level.code === '23505') return constraint === undefined || level.constraint === constraint;
   }
   return false;
 }

@@ -1,0 +1,75 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import type { Database } from './db/client.ts';
+import { seedDemoData } from './db/seed.ts';
+import { openTestDatabase } from './test/test-database.ts';
+
+describe('closing the app', () => {
+  let database: Database | undefined;
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('lets a running anchor pass finish before it closes the database it owns', async () => {
+    database = await openTestDatabase();
+    await seedDemoData(database, { sterilizations: 20, deviceKeys: 'shared' });
+    const events: string[] = [];
+    const logs: string[] = [];
+
+    // The anchor worker's first query of a pass waits for the gate, so that the pass is surely running
+    // when the app is closed.
+    let openGate = () => {};
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    const dialect = new PgDialect();
+    const db = database.db as unknown as { execute(query: SQL): Promise<unknown> };
+    const execute = db.execute.bind(db);
+    let passStarted: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      passStarted = resolve;
+    });
+    db.execute = async (query: SQL) => {
+      const text = dialect.sqlToQuery(query).sql;
+      if (text.includes('b.merkle_root is null') && !events.includes('pass started')) {
+        events.push('pass started');
+        passStarted();
+        await gate;
+      }
+      return execute(query);
+    };
+    const close = database.close.bind(database);
+    database.close = async () => {
+      events.push('database closed');
+      await close();
+    };
+
+    const config = loadConfig({
+      LOG_LEVEL: 'info',
+      CLIENT_DIST: '/nonexistent-client-build',
+      ANCHOR_ENABLED: 'true',
+      ANCHOR_INTERVAL_SECONDS: '0',
+    });
+    const app = await buildApp(config, {
+      database,
+      ownsDatabase: true,
+      logStream: { write: (line) => void logs.push(line) },
+    });
+    await app.ready();
+    await started;
+    const closing = app.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    events.push('gate opened');
+    openGate();
+    await closing;
+
+    expect(events).toEqual(['pass started', 'gate opened', 'database closed']);
+    expect(logs.join('')).not.toMatch(/pass failed/);
+    // Closed for real: the database answers no more.
+    await expect(database.db.execute(sql`select 1`)).rejects.toThrow();
+    database = undefined;
+  }, 60_000);
+});
