@@ -200,6 +200,22 @@ test.describe('sterilization list', () => {
     ]);
     await page.keyboard.press('Escape');
     await expect(page.getByRole('link', { name: 'Download' })).toBeVisible();
+
+    // Their device filter works from a plain /sterilizations too (no customerId in the URL).
+    const listed = await getData<Paged>(
+      page.request,
+      '/api/v1/sterilizations?sortBy=device_serial&sortDir=desc',
+      headers,
+    );
+    const device = listed.data[0]?.device_serial as string;
+    expect(device).not.toBe(devices[0]?.device_serial); // not the first option: the filter really narrows
+    await page.goto('/sterilizations');
+    await expect(customerSelect(page)).toHaveText('Clinica San Marco');
+    await deviceSelect(page).click();
+    await page.getByRole('option', { name: device }).click();
+    await expect(deviceSelect(page)).toHaveText(device);
+    await expect.poll(() => searchOf(page.url()).deviceId).toBeTruthy();
+    await expect.poll(async () => new Set(await mainLine(page, 2))).toEqual(new Set([device]));
   });
 
   test('the details card shows the record', async ({ page }) => {

@@ -11,6 +11,9 @@ import itCatalogue from './it.json';
 
 // vitest runs from the project root (jsdom gives import.meta.url an http: scheme).
 const clientDir = resolve(process.cwd(), 'src/client');
+const serverDir = resolve(process.cwd(), 'src/server');
+/** Answers devices, not people: its messages are never shown in the app. */
+const DEVICE_FACING = new Set([join('modules', 'sterilizations', 'ingestion.ts')]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -36,6 +39,33 @@ function usedIds(): Map<string, string> {
     }
   }
   return used;
+}
+
+/*
+ * Messages the server can answer with: ApiError's message, an envelope's `message: '…'`, the
+ * framework-error table of plugins/errors.ts and every validation id it names.
+ */
+const SERVER_MESSAGE_PATTERNS = [
+  /new ApiError\(\s*\d+,\s*'([a-z][\w.]*)'/g,
+  /\bmessage: '([a-z][\w.]*)'/g,
+  /^\s*\d{3}: '([a-z][\w.]*)',$/gm,
+  /'(validation\.[\w.]+)'/g,
+];
+
+function serverMessages(): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const file of sourceFiles(serverDir)) {
+    const name = relative(serverDir, file);
+    if (DEVICE_FACING.has(name)) continue;
+    const text = readFileSync(file, 'utf8');
+    for (const pattern of SERVER_MESSAGE_PATTERNS) {
+      for (const match of text.matchAll(pattern)) {
+        const id = match[1];
+        if (id && !found.has(id)) found.set(id, name);
+      }
+    }
+  }
+  return found;
 }
 
 const enIds = Object.keys(en as Record<string, string>);
@@ -65,6 +95,16 @@ describe('i18n catalogues', () => {
     const used = usedIds();
     expect(used.size).toBeGreaterThan(10);
     const missing = [...used].filter(([id]) => !enIds.includes(id) || !itIds.includes(id));
+    expect(missing.map(([id, file]) => `${id} (${file})`)).toEqual([]);
+  });
+
+  it('translate every message the server can answer the app with (as the id or errors.<id>)', () => {
+    const messages = serverMessages();
+    expect(messages.has('service_unavailable')).toBe(true);
+    expect(messages.has('unsupported_media_type')).toBe(true);
+    const translatable = (id: string) =>
+      [id, `errors.${id}`].some((key) => enIds.includes(key) && itIds.includes(key));
+    const missing = [...messages].filter(([id]) => !translatable(id));
     expect(missing.map(([id, file]) => `${id} (${file})`)).toEqual([]);
   });
 });

@@ -1,14 +1,19 @@
 /**
  * TanStack Query owns server state. Failed queries and mutations raise the SPEC §8 alert in one
- * place; a query or mutation that reports its own errors sets `meta: { silentError: true }`.
+ * place; a query or mutation that reports its own errors sets `meta: { silentError: true }`, one whose
+ * failure has its own text names it in `meta.failureMessage`.
  */
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-client';
-import { notifyApiError } from './toasts';
+import { type MessageRef, notifyApiError } from './toasts';
 
 declare module '@tanstack/react-query' {
   interface Register {
-    queryMeta: { silentError?: boolean };
+    queryMeta: {
+      silentError?: boolean;
+      /** The alert for this query's failure instead of the server's message (SPEC §8's own texts). */
+      failureMessage?: MessageRef;
+    };
     mutationMeta: { silentError?: boolean };
   }
 }
@@ -26,7 +31,7 @@ export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({
       onError: (error, query) => {
-        if (!query.meta?.silentError) notifyApiError(error);
+        if (!query.meta?.silentError) notifyApiError(error, query.meta?.failureMessage);
       },
     }),
     mutationCache: new MutationCache({

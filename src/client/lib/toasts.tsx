@@ -49,6 +49,12 @@ export function dismissToast(key: number): void {
   emit();
 }
 
+/** Every alert closed at once (tests start from none). */
+export function dismissAllToasts(): void {
+  toasts = [];
+  emit();
+}
+
 export const toast = {
   success: (title: MessageRef) => showToast({ severity: 'success', title }),
   info: (title: MessageRef) => showToast({ severity: 'info', title }),
@@ -64,14 +70,22 @@ function fieldErrors(data: unknown): Array<{ field: string; messages: string[] }
   }));
 }
 
-/** SPEC §8: the alert for any failed call. */
-export function notifyApiError(error: unknown): void {
-  if (!(error instanceof ApiError)) {
-    showToast({ severity: 'error', title: { id: 'errors.generic' } });
+/**
+ * SPEC §8: the alert for any failed call. `failureMessage` is the call's own text (e.g. "Unable to
+ * retrieve client list"), shown instead of the server's message unless the session has expired.
+ */
+export function notifyApiError(error: unknown, failureMessage?: MessageRef): void {
+  const expired = error instanceof ApiError && (error.status === 401 || error.message === 'session_expired');
+  if (expired) {
+    showToast({ severity: 'error', title: { id: 'errors.session_expired' } });
     return;
   }
-  if (error.status === 401 || error.message === 'session_expired') {
-    showToast({ severity: 'error', title: { id: 'errors.session_expired' } });
+  if (failureMessage) {
+    showToast({ severity: 'error', title: failureMessage });
+    return;
+  }
+  if (!(error instanceof ApiError)) {
+    showToast({ severity: 'error', title: { id: 'errors.generic' } });
     return;
   }
   if (error.status === 405 || error.status >= 500) {

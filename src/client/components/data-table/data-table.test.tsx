@@ -47,6 +47,16 @@ describe('DataTable', () => {
     expect(screen.getByText('Not found')).toBeTruthy();
   });
 
+  it('shows a spinner while the first page loads, and a failed list as empty (SPEC §7)', () => {
+    renderTable({ rows: undefined, isFetching: true });
+    expect(screen.queryByText('Not found')).toBeNull();
+    expect(screen.getAllByRole('progressbar').length).toBeGreaterThan(0);
+    cleanup();
+    renderTable({ rows: undefined, isFetching: false });
+    expect(screen.getByText('Not found')).toBeTruthy();
+    expect(screen.queryAllByRole('progressbar')).toHaveLength(0);
+  });
+
   it('hides the paginators when total ≤ per_page and shows two otherwise', () => {
     renderTable({ total: 2, perPage: 20, page: 1 });
     expect(screen.queryAllByRole('navigation')).toHaveLength(0);

@@ -46,7 +46,7 @@ export type DataTableProps<T> = {
   /** Message id of the table's accessible name. */
   labelId: string;
   columns: ReadonlyArray<DataColumn<T>>;
-  /** The current page's rows; undefined while the first page loads. */
+  /** The current page's rows; undefined while the first page loads (a spinner) or when it failed (empty). */
   rows: readonly T[] | undefined;
   getRowId: (row: T) => string | number;
   /** Total rows on the server, page size (from the server) and the current page (1-based). */
@@ -171,7 +171,8 @@ export function DataTable<T>({
 
   const pageCount = total !== undefined && perPage ? Math.ceil(total / perPage) : 0;
   const showPagination = total !== undefined && perPage !== undefined && total > perPage;
-  const loadingFirst = rows === undefined;
+  // No rows and nothing being fetched: the list could not be had, which SPEC §7 shows as empty.
+  const loadingFirst = rows === undefined && isFetching;
   const visibleRows = table.getRowModel().rows;
 
   const sortHandler = (key: string) => () => {

@@ -222,8 +222,10 @@ export function SterilizationListPage({
           options={devices.map((option) => ({ value: String(option.id), label: option.device_serial }))}
           allLabelId="sterilizations.filter.all_devices"
           disabled={customerId === undefined}
+          // The customer goes into the URL with the device: a device filter is dropped without one,
+          // and a customer user's (fixed) customer is otherwise not there.
           onChange={(value) =>
-            onSearchChange({ deviceId: value === undefined ? undefined : Number(value), page: 1 })
+            onSearchChange({ customerId, deviceId: value === undefined ? undefined : Number(value), page: 1 })
           }
         />
         <DateRangeFilter

@@ -8,7 +8,10 @@ export const Route = createFileRoute('/_authenticated/users')({
   validateSearch: (raw: Partial<UserListSearch> & SearchSchemaInput): UserListSearch =>
     parseListSearch(raw, USER_SORT_KEYS, { sortBy: 'name', sortDir: 'asc' }),
   loaderDeps: ({ search }) => search,
-  loader: ({ context, deps }) => context.queryClient.ensureQueryData(usersQueryOptions(deps)),
+  // Not awaited: a list that fails shows as empty, with the error alert (SPEC §7).
+  loader: ({ context, deps }) => {
+    void context.queryClient.prefetchQuery(usersQueryOptions(deps));
+  },
   component: UsersRoute,
 });
 

@@ -65,6 +65,7 @@ export const customerOptionsQueryOptions = () =>
     queryKey: ['customers', 'full-list'],
     queryFn: () => unwrap(api.GET('/customers/full-list')),
     staleTime: Number.POSITIVE_INFINITY,
+    meta: { failureMessage: { id: 'errors.client_list' } },
   });
 
 export const useCustomerOptions = (enabled: boolean) =>

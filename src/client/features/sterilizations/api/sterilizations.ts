@@ -29,6 +29,7 @@ export const sterilizationCustomerFilterQueryOptions = () =>
     queryKey: ['sterilizations', 'customer-filter'],
     queryFn: () => unwrap(api.GET('/sterilizations/customer-filter')),
     staleTime: 5 * 60_000,
+    meta: { failureMessage: { id: 'errors.client_list' } },
   });
 
 /** Only users who may choose the customer ask for it; the others' customer is their own. */

@@ -11,7 +11,10 @@ export const Route = createFileRoute('/_authenticated/customers/')({
     filterTo: parseIsoDate(raw.filterTo),
   }),
   loaderDeps: ({ search }) => search,
-  loader: ({ context, deps }) => context.queryClient.ensureQueryData(customersQueryOptions(deps)),
+  // Not awaited: a list that fails shows as empty, with the error alert (SPEC §7).
+  loader: ({ context, deps }) => {
+    void context.queryClient.prefetchQuery(customersQueryOptions(deps));
+  },
   component: CustomersRoute,
 });
 

@@ -4,8 +4,10 @@ import { customerUsersQueryOptions } from '../../../../../features/users/api/use
 import { CustomerUsersPage } from '../../../../../features/users/customer-users-page';
 
 export const Route = createFileRoute('/_authenticated/customers/$id/users/')({
-  loader: ({ context, params }) =>
-    context.queryClient.ensureQueryData(customerUsersQueryOptions(requireIdParam(params.id))),
+  // Not awaited: a list that fails shows as empty, with the error alert (SPEC §7).
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(customerUsersQueryOptions(requireIdParam(params.id)));
+  },
   component: CustomerUsersRoute,
 });
 
