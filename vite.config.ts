@@ -52,6 +52,9 @@ export default defineConfig(({ command }) => ({
     emptyOutDir: true,
     sourcemap: false,
     manifest: true,
+    // The first page's code is one chunk by design (~610 kB before gzip); bench:bundle watches its
+    // gzip size against the 200 kB budget.
+    chunkSizeWarningLimit: 700,
     rolldownOptions: {
       output: {
         // Everything the first page needs in one chunk: split into the ~20 pieces automatic chunking

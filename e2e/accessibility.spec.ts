@@ -19,8 +19,8 @@ import { DEMO, DEMO_PASSWORD, loginAs, loginButton, mainMenu, sessionUser } from
  * Not here, on purpose:
  *   - forgot / reset password and a 404 page: the app has none (SPEC §2 sends any unknown path to
  *     the dashboard, covered by guards.spec.ts);
- *   - the not-authorised state is the route error view, checked below with a customer user on a
- *     staff-only list.
+ *   - the not-authorised view (a page the session's modules or abilities do not grant) is checked
+ *     below with a customer user on a staff-only list.
  */
 
 const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -387,7 +387,7 @@ test.describe('accessibility: axe WCAG 2.1 AA on every screen', () => {
     await expectAccessible(page, 'certificate list (no upload ability)');
 
     await page.goto('/customers');
-    await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+    await expect(page.getByText('You are not allowed to see this page')).toBeVisible();
     await expectAccessible(page, 'not authorised (customer user on the customer list)');
   });
 

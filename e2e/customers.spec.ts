@@ -185,7 +185,10 @@ test.describe('customers', () => {
 
     // The download link carries the range; a click gets a one-time ticket first.
     const download = page.getByRole('link', { name: 'Download ok sterilizations' });
-    await expect(download).toHaveAttribute('href', '/export/sterilizations-ok?from=2020-01-15&to=2020-01-16');
+    await expect(download).toHaveAttribute(
+      'href',
+      '/download/sterilizations-ok?from=2020-01-15&to=2020-01-16',
+    );
     const ticketCall = page.waitForResponse((response) => response.url().endsWith('/api/v1/export-tickets'));
     const fileDownload = page.waitForEvent('download');
     await download.click();

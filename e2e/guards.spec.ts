@@ -80,3 +80,51 @@ test.describe('route guards and redirects, logged in', () => {
       .toBe(401);
   });
 });
+
+test.describe('pages the session does not grant', () => {
+  test('a customer user on staff pages sees the not-authorised view, in either language, and no list', async ({
+    page,
+  }) => {
+    await loginAs(page, DEMO.customer);
+    const listCalls: string[] = [];
+    page.on('request', (request) => {
+      if (/\/api\/v1\/(customers|users|products|devices|audit)(\?|$)/.test(request.url()))
+        listCalls.push(request.url());
+    });
+    for (const path of [
+      '/customers',
+      '/customers/new',
+      '/customers/2',
+      '/users',
+      '/products',
+      '/devices',
+      '/audit',
+    ]) {
+      await page.goto(path);
+      await expect(page.getByText('You are not allowed to see this page'), path).toBeVisible();
+      await expect(page.getByRole('table'), path).toHaveCount(0);
+    }
+    // Nothing was asked of the server for them (the server would refuse anyway: contract tests).
+    expect(listCalls).toEqual([]);
+    await page.getByRole('link', { name: 'Dashboard' }).first().click();
+    await expect(page).toHaveURL('/');
+
+    // The pages it does grant open as usual.
+    await page.goto('/sterilizations');
+    await expect(page.getByRole('heading', { level: 1, name: 'Sterilizations' })).toBeVisible();
+    await page.goto('/certificates');
+    await expect(page.getByRole('heading', { level: 1, name: 'Certificates' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'IT' }).click();
+    await page.goto('/users');
+    await expect(page.getByText('Non hai i permessi per vedere questa pagina')).toBeVisible();
+  });
+
+  test('customer care has no audit trail, but the customer pages', async ({ page }) => {
+    await loginAs(page, DEMO.care);
+    await page.goto('/audit');
+    await expect(page.getByText('You are not allowed to see this page')).toBeVisible();
+    await page.goto('/customers');
+    await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible();
+  });
+});

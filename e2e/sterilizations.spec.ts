@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { DEMO, loginAs, mainMenu, submitLogin } from './fixtures.ts';
+import { type APIRequestContext, type Download, expect, type Page, test } from '@playwright/test';
+import { DEMO, loginAs, logout, mainMenu, submitLogin } from './fixtures.ts';
 
 /*
  * The sterilization list (SPEC §2): filters, sort and page in the URL (a reload and a link opened
@@ -272,7 +272,7 @@ test.describe('sterilization list', () => {
     const link = page.getByRole('link', { name: 'Download' });
     await expect(link).toHaveAttribute(
       'href',
-      `/export/sterilizations-filtered?customerId=2&deviceId=${deviceId}`,
+      `/download/sterilizations-filtered?customerId=2&deviceId=${deviceId}`,
     );
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toMatch(/^sterilizations-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -287,5 +287,50 @@ test.describe('sterilization list', () => {
     // The ticket, not the session token, authorised the download.
     expect(download.url()).toMatch(/ticket=/);
     expect(download.url()).not.toContain(headers.Authorization!.slice(7));
+  });
+
+  test('a download link opened on its own (new tab, copied, logged out) downloads the same file', async ({
+    page,
+    browser,
+  }) => {
+    const name = await loginAs(page, DEMO.super);
+    const headers = await bearer(page);
+    const { total } = await getData<Paged>(page.request, '/api/v1/sterilizations?customerId=2', headers);
+    await page.goto('/sterilizations?customerId=2');
+    const href = await page.getByRole('link', { name: 'Download' }).getAttribute('href');
+    expect(href).toBe('/download/sterilizations-filtered?customerId=2');
+    const csvRows = async (download: Download) =>
+      (await readFile(await download.path(), 'utf8')).split('\r\n').filter((line) => line !== '').length - 1;
+
+    // Opened logged out: login first, then the download starts by itself.
+    const context = await browser.newContext({ baseURL: new URL(page.url()).origin });
+    const fresh = await context.newPage();
+    await fresh.goto(href as string);
+    await expect(fresh).toHaveURL(/\/login\?redirect=/);
+    const first = fresh.waitForEvent('download');
+    await submitLogin(fresh, DEMO.super);
+    const download = await first;
+    expect(download.suggestedFilename()).toMatch(/^sterilizations-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(await csvRows(download)).toBe(total);
+    await expect(fresh.getByRole('heading', { level: 1, name: 'Download' })).toBeVisible();
+    await expect(fresh.getByText('The download has started: the file is in your downloads.')).toBeVisible();
+    // Again: a new ticket (each is good for one download), the same rows.
+    const second = fresh.waitForEvent('download');
+    await fresh.getByRole('button', { name: 'Download again' }).click();
+    expect(await csvRows(await second)).toBe(total);
+    await context.close();
+
+    // Without the export's ability the server refuses, and the page says so.
+    await logout(page, name);
+    await expect(page).toHaveURL(/\/login/);
+    await loginAs(page, DEMO.customer);
+    let downloaded = false;
+    page.on('download', () => {
+      downloaded = true;
+    });
+    await page.goto('/download/sterilizations-ok?from=2020-01-01');
+    await expect(page.getByText('The download could not start.')).toBeVisible();
+    await expect(page.getByText('You are not allowed to do this')).toBeVisible();
+    expect(downloaded).toBe(false);
   });
 });

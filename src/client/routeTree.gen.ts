@@ -25,6 +25,7 @@ import { Route as AuthenticatedCertificatesUploadRouteImport } from './routes/_a
 import { Route as AuthenticatedCustomersIndexRouteImport } from './routes/_authenticated/customers/index'
 import { Route as AuthenticatedCustomersIdRouteImport } from './routes/_authenticated/customers/$id'
 import { Route as AuthenticatedCustomersNewRouteImport } from './routes/_authenticated/customers/new'
+import { Route as AuthenticatedDownloadExportRouteImport } from './routes/_authenticated/download.$export'
 import { Route as AuthenticatedCustomersIdIndexRouteImport } from './routes/_authenticated/customers/$id/index'
 import { Route as AuthenticatedCustomersIdEditRouteImport } from './routes/_authenticated/customers/$id/edit'
 import { Route as AuthenticatedCustomersIdDevicesIndexRouteImport } from './routes/_authenticated/customers/$id/devices/index'
@@ -119,6 +120,12 @@ const AuthenticatedCustomersNewRoute =
     path: '/customers/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedDownloadExportRoute =
+  AuthenticatedDownloadExportRouteImport.update({
+    id: '/download/$export',
+    path: '/download/$export',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedCustomersIdIndexRoute =
   AuthenticatedCustomersIdIndexRouteImport.update({
     id: '/',
@@ -182,6 +189,7 @@ export interface FileRoutesByFullPath {
   '/certificates/upload': typeof AuthenticatedCertificatesUploadRoute
   '/customers/$id': typeof AuthenticatedCustomersIdRouteWithChildren
   '/customers/new': typeof AuthenticatedCustomersNewRoute
+  '/download/$export': typeof AuthenticatedDownloadExportRoute
   '/certificates/': typeof AuthenticatedCertificatesIndexRoute
   '/customers/': typeof AuthenticatedCustomersIndexRoute
   '/customers/$id/edit': typeof AuthenticatedCustomersIdEditRoute
@@ -206,6 +214,7 @@ export interface FileRoutesByTo {
   '/': typeof AuthenticatedIndexRoute
   '/certificates/upload': typeof AuthenticatedCertificatesUploadRoute
   '/customers/new': typeof AuthenticatedCustomersNewRoute
+  '/download/$export': typeof AuthenticatedDownloadExportRoute
   '/certificates': typeof AuthenticatedCertificatesIndexRoute
   '/customers': typeof AuthenticatedCustomersIndexRoute
   '/customers/$id/edit': typeof AuthenticatedCustomersIdEditRoute
@@ -233,6 +242,7 @@ export interface FileRoutesById {
   '/_authenticated/certificates/upload': typeof AuthenticatedCertificatesUploadRoute
   '/_authenticated/customers/$id': typeof AuthenticatedCustomersIdRouteWithChildren
   '/_authenticated/customers/new': typeof AuthenticatedCustomersNewRoute
+  '/_authenticated/download/$export': typeof AuthenticatedDownloadExportRoute
   '/_authenticated/certificates/': typeof AuthenticatedCertificatesIndexRoute
   '/_authenticated/customers/': typeof AuthenticatedCustomersIndexRoute
   '/_authenticated/customers/$id/edit': typeof AuthenticatedCustomersIdEditRoute
@@ -260,6 +270,7 @@ export interface FileRouteTypes {
     | '/certificates/upload'
     | '/customers/$id'
     | '/customers/new'
+    | '/download/$export'
     | '/certificates/'
     | '/customers/'
     | '/customers/$id/edit'
@@ -284,6 +295,7 @@ export interface FileRouteTypes {
     | '/'
     | '/certificates/upload'
     | '/customers/new'
+    | '/download/$export'
     | '/certificates'
     | '/customers'
     | '/customers/$id/edit'
@@ -310,6 +322,7 @@ export interface FileRouteTypes {
     | '/_authenticated/certificates/upload'
     | '/_authenticated/customers/$id'
     | '/_authenticated/customers/new'
+    | '/_authenticated/download/$export'
     | '/_authenticated/certificates/'
     | '/_authenticated/customers/'
     | '/_authenticated/customers/$id/edit'
@@ -443,6 +456,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedCustomersNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/download/$export': {
+      id: '/_authenticated/download/$export'
+      path: '/download/$export'
+      fullPath: '/download/$export'
+      preLoaderRoute: typeof AuthenticatedDownloadExportRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/customers/$id/': {
       id: '/_authenticated/customers/$id/'
       path: '/'
@@ -547,6 +567,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedCertificatesUploadRoute: typeof AuthenticatedCertificatesUploadRoute
   AuthenticatedCustomersIdRoute: typeof AuthenticatedCustomersIdRouteWithChildren
   AuthenticatedCustomersNewRoute: typeof AuthenticatedCustomersNewRoute
+  AuthenticatedDownloadExportRoute: typeof AuthenticatedDownloadExportRoute
   AuthenticatedCertificatesIndexRoute: typeof AuthenticatedCertificatesIndexRoute
   AuthenticatedCustomersIndexRoute: typeof AuthenticatedCustomersIndexRoute
 }
@@ -562,6 +583,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedCertificatesUploadRoute: AuthenticatedCertificatesUploadRoute,
   AuthenticatedCustomersIdRoute: AuthenticatedCustomersIdRouteWithChildren,
   AuthenticatedCustomersNewRoute: AuthenticatedCustomersNewRoute,
+  AuthenticatedDownloadExportRoute: AuthenticatedDownloadExportRoute,
   AuthenticatedCertificatesIndexRoute: AuthenticatedCertificatesIndexRoute,
   AuthenticatedCustomersIndexRoute: AuthenticatedCustomersIndexRoute,
 }

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRouter } from '@tanstack/react-router';
-import { NotFoundRedirect, PageError, PagePending } from './components/route-fallbacks';
+import { NotFoundRedirect, PagePending, RouteError } from './components/route-fallbacks';
 import { setSessionExpiredHandler } from './lib/api-client';
 import { session } from './lib/session';
 import { toast } from './lib/toasts';
@@ -17,7 +17,7 @@ export function createAppRouter(queryClient: QueryClient) {
     defaultPreloadStaleTime: 0,
     scrollRestoration: true,
     defaultPendingComponent: PagePending,
-    defaultErrorComponent: PageError,
+    defaultErrorComponent: RouteError,
     defaultNotFoundComponent: NotFoundRedirect,
   });
 

@@ -1,37 +1,42 @@
 /**
- * The download link of a CSV export. Its href shows where it leads; a click first gets a one-time
- * ticket from the API (so the session token never travels in a URL) and then downloads the file
- * without leaving the page.
+ * The download link of a CSV export. Its href is the app's download page for these filters (a new tab
+ * or a copied link starts the same download there); a click gets a one-time ticket from the API and
+ * downloads the file without leaving the page.
  */
 import Download from '@mui/icons-material/Download';
 import { Link } from '@mui/material';
 import { useIntl } from 'react-intl';
+import {
+  downloadPageHref,
+  downloadUrl,
+  type ExportFilters,
+  type ExportName,
+  useExportFileUrl,
+} from '../lib/exports';
 
-/** Starts the browser's download of `url` in place. */
-export function downloadUrl(url: string): void {
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = '';
-  anchor.rel = 'noopener';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-}
-
-export function ExportLink(props: { href: string; labelId: string; pending: boolean; onExport: () => void }) {
+export function ExportLink<N extends ExportName>({
+  exportName,
+  filters,
+  labelId,
+}: {
+  exportName: N;
+  filters: ExportFilters[N];
+  labelId: string;
+}) {
   const intl = useIntl();
+  const exporter = useExportFileUrl(exportName);
   return (
     <Link
-      href={props.href}
+      href={downloadPageHref(exportName, filters)}
       underline="none"
       onClick={(event) => {
         event.preventDefault();
-        if (!props.pending) props.onExport();
+        if (!exporter.isPending) exporter.mutate(filters, { onSuccess: downloadUrl });
       }}
       sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, ml: 'auto' }}
     >
       <Download fontSize="small" />
-      {intl.formatMessage({ id: props.labelId })}
+      {intl.formatMessage({ id: labelId })}
     </Link>
   );
 }

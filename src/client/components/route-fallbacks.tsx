@@ -1,6 +1,8 @@
 import { Alert, Box, Button, CircularProgress } from '@mui/material';
-import { Navigate, useRouter } from '@tanstack/react-router';
+import { type ErrorComponentProps, Navigate, useRouter } from '@tanstack/react-router';
 import { useIntl } from 'react-intl';
+import { NotAuthorisedError } from '../lib/route-guards';
+import { ButtonLink } from './router-link';
 
 /** Shown while a route's data loads (after the router's pending delay). */
 export function PagePending() {
@@ -28,6 +30,28 @@ export function PageError() {
       {intl.formatMessage({ id: 'errors.generic' })}
     </Alert>
   );
+}
+
+/** A page the session's modules or abilities do not grant (lib/route-guards.ts). */
+export function NotAuthorised() {
+  const intl = useIntl();
+  return (
+    <Alert
+      severity="warning"
+      action={
+        <ButtonLink to="/" color="inherit" size="small">
+          {intl.formatMessage({ id: 'layout.menu.dashboard' })}
+        </ButtonLink>
+      }
+    >
+      {intl.formatMessage({ id: 'errors.not_authorised_page' })}
+    </Alert>
+  );
+}
+
+/** The router's error view: "not authorised" for a page the session does not grant, else PageError. */
+export function RouteError({ error }: ErrorComponentProps) {
+  return error instanceof NotAuthorisedError ? <NotAuthorised /> : <PageError />;
 }
 
 /** SPEC §2: any unknown path goes to the dashboard (which sends a guest on to login). */

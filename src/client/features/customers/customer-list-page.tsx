@@ -6,11 +6,11 @@ import type { Customer } from '../../../shared/api/index.ts';
 import { type DataColumn, DataTable, pagedRows, useListControls, YesNo } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/data-table/date-filter';
 import { OpenRowAction } from '../../components/data-table/open-row-action';
-import { downloadUrl, ExportLink } from '../../components/export-link';
+import { ExportLink } from '../../components/export-link';
 import { FilterBar, ListPage } from '../../components/list';
 import { ButtonLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
-import { exportUrl, useCustomers, useSterilizationsOkExport } from './api/customers';
+import { useCustomers } from './api/customers';
 import type { CustomerListSearch } from './search';
 
 function EditAction({ customer }: { customer: Customer }) {
@@ -37,7 +37,6 @@ export function CustomerListPage({
   const navigate = useNavigate();
   const list = useListControls(search, onSearchChange);
   const customers = useCustomers(search);
-  const exporter = useSterilizationsOkExport();
   const range = { from: search.filterFrom, to: search.filterTo };
 
   const columns = useMemo<DataColumn<Customer>[]>(
@@ -102,12 +101,7 @@ export function CustomerListPage({
         onReset={() => onSearchChange({ filterFrom: undefined, filterTo: undefined, page: 1 })}
         trailing={
           abilities.canDownloadCustomers && (
-            <ExportLink
-              href={exportUrl(range)}
-              labelId="customers.list.download"
-              pending={exporter.isPending}
-              onExport={() => exporter.mutate(range, { onSuccess: downloadUrl })}
-            />
+            <ExportLink exportName="sterilizations-ok" filters={range} labelId="customers.list.download" />
           )
         }
       >

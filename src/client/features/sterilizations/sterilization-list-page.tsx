@@ -13,13 +13,11 @@ import {
   useListControls,
 } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/data-table/date-filter';
-import { downloadUrl, ExportLink } from '../../components/export-link';
+import { ExportLink } from '../../components/export-link';
 import { FilterBar, ListPage, SelectFilter } from '../../components/list';
 import { useAbilities, useSession } from '../../lib/session';
 import {
-  filteredExportUrl,
   type SterilizationFilters,
-  useFilteredSterilizationsExport,
   useSterilizationCustomerFilter,
   useSterilizationDeviceFilter,
   useSterilizations,
@@ -63,7 +61,6 @@ export function SterilizationListPage({
   const list = useListControls(search, onSearchChange);
   const query = effectiveSearch(search, user);
   const sterilizations = useSterilizations(query);
-  const exporter = useFilteredSterilizationsExport();
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
 
   // Without canSeeAllSterilizations the customer is the user's own, whatever the URL says.
@@ -191,10 +188,9 @@ export function SterilizationListPage({
         trailing={
           abilities.canDownloadSterilizations && (
             <ExportLink
-              href={filteredExportUrl(filters)}
+              exportName="sterilizations-filtered"
+              filters={filters}
               labelId="sterilizations.filter.download"
-              pending={exporter.isPending}
-              onExport={() => exporter.mutate(filters, { onSuccess: downloadUrl })}
             />
           )
         }

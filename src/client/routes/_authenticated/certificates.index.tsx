@@ -4,6 +4,7 @@ import { certificatesQueryOptions } from '../../features/certificates/api/certif
 import { CertificateListPage } from '../../features/certificates/certificate-list-page';
 import { rememberedListSearch } from '../../features/certificates/list-memory';
 import { CERTIFICATE_SORT_KEYS, type CertificateListSearch } from '../../features/certificates/search';
+import { requireModulePage } from '../../lib/route-guards';
 
 const parseSearch = (raw: Record<string, unknown>): CertificateListSearch =>
   parseListSearch(raw, CERTIFICATE_SORT_KEYS, { sortBy: 'lot_number', sortDir: 'asc' });
@@ -20,7 +21,8 @@ const isDefault = (search: CertificateListSearch) =>
 export const Route = createFileRoute('/_authenticated/certificates/')({
   validateSearch: (raw: Record<string, unknown> & SearchSchemaInput): CertificateListSearch =>
     parseSearch(raw),
-  beforeLoad: ({ search, cause }) => {
+  beforeLoad: ({ context, search, cause }) => {
+    requireModulePage(context.session.get(), 'certificates');
     if (cause !== 'enter' || !isDefault(search)) return;
     const remembered = rememberedListSearch();
     if (!remembered) return;

@@ -3,9 +3,11 @@ import { parseListSearch } from '../../components/data-table/list-search';
 import { devicesQueryOptions } from '../../features/devices/api/devices';
 import { DevicesListPage } from '../../features/devices/devices-list-page';
 import { DEVICE_SORT_KEYS, type DevicesListSearch } from '../../features/devices/search';
+import { requireModulePage } from '../../lib/route-guards';
 
 /** SPEC §2 devices_index; default sort label ascending (SPEC §9). */
 export const Route = createFileRoute('/_authenticated/devices')({
+  beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'devices'),
   validateSearch: (raw: Record<string, unknown>): DevicesListSearch =>
     parseListSearch(raw, DEVICE_SORT_KEYS, { sortBy: 'label', sortDir: 'asc' }),
   loaderDeps: ({ search }) => search,

@@ -3,9 +3,11 @@ import { parseListSearch } from '../../components/data-table/list-search';
 import { productsQueryOptions } from '../../features/products/api/products';
 import { ProductsListPage } from '../../features/products/products-list-page';
 import { PRODUCT_SORT_KEYS, type ProductsListSearch } from '../../features/products/search';
+import { requireModulePage } from '../../lib/route-guards';
 
 /** SPEC §2 products_index; default sort name ascending (SPEC §9). */
 export const Route = createFileRoute('/_authenticated/products')({
+  beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'products'),
   validateSearch: (raw: Record<string, unknown>): ProductsListSearch =>
     parseListSearch(raw, PRODUCT_SORT_KEYS, { sortBy: 'name', sortDir: 'asc' }),
   loaderDeps: ({ search }) => search,

@@ -10,6 +10,7 @@ import {
   type SterilizationListSearch,
 } from '../../features/sterilizations/search';
 import { SterilizationListPage } from '../../features/sterilizations/sterilization-list-page';
+import { requireModulePage } from '../../lib/route-guards';
 
 // The verification modal brings the hashing and chain code: loaded when first opened.
 const VerificationDialog = lazy(() => import('../../features/integrity/verification-dialog'));
@@ -19,6 +20,7 @@ const VerificationDialog = lazy(() => import('../../features/integrity/verificat
  * and the page are in the URL, so a filtered view is a link; malformed values fall back to defaults.
  */
 export const Route = createFileRoute('/_authenticated/sterilizations')({
+  beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'sterilizations'),
   validateSearch: (
     raw: Partial<Record<keyof SterilizationListSearch, unknown>> & SearchSchemaInput,
   ): SterilizationListSearch => {

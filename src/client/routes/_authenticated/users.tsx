@@ -3,8 +3,10 @@ import { parseListSearch } from '../../components/data-table/list-search';
 import { usersQueryOptions } from '../../features/users/api/users';
 import { USER_SORT_KEYS, type UserListSearch } from '../../features/users/search';
 import { UsersListPage } from '../../features/users/users-list-page';
+import { requireModulePage } from '../../lib/route-guards';
 
 export const Route = createFileRoute('/_authenticated/users')({
+  beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'users'),
   validateSearch: (raw: Partial<UserListSearch> & SearchSchemaInput): UserListSearch =>
     parseListSearch(raw, USER_SORT_KEYS, { sortBy: 'name', sortDir: 'asc' }),
   loaderDeps: ({ search }) => search,

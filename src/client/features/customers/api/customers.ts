@@ -61,25 +61,3 @@ export function useUpdateCustomer(id: number) {
     },
   });
 }
-
-/**
- * The export link needs a one-time ticket (the download is a plain GET without the bearer token):
- * POST /export-tickets, then open /export/sterilizations-ok?ticket=…&from=…&to=….
- */
-export function useSterilizationsOkExport() {
-  return useMutation({
-    mutationKey: ['export-tickets', 'sterilizations-ok'],
-    mutationFn: async (range: { from?: string; to?: string }) => {
-      const { ticket } = await unwrap(api.POST('/export-tickets', { body: { export: 'sterilizations-ok' } }));
-      return exportUrl({ ticket, ...range });
-    },
-  });
-}
-
-/** /export/sterilizations-ok with the filled query values only. */
-export function exportUrl(query: { ticket?: string; from?: string; to?: string }): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value) search.set(key, value);
-  const text = search.toString();
-  return `/export/sterilizations-ok${text ? `?${text}` : ''}`;
-}

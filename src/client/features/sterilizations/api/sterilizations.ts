@@ -1,9 +1,8 @@
 /**
- * Sterilization calls (SPEC §7): the paged, sorted, filtered list, its two filter option lists, and
- * the filtered CSV export. The export link carries a one-time ticket (POST /export-tickets), never
- * the session token.
+ * Sterilization calls (SPEC §7): the paged, sorted, filtered list and its two filter option lists
+ * (the CSV export: lib/exports.ts).
  */
-import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { QueryOf } from '../../../../shared/api/index.ts';
 import { api, unwrap } from '../../../lib/api-client';
 
@@ -50,27 +49,3 @@ export const useSterilizationDeviceFilter = (customerId: number | undefined) =>
     ...sterilizationDeviceFilterQueryOptions(customerId ?? 0),
     enabled: customerId !== undefined,
   });
-
-/** /export/sterilizations-filtered with the filled query values only (the link's visible href). */
-export function filteredExportUrl(query: SterilizationFilters & { ticket?: string }): string {
-  const search = new URLSearchParams();
-  for (const key of ['ticket', 'from', 'to', 'customerId', 'deviceId'] as const) {
-    const value = query[key];
-    if (value !== undefined && value !== '') search.set(key, String(value));
-  }
-  const text = search.toString();
-  return `/export/sterilizations-filtered${text ? `?${text}` : ''}`;
-}
-
-/** POST /export-tickets, then the export URL of the current filters with that ticket. */
-export function useFilteredSterilizationsExport() {
-  return useMutation({
-    mutationKey: ['export-tickets', 'sterilizations-filtered'],
-    mutationFn: async (filters: SterilizationFilters) => {
-      const { ticket } = await unwrap(
-        api.POST('/export-tickets', { body: { export: 'sterilizations-filtered' } }),
-      );
-      return filteredExportUrl({ ...filters, ticket });
-    },
-  });
-}

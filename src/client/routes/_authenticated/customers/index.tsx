@@ -3,8 +3,10 @@ import { parseIsoDate, parseListSearch } from '../../../components/data-table/li
 import { customersQueryOptions } from '../../../features/customers/api/customers';
 import { CustomerListPage } from '../../../features/customers/customer-list-page';
 import { CUSTOMER_SORT_KEYS, type CustomerListSearch } from '../../../features/customers/search';
+import { requireModulePage } from '../../../lib/route-guards';
 
 export const Route = createFileRoute('/_authenticated/customers/')({
+  beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'customers'),
   validateSearch: (raw: Partial<CustomerListSearch> & SearchSchemaInput): CustomerListSearch => ({
     ...parseListSearch(raw, CUSTOMER_SORT_KEYS, { sortBy: 'name', sortDir: 'asc' }),
     filterFrom: parseIsoDate(raw.filterFrom),

@@ -1,6 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { CustomerCreatePage } from '../../../features/customers/customer-edit-page';
+import { requireModulePage } from '../../../lib/route-guards';
 
 export const Route = createFileRoute('/_authenticated/customers/new')({
+  beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'customers'),
   component: CustomerCreatePage,
 });

@@ -1,0 +1,41 @@
+import { createFileRoute, notFound, type SearchSchemaInput } from '@tanstack/react-router';
+import { parseId, parseIsoDate } from '../../components/data-table/list-search';
+import { DownloadPage } from '../../features/exports/download-page';
+import { EXPORT_NAMES, type ExportName } from '../../lib/exports';
+
+type DownloadSearch = { from?: string; to?: string; customerId?: number; deviceId?: number };
+
+/**
+ * /download/<export>?filters: where a download link leads when it is opened in a new tab or copied
+ * (a click on it downloads in place). Logged out, it goes through login and back here.
+ */
+export const Route = createFileRoute('/_authenticated/download/$export')({
+  params: {
+    parse: ({ export: name }) => {
+      const known = EXPORT_NAMES.find((candidate) => candidate === name);
+      if (!known) throw notFound();
+      return { export: known };
+    },
+    stringify: ({ export: name }) => ({ export: name }),
+  },
+  validateSearch: (
+    raw: Partial<Record<keyof DownloadSearch, unknown>> & SearchSchemaInput,
+  ): DownloadSearch => ({
+    from: parseIsoDate(raw.from),
+    to: parseIsoDate(raw.to),
+    customerId: parseId(raw.customerId),
+    deviceId: parseId(raw.deviceId),
+  }),
+  component: DownloadRoute,
+});
+
+function DownloadRoute() {
+  const { export: name } = Route.useParams() as { export: ExportName };
+  const { from, to, customerId, deviceId } = Route.useSearch();
+  // Each export takes only its own filters.
+  return name === 'sterilizations-ok' ? (
+    <DownloadPage exportName={name} filters={{ from, to }} />
+  ) : (
+    <DownloadPage exportName={name} filters={{ from, to, customerId, deviceId }} />
+  );
+}
