@@ -14,6 +14,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -245,6 +246,22 @@ export const sterilizations = pgTable(
     index('sterilizations_block_id_idx').on(t.blockchainDataBlockId),
     index('sterilizations_status_code_idx').on(t.statusCode),
   ],
+);
+
+/**
+ * How many status-0 ("OK") records each device received on each UTC day. Kept by triggers on
+ * sterilizations (migration 0004: every insert, update of device, status or time, and delete), so the
+ * customer list's sterilizations_ok_count sums a few hundred rows per customer instead of counting
+ * millions of records. The customer list's date filter is whole UTC days, hence the day buckets.
+ */
+export const sterilizationDailyOkCounts = pgTable(
+  'sterilization_daily_ok_counts',
+  {
+    deviceId: integer('device_id').notNull(),
+    day: date('day').notNull(),
+    okCount: integer('ok_count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.day], name: 'sterilization_daily_ok_counts_pk' })],
 );
 
 /**

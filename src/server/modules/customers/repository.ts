@@ -2,7 +2,7 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { AuditFields } from '../../audit/changes.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { type Customer, customers, type NewCustomer, STERILIZATION_STATUS } from '../../db/schema.ts';
+import { type Customer, customers, type NewCustomer } from '../../db/schema.ts';
 import { toNumber } from './shared.ts';
 
 export interface CustomerView {
@@ -65,22 +65,26 @@ function customerOrder(sortBy: CustomerSort, dir: Direction): SQL {
   return sql`lower(c.name) ${d}, c.id ${d}`;
 }
 
+/** A window of whole UTC days as the dates the daily counts are kept by ('YYYY-MM-DD'). */
+const utcDay = (instant: Date) => instant.toISOString().slice(0, 10);
+
 /**
  * devices_count and users_count count every device and user of the customer (disabled users too),
  * matching the lists of the customer page's tabs; sterilizations_ok_count counts status 0 records of
- * the devices the customer has now.
+ * the devices the customer has now, from the daily counts the database keeps per device
+ * (sterilization_daily_ok_counts; the window is whole UTC days, as receivedWindow makes it).
  */
 function withCounts(source: SQL, order: SQL, window: ReceivedWindow): SQL {
-  const from = window.from ? sql`and s.received_ts >= ${window.from}` : sql``;
-  const to = window.toExclusive ? sql`and s.received_ts < ${window.toExclusive}` : sql``;
+  const from = window.from ? sql`and k.day >= ${utcDay(window.from)}::date` : sql``;
+  const to = window.toExclusive ? sql`and k.day < ${utcDay(window.toExclusive)}::date` : sql``;
   return sql`
     with picked as (${source})
     select c.id, c.name, c.address, c.postcode, c.city, c.country, c.email, c.phone, c.referrer,
       c.enable_blockchain, c.created_at, c.updated_at, c.deleted_at,
       (select count(*) from devices d where d.customer_id = c.id) as devices_count,
       (select count(*) from users u where u.customer_id = c.id) as users_count,
-      (select count(*) from sterilizations s join devices d on d.id = s.device_id
-        where d.customer_id = c.id and s.status_code = ${STERILIZATION_STATUS.ok} ${from} ${to}) as sterilizations_ok_count
+      (select coalesce(sum(k.ok_count), 0) from sterilization_daily_ok_counts k join devices d on d.id = k.device_id
+        where d.customer_id = c.id ${from} ${to}) as sterilizations_ok_count
     from picked c
     order by ${order}`;
 }

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, seedMinimal } from '../test/test-database.ts';
+import type { Database } from './client.ts';
+
+/**
+ * sterilization_daily_ok_counts (migration 0004) must equal, at every moment, the status-0 records per
+ * device and UTC day, however the records were written.
+ */
+describe('daily OK counts', () => {
+  let database: Database;
+  let devices: number[];
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    await seedMinimal(database);
+    devices = (
+      await database.pool.query<{ id: number }>('select id from devices order by id limit 2')
+    ).rows.map((row) => row.id);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const query = (text: string, values: unknown[] = []) => database.pool.query(text, values);
+
+  async function expectInStep(step: string): Promise<void> {
+    const kept = await query(
+      `select device_id, day::text as day, ok_count from sterilization_daily_ok_counts
+        where ok_count <> 0 order by 1, 2`,
+    );
+    const counted = await query(
+      `select device_id, (received_ts at time zone 'UTC')::date::text as day, count(*)::int as ok_count
+        from sterilizations where status_code = 0 group by 1, 2 order by 1, 2`,
+    );
+    expect(kept.rows, step).toEqual(counted.rows);
+  }
+
+  let progressive = 1_000_000;
+  const values = (device: number, at: string, status: number) =>
+    `(${device}, '${at}', ${progressive++}, 100, 5, 5, 9000, ${status})`;
+  const insert = (rows: string[], suffix = '') =>
+    query(
+      `insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time,
+         effective_time, residual_lamp_life, status_code) values ${rows.join(', ')} ${suffix}`,
+    );
+
+  it('follow inserts, updates of device, status and time, deletes and truncation', async () => {
+    const [a, b] = devices as [number, number];
+    await expectInStep('after the seed (backfilled or inserted)');
+    const seeded = await query('select count(*)::int as n from sterilization_daily_ok_counts');
+    expect(seeded.rows[0].n).toBeGreaterThan(0);
+
+    // One statement, several devices and days, both sides of UTC midnight, OK and not.
+    await insert([
+      values(a, '2024-03-01T23:59:59.999Z', 0),
+      values(a, '2024-03-02T00:00:00.000Z', 0),
+      values(a, '2024-03-02T10:00:00.000Z', 0),
+      values(a, '2024-03-02T11:00:00.000Z', 2),
+      values(b, '2024-03-02T12:00:00.000+05:00', 0),
+    ]);
+    await expectInStep('bulk insert');
+    const march2 = await query(
+      `select ok_count from sterilization_daily_ok_counts where device_id = $1 and day = '2024-03-02'`,
+      [a],
+    );
+    expect(march2.rows[0].ok_count).toBe(2);
+
+    // A repeated record that is not stored changes nothing.
+    progressive -= 1;
+    await insert([values(b, '2024-03-05T00:00:00Z', 0)], 'on conflict do nothing');
+    await insert([values(b, '2024-03-05T00:00:00Z', 0)], 'on conflict do nothing');
+    await expectInStep('insert, then the same record again');
+
+    await query(
+      `update sterilizations set status_code = 3 where device_id = $1 and received_ts = '2024-03-02T10:00:00Z'`,
+      [a],
+    );
+    await query(
+      `update sterilizations set status_code = 0 where device_id = $1 and received_ts = '2024-03-02T11:00:00Z'`,
+      [a],
+    );
+    await expectInStep('status changed both ways');
+    await query(
+      `update sterilizations set received_ts = received_ts + interval '1 day' where device_id = $1`,
+      [a],
+    );
+    await expectInStep('moved to the next day');
+    await query(
+      `update sterilizations set device_id = $2 where device_id = $1 and received_ts > '2024-01-01'`,
+      [a, b],
+    );
+    await expectInStep('moved to another device');
+    await query('update sterilizations set notes = $1 where device_id = $2', ['checked', b]);
+    await expectInStep('an update of other columns');
+    await query(`delete from sterilizations where received_ts between '2024-03-01' and '2024-03-04'`);
+    await expectInStep('deleted');
+    await query('truncate sterilizations cascade');
+    await expectInStep('truncated');
+  });
+});
