@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, seedMinimal } from '../test/test-database.ts';
 import type { Database } from './client.ts';
+import { deferDailyOkCounts, recountDailyOkCounts } from './daily-ok-counts.ts';
 
 /**
  * sterilization_daily_ok_counts (migration 0004) must equal, at every moment, the status-0 records per
@@ -95,5 +96,33 @@ describe('daily OK counts', () => {
     await expectInStep('deleted');
     await query('truncate sterilizations cascade');
     await expectInStep('truncated');
+  });
+
+  it('can be deferred by a bulk writer, which recounts before it commits', async () => {
+    const [a] = devices as [number];
+    const client = await database.pool.connect();
+    try {
+      await client.query('begin');
+      await deferDailyOkCounts(client);
+      await client.query(
+        `insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time,
+           effective_time, residual_lamp_life, status_code)
+         select $1, timestamptz '2024-05-01' + g * interval '1 hour', 2000000 + g, 100, 5, 5, 9000, g % 2
+         from generate_series(1, 100) g`,
+        [a],
+      );
+      const deferred = await client.query(
+        `select count(*)::int as n from sterilization_daily_ok_counts where day >= '2024-05-01'`,
+      );
+      expect(deferred.rows[0].n).toBe(0);
+      await recountDailyOkCounts(client);
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    await expectInStep('recounted');
+    // Deferral ended with that transaction: the next record counts at once.
+    await insert([values(a, '2024-05-20T08:00:00Z', 0)]);
+    await expectInStep('after the deferring transaction');
   });
 });

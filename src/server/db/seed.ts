@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { PoolClient } from 'pg';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database } from './client.ts';
+import { deferDailyOkCounts, recountDailyOkCounts } from './daily-ok-counts.ts';
 
 export const DEMO_PASSWORD = 'demo-password';
 const PRNG_SEED = 20_260_131;
@@ -460,7 +461,9 @@ export async function seedDemoData(database: Database, opts: SeedOptions = {}): 
     }
 
     const insertStarted = performance.now();
+    await deferDailyOkCounts(client);
     await insertSterilizations(client, rand, plans, total, anchor);
+    await recountDailyOkCounts(client);
     const insertMs = performance.now() - insertStarted;
 
     await client.query('COMMIT');
