@@ -86,34 +86,37 @@ async function verifyWithDeviceKeys(token: string, serial: string, device: Devic
   throw refuse('invalid_token');
 }
 
-async function storeRecord(tx: Tx, deviceId: number, record: SterilizationClaim): Promise<number> {
-  const inserted = await tx.execute<{ id: string }>(sql`
-    insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time, effective_time,
-      residual_lamp_life, status_code, latitude, longitude, consumables_lot, lot_progressive_id, notes)
-    values (${deviceId}, now(), ${record.progressive_id}, ${record.supplied_energy}, ${record.nominal_time},
-      ${record.effective_time}, ${record.residual_lamp_life}, ${record.status_code}, ${record.latitude ?? null},
-      ${record.longitude ?? null}, ${record.consumables_lot ?? null}, ${record.lot_progressive_id ?? null},
-      ${record.notes ?? null})
-    on conflict (device_id, progressive_id) do nothing
-    returning id`);
+/**
+ * Stores one record and counts it in its consumable batch in one statement (atomic by itself, and one
+ * round trip: on the single embedded connection every statement is queued). A record sent before is
+ * not stored again and not counted twice: its stored id is the answer.
+ */
+async function storeRecord(db: Db | Tx, deviceId: number, record: SterilizationClaim): Promise<number> {
+  const { consumables_lot: lot, lot_progressive_id: lotProgressive } = record;
+  const counted =
+    lot && lotProgressive !== null && lotProgressive !== undefined
+      ? sql`, counted as (
+          insert into consumable_batches (device_id, lot_code, lot_progressive, batch_quantity, sterilization_count)
+          select ${deviceId}, ${lot}, ${lotProgressive}, ${record.batch_quantity ?? DEFAULT_BATCH_QUANTITY}, 1
+          from stored
+          on conflict (device_id, lot_code, lot_progressive)
+          do update set sterilization_count = consumable_batches.sterilization_count + 1, updated_at = now())`
+      : sql``;
+  const inserted = await db.execute<{ id: string }>(sql`
+    with stored as (
+      insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time, effective_time,
+        residual_lamp_life, status_code, latitude, longitude, consumables_lot, lot_progressive_id, notes)
+      values (${deviceId}, now(), ${record.progressive_id}, ${record.supplied_energy}, ${record.nominal_time},
+        ${record.effective_time}, ${record.residual_lamp_life}, ${record.status_code}, ${record.latitude ?? null},
+        ${record.longitude ?? null}, ${lot ?? null}, ${lotProgressive ?? null}, ${record.notes ?? null})
+      on conflict (device_id, progressive_id) do nothing
+      returning id)${counted}
+    select id from stored`);
   const id = inserted.rows[0]?.id;
-  if (id !== undefined) {
-    if (
-      record.consumables_lot &&
-      record.lot_progressive_id !== null &&
-      record.lot_progressive_id !== undefined
-    ) {
-      await tx.execute(sql`
-        insert into consumable_batches (device_id, lot_code, lot_progressive, batch_quantity, sterilization_count)
-        values (${deviceId}, ${record.consumables_lot}, ${record.lot_progressive_id},
-          ${record.batch_quantity ?? DEFAULT_BATCH_QUANTITY}, 1)
-        on conflict (device_id, lot_code, lot_progressive)
-        do update set sterilization_count = consumable_batches.sterilization_count + 1, updated_at = now()`);
-    }
-    return Number(id);
-  }
-  // Sent before: the stored record is the answer, and nothing is counted twice.
-  const existing = await tx.execute<{ id: string }>(
+  if (id !== undefined) return Number(id);
+  // Sent before: the stored record is the answer (read by a statement of its own, whose snapshot also
+  // sees a copy that a concurrent request committed while this one waited on it).
+  const existing = await db.execute<{ id: string }>(
     sql`select id from sterilizations where device_id = ${deviceId} and progressive_id = ${record.progressive_id}`,
   );
   return Number(existing.rows[0]?.id);
@@ -166,11 +169,15 @@ export async function ingest(db: Db, token: string) {
   if (progressiveIds.size !== records.length) {
     throw validationFailed({ sterilizations: ['ingest.invalid.duplicate_progressive_id'] });
   }
-  const ids = await db.transaction(async (tx) => {
-    const stored: number[] = [];
-    for (const record of records) stored.push(await storeRecord(tx, device.id, record));
-    return stored;
-  });
+  // One record is one statement; several are stored all or none.
+  const ids =
+    records.length === 1
+      ? [await storeRecord(db, device.id, records[0] as SterilizationClaim)]
+      : await db.transaction(async (tx) => {
+          const stored: number[] = [];
+          for (const record of records) stored.push(await storeRecord(tx, device.id, record));
+          return stored;
+        });
   const rows = await db.execute<SterilizationRow>(
     sql`select ${STERILIZATION_SELECT} from ${STERILIZATION_FROM} where s.id in ${sql.raw(`(${ids.join(',')})`)} order by s.progressive_id`,
   );
