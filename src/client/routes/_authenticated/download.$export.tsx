@@ -32,10 +32,12 @@ export const Route = createFileRoute('/_authenticated/download/$export')({
 function DownloadRoute() {
   const { export: name } = Route.useParams() as { export: ExportName };
   const { from, to, customerId, deviceId } = Route.useSearch();
+  // Another link opened in this tab is another download: a fresh page for it.
+  const key = JSON.stringify([name, from, to, customerId, deviceId]);
   // Each export takes only its own filters.
   return name === 'sterilizations-ok' ? (
-    <DownloadPage exportName={name} filters={{ from, to }} />
+    <DownloadPage key={key} exportName={name} filters={{ from, to }} />
   ) : (
-    <DownloadPage exportName={name} filters={{ from, to, customerId, deviceId }} />
+    <DownloadPage key={key} exportName={name} filters={{ from, to, customerId, deviceId }} />
   );
 }
