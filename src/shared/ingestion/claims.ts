@@ -99,6 +99,8 @@ export const sterilizationClaimSchema = object({
 
 export const ingestionRecordsSchema = array(sterilizationClaimSchema)
   .typeError(msg('sterilizations'))
+  // `sterilizations: null` fails here, with the field's message, not yup's own text.
+  .nonNullable(msg('sterilizations'))
   .min(1, msg('sterilizations'))
   .max(MAX_RECORDS_PER_TOKEN, msg('sterilizations'));
 

@@ -177,6 +177,20 @@ describe('POST /ingest/sterilizations', () => {
     }
   });
 
+  it('refuses a records claim that is not a list of records with its message id', async () => {
+    const claims = ingestionClaims(device.serial, [record()]);
+    const { sterilization: _one, ...bare } = claims;
+    for (const sterilizations of [null, 'x', 42, {}, []]) {
+      const before = await countRows('sterilizations');
+      const response = await post(await sign({ ...bare, sterilizations } as unknown as typeof claims));
+      expect(response.statusCode, JSON.stringify(sterilizations)).toBe(422);
+      expect(response.json().data, JSON.stringify(sterilizations)).toEqual({
+        _: ['ingest.invalid.sterilizations'],
+      });
+      expect(await countRows('sterilizations')).toBe(before);
+    }
+  });
+
   it('refuses a body that is not the contract shape', async () => {
     const response = await t.app.inject({
       method: 'POST',
