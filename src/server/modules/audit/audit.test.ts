@@ -29,6 +29,7 @@ import {
   unique,
   userIdOf,
 } from '../customers/test-support.ts';
+import type { AuditEntryView } from './repository.ts';
 
 let t: TestApp;
 let superToken: string;
@@ -38,18 +39,9 @@ let customer: string;
 let adminId: number;
 let superId: number;
 
-type Entry = {
-  id: number;
-  occurred_at: Date;
-  actor_user_id: number | null;
-  actor_email: string | null;
-  actor_role: string | null;
-  action: string;
-  entity_type: string;
-  entity_id: number | null;
+/** A stored entry as the tests read it: the view's fields plus the chain's two hashes. */
+type Entry = Omit<AuditEntryView, 'changes'> & {
   changes: Record<string, unknown>;
-  reason: string | null;
-  client_address: string | null;
   prev_hash: string;
   hash: string;
 };
