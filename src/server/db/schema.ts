@@ -33,8 +33,6 @@ export const CERTIFICATE_LANGUAGES = ['it', 'en'] as const;
 export type CertificateLanguage = (typeof CERTIFICATE_LANGUAGES)[number];
 /** Sterilization status codes (SPEC §4); other values are stored and shown raw. */
 export const STERILIZATION_STATUS = { ok: 0, nulled: 1, lampMalfunction: 2, probeMalfunction: 3 } as const;
-/** The manufacturer's own customer row: staff users belong to it. */
-export const MANUFACTURER_CUSTOMER_ID = 1;
 
 /** PDFs live in the database so that a certificate and its files commit or roll back together. */
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({

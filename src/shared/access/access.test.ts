@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ABILITY_NAMES, abilitiesFor, isTenantScoped, modulesFor, type Role } from './index.ts';
+import {
+  ABILITY_NAMES,
+  abilitiesFor,
+  assignableRoles,
+  defaultRoleFor,
+  isTenantScoped,
+  modulesFor,
+  type Role,
+} from './index.ts';
 
 // The matrix as the foundation issue and README state it, written out literally so a change to the table fails here.
 const expected: Record<string, Record<Role, boolean>> = {
@@ -52,5 +60,24 @@ describe('access matrix', () => {
   it('confines only customer users to their tenant', () => {
     expect(isTenantScoped('CUSTOMER')).toBe(true);
     expect(isTenantScoped('CUSTOMER_CARE')).toBe(false);
+  });
+});
+
+describe('assignable roles', () => {
+  it('offers staff roles only on the manufacturer, privileged ones only to a super admin', () => {
+    expect(assignableRoles('SUPER_ADMIN', 1)).toEqual(['CUSTOMER_CARE', 'ADMIN', 'SUPER_ADMIN']);
+    expect(assignableRoles('ADMIN', 1)).toEqual(['CUSTOMER_CARE']);
+    expect(assignableRoles('SUPER_ADMIN', 7)).toEqual(['CUSTOMER']);
+    expect(assignableRoles('ADMIN', 7)).toEqual(['CUSTOMER']);
+  });
+
+  it("keeps the user's current role, which is no grant", () => {
+    expect(assignableRoles('ADMIN', 1, 'ADMIN')).toEqual(['CUSTOMER_CARE', 'ADMIN']);
+    expect(assignableRoles('CUSTOMER', 1, 'SUPER_ADMIN')).toEqual(['CUSTOMER_CARE', 'SUPER_ADMIN']);
+  });
+
+  it('defaults a new user to the least role of its customer', () => {
+    expect(defaultRoleFor(1)).toBe('CUSTOMER_CARE');
+    expect(defaultRoleFor(7)).toBe('CUSTOMER');
   });
 });

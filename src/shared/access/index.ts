@@ -32,8 +32,12 @@ export const MODULES = [
 ] as const;
 export type Module = (typeof MODULES)[number];
 
-const STAFF: readonly Role[] = ['SUPER_ADMIN', 'ADMIN', 'CUSTOMER_CARE'];
-const MANAGERS: readonly Role[] = ['SUPER_ADMIN', 'ADMIN'];
+/** The manufacturer's own roles: they see every customer. */
+export const STAFF_ROLES: readonly Role[] = ['CUSTOMER_CARE', 'ADMIN', 'SUPER_ADMIN'];
+/** Roles only a SUPER_ADMIN may grant, or manage in someone else's account. */
+export const PRIVILEGED_ROLES: readonly Role[] = ['ADMIN', 'SUPER_ADMIN'];
+const STAFF = STAFF_ROLES;
+const MANAGERS = PRIVILEGED_ROLES;
 
 const ABILITY_ROLES: Record<AbilityName, readonly Role[]> = {
   canSeeAllSterilizations: STAFF,
@@ -84,4 +88,30 @@ export function hasModule(role: Role, module: Module): boolean {
 /** Customer users are confined to their own customer's data everywhere; staff see every tenant. */
 export function isTenantScoped(role: Role): boolean {
   return role === 'CUSTOMER';
+}
+
+/** Customer 1 is the manufacturer: its users are the staff; every other customer's users are CUSTOMER. */
+export const MANUFACTURER_CUSTOMER_ID = 1;
+
+/** The roles a user of this customer may have: staff roles for the manufacturer, CUSTOMER elsewhere. */
+export function rolesAllowedFor(customerId: number): readonly Role[] {
+  return customerId === MANUFACTURER_CUSTOMER_ID ? STAFF_ROLES : ['CUSTOMER'];
+}
+
+/** The role a new user of this customer gets when the form names none. */
+export function defaultRoleFor(customerId: number): Role {
+  return customerId === MANUFACTURER_CUSTOMER_ID ? 'CUSTOMER_CARE' : 'CUSTOMER';
+}
+
+/** Only a SUPER_ADMIN grants ADMIN or SUPER_ADMIN, or manages another user who has one. */
+export function mayGrantRole(callerRole: Role, role: Role): boolean {
+  return callerRole === 'SUPER_ADMIN' || !PRIVILEGED_ROLES.includes(role);
+}
+
+/**
+ * The roles the caller may give a user of this customer. A user's `current` role stays assignable
+ * (keeping it is no grant), so a form can show it.
+ */
+export function assignableRoles(callerRole: Role, customerId: number, current?: Role): Role[] {
+  return rolesAllowedFor(customerId).filter((role) => role === current || mayGrantRole(callerRole, role));
 }

@@ -3,6 +3,7 @@
  * values of a form (multipart fields); `.trim()` makes both sides see trimmed text (SPEC §5).
  */
 import { mixed, object, string } from 'yup';
+import { ROLES } from '../access/index.ts';
 import type { ValidationMessageId } from './messages.ts';
 
 const id = (messageId: ValidationMessageId) => messageId;
@@ -71,9 +72,7 @@ export function userSchema(isNew: boolean) {
       .trim()
       .required(id('validation.user.email.required'))
       .email(id('validation.user.email.invalid')),
-    role: string()
-      .oneOf(['CUSTOMER', 'CUSTOMER_CARE', 'ADMIN', 'SUPER_ADMIN'], id('validation.user.role.invalid'))
-      .optional(),
+    role: string().oneOf(ROLES, id('validation.user.role.invalid')).optional(),
     new_password: isNew ? password.required(id('validation.user.password.required')) : password.optional(),
     repeat_new_password: string().test(
       'matches-new-password',

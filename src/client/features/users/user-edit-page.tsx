@@ -18,6 +18,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { Form, Formik, type FormikHelpers, useField } from 'formik';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
+import { assignableRoles } from '../../../shared/access/index.ts';
 import type { Role } from '../../../shared/api/index.ts';
 import { userSchema } from '../../../shared/validation/index.ts';
 import { PageError, PagePending } from '../../components/route-fallbacks';
@@ -36,23 +37,6 @@ import {
   useUpdateCustomerUser,
 } from './api/users';
 import { ROLE_LABEL_IDS, RoleBadge } from './role-badge';
-
-/** Customer 1 is the manufacturer: its users are the staff; every other customer's users are CUSTOMER. */
-const MANUFACTURER_CUSTOMER_ID = 1;
-const STAFF_ROLES: readonly Role[] = ['CUSTOMER_CARE', 'ADMIN', 'SUPER_ADMIN'];
-const PRIVILEGED_ROLES: readonly Role[] = ['ADMIN', 'SUPER_ADMIN'];
-
-/**
- * The roles the caller may pick for a user of this customer (the server enforces the same rules):
- * staff roles only for the manufacturer, and only a SUPER_ADMIN grants ADMIN or SUPER_ADMIN. The
- * user's current role always stays in the list so the select can show it.
- */
-export function roleOptions(customerId: number, callerRole: Role | undefined, current?: Role): Role[] {
-  const allowed: readonly Role[] = customerId === MANUFACTURER_CUSTOMER_ID ? STAFF_ROLES : ['CUSTOMER'];
-  return allowed.filter(
-    (role) => callerRole === 'SUPER_ADMIN' || !PRIVILEGED_ROLES.includes(role) || role === current,
-  );
-}
 
 function RoleSelect({ options, disabled }: { options: Role[]; disabled: boolean }) {
   const intl = useIntl();
@@ -144,7 +128,8 @@ function UserForm({
   const me = useSession()?.user;
   const isNew = user === undefined;
   const canSave = Boolean(isNew ? abilities.canCreateUsers : abilities.canUpdateUsers);
-  const options = roleOptions(customerId, me?.role, user?.role);
+  // Without a session role yet nothing is granted: only the user's current role is offered.
+  const options = assignableRoles(me?.role ?? 'CUSTOMER', customerId, user?.role);
   const isSelf = user !== undefined && me?.id === user.id;
   const schema = userSchema(isNew);
   const initialValues: UserFormValues = {

@@ -13,7 +13,14 @@
  * A new password, and disabling, end every session of that user (the caller's own current session
  * survives a change of its own password, as with the profile form).
  */
-import { ROLES, type Role } from '../../../shared/access/index.ts';
+import {
+  defaultRoleFor,
+  isRole,
+  mayGrantRole,
+  PRIVILEGED_ROLES,
+  type Role,
+  rolesAllowedFor,
+} from '../../../shared/access/index.ts';
 import { userSchema, validateForm } from '../../../shared/validation/index.ts';
 import { auditSource, recordAudit, recordChanges } from '../../audit/record.ts';
 import { currentAuth, requireAbility } from '../../auth/guards.ts';
@@ -21,7 +28,7 @@ import { hashPassword } from '../../auth/passwords.ts';
 import type { AuthContext, SessionStore } from '../../auth/session-store.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
-import { MANUFACTURER_CUSTOMER_ID, type NewUser, users } from '../../db/schema.ts';
+import { type NewUser, users } from '../../db/schema.ts';
 import { updateRowById } from '../../db/update-row.ts';
 import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
@@ -39,16 +46,6 @@ import {
 } from './repository.ts';
 
 const TEXT_FIELDS = ['name', 'email', 'role'] as const;
-const PRIVILEGED_ROLES: readonly Role[] = ['ADMIN', 'SUPER_ADMIN'];
-const STAFF_ROLES: readonly Role[] = ['CUSTOMER_CARE', 'ADMIN', 'SUPER_ADMIN'];
-
-export function rolesAllowedFor(customerId: number): readonly Role[] {
-  return customerId === MANUFACTURER_CUSTOMER_ID ? STAFF_ROLES : ['CUSTOMER'];
-}
-
-export function defaultRoleFor(customerId: number): Role {
-  return customerId === MANUFACTURER_CUSTOMER_ID ? 'CUSTOMER_CARE' : 'CUSTOMER';
-}
 
 interface UserForm {
   name?: string;
@@ -69,13 +66,11 @@ function userForm(body: unknown): UserForm {
   return form;
 }
 
-const isRoleName = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
-
 function assertMayManage(auth: AuthContext, target: UserView | undefined, newRole: Role): void {
   if (auth.user.role === 'SUPER_ADMIN') return;
   const self = target?.id === auth.user.id;
   if (target && PRIVILEGED_ROLES.includes(target.role) && !self) throw forbidden();
-  if (PRIVILEGED_ROLES.includes(newRole) && newRole !== target?.role) throw forbidden();
+  if (!mayGrantRole(auth.user.role, newRole) && newRole !== target?.role) throw forbidden();
 }
 
 export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule {
@@ -138,8 +133,8 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         const customer = await customerOrNotFound(auth, request.params.id);
         const form = userForm(request.body);
         const role = form.role ?? defaultRoleFor(customer.id);
-        if (isRoleName(role)) assertMayManage(auth, undefined, role);
-        if (!isRoleName(role) || !rolesAllowedFor(customer.id).includes(role)) {
+        if (isRole(role)) assertMayManage(auth, undefined, role);
+        if (!isRole(role) || !rolesAllowedFor(customer.id).includes(role)) {
           throw validationFailed({ role: ['validation.user.role.invalid'] });
         }
         await validate(form, true);
@@ -178,9 +173,9 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         const form = userForm(request.body);
         const role = form.role ?? target.role;
         const roleChanges = role !== target.role;
-        if (isRoleName(role)) assertMayManage(auth, target, role);
+        if (isRole(role)) assertMayManage(auth, target, role);
         if (roleChanges && target.id === auth.user.id) throw forbidden();
-        if (roleChanges && (!isRoleName(role) || !rolesAllowedFor(target.customer_id).includes(role))) {
+        if (roleChanges && (!isRole(role) || !rolesAllowedFor(target.customer_id).includes(role))) {
           throw validationFailed({ role: ['validation.user.role.invalid'] });
         }
         await validate({ name: target.name, email: target.email, ...form }, false, target.id);
@@ -188,7 +183,7 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         const values: Partial<NewUser> = {};
         if (form.name !== undefined) values.name = form.name;
         if (form.email !== undefined) values.email = form.email.toLowerCase();
-        if (roleChanges && isRoleName(role)) values.role = role;
+        if (roleChanges && isRole(role)) values.role = role;
         if (form.new_password !== undefined) {
           values.passwordHash = await hashPassword(form.new_password);
           values.passwordChangedAt = new Date();
