@@ -6,7 +6,7 @@
 // The bare client and single actions (not createPublicClient, whose decorator bundles every action).
 import { type Abi, createClient, decodeFunctionData, type Hex, http } from 'viem';
 import { getTransaction, getTransactionReceipt } from 'viem/actions';
-import { abi } from '../../../server/chain/artifacts/Anchor.json';
+import { abi } from '../../../shared/anchor-contract/Anchor.json';
 import type { AnchorTransaction } from './verification';
 
 const ANCHOR_ABI = abi as Abi;
