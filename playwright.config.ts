@@ -44,6 +44,11 @@ export default defineConfig({
     url: `http://localhost:${port}/api/v1/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { PORT: String(port), LOG_LEVEL: 'warn', LOGIN_MAX_FAILURES: '1000' },
+    env: {
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      LOGIN_MAX_FAILURES: '1000',
+      LOGIN_ADDRESS_MAX_FAILURES: '1000',
+    },
   },
 });

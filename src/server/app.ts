@@ -81,14 +81,19 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
 
   registerErrorHandling(app);
   registerSecurityHeaders(app, applySecurityHeaders);
-  await registerRateLimits(app);
+  await registerRateLimits(app, deps.database);
   await registerMultipart(app, config.uploadMaxBytes);
 
   const sessions = createSessionStore(db, {
     idleMinutes: config.sessionIdleMinutes,
     maxHours: config.sessionMaxHours,
   });
-  const throttle = createLoginThrottle(config.loginMaxFailures, config.loginFailureWindowSeconds);
+  const throttle = createLoginThrottle(db, {
+    pairMaxFailures: config.loginMaxFailures,
+    addressMaxFailures: config.loginAddressMaxFailures,
+    windowSeconds: config.loginFailureWindowSeconds,
+    maxDelaySeconds: config.loginMaxDelaySeconds,
+  });
   const chain = createChainService({ db, config: config.chain, log: app.log, chain: deps.chain });
   const modules: ApiModule[] = [
     healthModule({ db }),
@@ -98,7 +103,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     usersModule({ db, sessions }),
     devicesModule({ db }),
     productsModule({ db }),
-    sterilizationsModule({ db }),
+    sterilizationsModule({ db, sessionIdleMinutes: config.sessionIdleMinutes }),
     certificatesModule({ db }),
     transactionsModule({ db, chain }),
     auditModule({ db }),

@@ -20,9 +20,17 @@ export interface AppConfig {
   sessionIdleMinutes: number;
   /** Session ends this many hours after login whatever happens (SESSION_MAX_HOURS, default 12). */
   sessionMaxHours: number;
-  /** Failed logins for one email or one client address within the window before 429 (LOGIN_MAX_FAILURES, default 5). */
+  /**
+   * Failed logins for one account from one client address before each further failure doubles the
+   * wait for that pair (1 s, 2 s, 4 s…) with 429 (LOGIN_MAX_FAILURES, default 5). Other addresses are
+   * not slowed, so nobody can lock an account out from elsewhere.
+   */
   loginMaxFailures: number;
-  /** Window for counting failed logins, in seconds (LOGIN_FAILURE_WINDOW_SECONDS, default 900). */
+  /** The same for failures from one client address, whatever the account (LOGIN_ADDRESS_MAX_FAILURES, default 30). */
+  loginAddressMaxFailures: number;
+  /** Longest wait imposed after failed logins, in seconds (LOGIN_MAX_DELAY_SECONDS, default 900). */
+  loginMaxDelaySeconds: number;
+  /** Failures are forgotten after this many seconds without one once the wait has passed (LOGIN_FAILURE_WINDOW_SECONDS, default 900). */
   loginFailureWindowSeconds: number;
   /** Largest accepted upload, in bytes (UPLOAD_MAX_BYTES, default 20 MB). */
   uploadMaxBytes: number;
@@ -101,6 +109,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 120),
     sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 12),
     loginMaxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5),
+    loginAddressMaxFailures: integer(env, 'LOGIN_ADDRESS_MAX_FAILURES', 30),
+    loginMaxDelaySeconds: integer(env, 'LOGIN_MAX_DELAY_SECONDS', 900),
     loginFailureWindowSeconds: integer(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 900),
     uploadMaxBytes: integer(env, 'UPLOAD_MAX_BYTES', 20 * 1024 * 1024),
     bodyMaxBytes: integer(env, 'BODY_MAX_BYTES', 1024 * 1024),

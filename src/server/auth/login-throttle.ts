@@ -1,48 +1,82 @@
 /**
- * Slows down password guessing: after too many failures for one email or one client address within
- * the window, further attempts get 429 until the window passes. Kept in memory per process
- * (documented in docs/decisions.md): several processes each apply the limit on their own.
+ * Slows down password guessing without letting a stranger lock anyone out. Failures are counted per
+ * account *and client address* (a pair) and per address (any account): past its threshold, each
+ * further failure of a key doubles the wait before that key's next attempt (1 s, 2 s, 4 s… up to a
+ * cap). A storm of wrong passwords from one address therefore slows that address down, while the
+ * account's owner, from their own address, logs in as usual. A success forgets the pair; a key with no
+ * failure for a whole window after its wait ended is forgotten too.
+ *
+ * The counts live in PostgreSQL (login_throttle), one upsert per failure, and every time is the
+ * database server's clock, so several server processes share one throttle (DESIGN §5).
  */
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+
 export interface LoginThrottle {
   /** Seconds to wait, or 0 when an attempt is allowed. */
-  retryAfter(email: string, address: string): number;
-  recordFailure(email: string, address: string): void;
-  recordSuccess(email: string): void;
+  retryAfter(email: string, address: string): Promise<number>;
+  recordFailure(email: string, address: string): Promise<void>;
+  recordSuccess(email: string, address: string): Promise<void>;
 }
 
-export function createLoginThrottle(
-  maxFailures: number,
-  windowSeconds: number,
-  now = () => Date.now(),
-): LoginThrottle {
-  const failures = new Map<string, number[]>();
-  const windowMs = windowSeconds * 1000;
+export interface LoginThrottleOptions {
+  /** Failures of one account from one address before waits start (LOGIN_MAX_FAILURES). */
+  pairMaxFailures: number;
+  /** Failures from one address, any account, before waits start (LOGIN_ADDRESS_MAX_FAILURES). */
+  addressMaxFailures: number;
+  /** Quiet time, after a wait ends, before a key's failures are forgotten (LOGIN_FAILURE_WINDOW_SECONDS). */
+  windowSeconds: number;
+  /** Longest wait (LOGIN_MAX_DELAY_SECONDS). */
+  maxDelaySeconds: number;
+}
 
-  function recent(key: string): number[] {
-    const cutoff = now() - windowMs;
-    const kept = (failures.get(key) ?? []).filter((time) => time > cutoff);
-    if (kept.length === 0) failures.delete(key);
-    else failures.set(key, kept);
-    return kept;
-  }
+/** Forgotten keys are deleted at most this often per process (a failure triggers the sweep). */
+const SWEEP_EVERY_MS = 60_000;
 
-  function wait(key: string): number {
-    const times = recent(key);
-    if (times.length < maxFailures) return 0;
-    const oldest = times[times.length - maxFailures] ?? now();
-    return Math.max(1, Math.ceil((oldest + windowMs - now()) / 1000));
+const pairKey = (email: string, address: string) => `pair:${JSON.stringify([email, address])}`;
+const addressKey = (address: string) => `address:${address}`;
+
+export function createLoginThrottle(db: Db, options: LoginThrottleOptions): LoginThrottle {
+  const window = sql`make_interval(secs => ${options.windowSeconds})`;
+  let lastSweep = 0;
+
+  /** The wait after `failures` failures of a key whose threshold is `threshold`, as an interval. */
+  function delay(failures: SQL, threshold: SQL): SQL {
+    // The exponent is bounded before power() so that a long storm cannot overflow it.
+    return sql`make_interval(secs => case when ${failures} < ${threshold} then 0
+      else least(${options.maxDelaySeconds}, power(2, least(${failures} - ${threshold}, 40))) end)`;
   }
 
   return {
-    retryAfter(email, address) {
-      return Math.max(wait(`email:${email}`), wait(`address:${address}`));
+    async retryAfter(email, address) {
+      const result = await db.execute<{ wait: number | null }>(sql`
+        select ceil(extract(epoch from max(blocked_until) - now()))::float8 as wait
+        from login_throttle where key in (${pairKey(email, address)}, ${addressKey(address)})`);
+      return Math.max(0, Number(result.rows[0]?.wait ?? 0));
     },
-    recordFailure(email, address) {
-      for (const key of [`email:${email}`, `address:${address}`]) failures.set(key, [...recent(key), now()]);
-      if (failures.size > 100_000) failures.clear();
+
+    async recordFailure(email, address) {
+      const pair = pairKey(email, address);
+      const threshold = sql`(case when t.key = ${pair} then ${options.pairMaxFailures}::int
+        else ${options.addressMaxFailures}::int end)`;
+      const failures = sql`(case when t.blocked_until < now() - ${window} then 1 else t.failures + 1 end)`;
+      // One statement for both keys: concurrent failures (here or in another process) each count once.
+      await db.execute(sql`
+        insert into login_throttle as t (key, failures, blocked_until)
+        values (${pair}, 1, now() + ${delay(sql`1`, sql`${options.pairMaxFailures}::int`)}),
+               (${addressKey(address)}, 1, now() + ${delay(sql`1`, sql`${options.addressMaxFailures}::int`)})
+        on conflict (key) do update set
+          failures = ${failures},
+          blocked_until = now() + ${delay(failures, threshold)}`);
+      if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
+        lastSweep = Date.now();
+        await db.execute(sql`delete from login_throttle where blocked_until < now() - ${window}`);
+      }
     },
-    recordSuccess(email) {
-      failures.delete(`email:${email}`);
+
+    async recordSuccess(email, address) {
+      // The address keeps its count: one valid account must not wipe the failures of a spray.
+      await db.execute(sql`delete from login_throttle where key = ${pairKey(email, address)}`);
     },
   };
 }

@@ -2,7 +2,7 @@
  * Sessions: created at login, looked up on every authenticated request, ended by logout, by idle or
  * absolute expiry, and for every session of a user who is disabled or changes password.
  */
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { isRole, type Role } from '../../shared/access/index.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -39,6 +39,19 @@ export interface SessionStore {
   authenticate(request: FastifyRequest): Promise<void>;
   revoke(tx: Tx | Db, sessionId: number): Promise<void>;
   revokeAllForUser(tx: Tx | Db, userId: number, exceptSessionId?: number): Promise<void>;
+}
+
+/**
+ * A session that has not ended: not revoked, before its absolute expiry, used within the idle limit.
+ * Written against the `sessions` table by name, so a query that joins it unaliased can use it too
+ * (export tickets die with their session).
+ */
+export function liveSession(idleMinutes: number): SQL | undefined {
+  return and(
+    isNull(sessions.revokedAt),
+    sql`${sessions.expiresAt} > now()`,
+    sql`${sessions.lastSeenAt} > now() - make_interval(mins => ${idleMinutes})`,
+  );
 }
 
 function bearerToken(request: FastifyRequest): string | undefined {
@@ -82,10 +95,8 @@ export function createSessionStore(db: Db, options: { idleMinutes: number; maxHo
         .where(
           and(
             eq(sessions.tokenHash, hashToken(token)),
-            isNull(sessions.revokedAt),
+            liveSession(options.idleMinutes),
             isNull(users.deletedAt),
-            sql`${sessions.expiresAt} > now()`,
-            sql`${sessions.lastSeenAt} > now() - make_interval(mins => ${options.idleMinutes})`,
           ),
         )
         .limit(1);

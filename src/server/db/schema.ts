@@ -274,12 +274,18 @@ export const exportTickets = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The session that asked for it: a ticket is only good while that session lives (logout ends it). */
+    sessionId: integer('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
     export: text('export').notNull(),
     expiresAt: timestamp('expires_at', tz).notNull(),
-    usedAt: timestamp('used_at', tz),
     createdAt: createdAt(),
   },
-  (t) => [index('export_tickets_expires_at_idx').on(t.expiresAt)],
+  (t) => [
+    index('export_tickets_expires_at_idx').on(t.expiresAt),
+    index('export_tickets_session_id_idx').on(t.sessionId),
+  ],
 );
 
 export const certificates = pgTable(
@@ -352,6 +358,35 @@ export const auditLog = pgTable(
     index('audit_log_occurred_at_idx').on(t.occurredAt),
     check('audit_log_hash_chk', sql`${t.hash} ~ '^[0-9a-f]{64}$' and ${t.prevHash} ~ '^[0-9a-f]{64}$'`),
   ],
+);
+
+// ---- State several server processes share (DESIGN §5: PostgreSQL is the only shared engine) ----
+
+/**
+ * Failed logins, one row per key: `pair:<email> <address>` (one account from one client address) or
+ * `address:<address>` (any account from one address). Each failure past the key's threshold makes the
+ * next attempt wait twice as long (auth/login-throttle.ts); a success deletes the pair's row.
+ */
+export const loginThrottle = pgTable(
+  'login_throttle',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull(),
+    /** No attempt for this key before then (the database server's clock). */
+    blockedUntil: timestamp('blocked_until', tz).notNull(),
+  },
+  (t) => [index('login_throttle_blocked_until_idx').on(t.blockedUntil)],
+);
+
+/** Request counters of the per-address rate limits (plugins/rate-limits.ts), one fixed window per key. */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    windowEndsAt: timestamp('window_ends_at', tz).notNull(),
+  },
+  (t) => [index('rate_limit_hits_window_ends_at_idx').on(t.windowEndsAt)],
 );
 
 export type Customer = typeof customers.$inferSelect;

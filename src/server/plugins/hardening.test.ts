@@ -18,6 +18,7 @@ import {
   userIdByEmail,
 } from '../test/contract-support.ts';
 import {
+  createPeerApp,
   createTestApp,
   DEMO,
   DEMO_PASSWORD,
@@ -202,6 +203,47 @@ describe('rate limits', () => {
     expect(limited.json().message).toBe('too_many_requests');
     expect(limited.headers['retry-after']).toBeDefined();
   });
+
+  // PostgreSQL only: the embedded PGlite is one process's alone, so it counts in memory (rate-limits.ts).
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'hold across two app instances on one database, per route',
+    async () => {
+      const peer = await createPeerApp(t);
+      try {
+        const address = uniqueClientAddress();
+        const ingest = (app: TestApp['app']) =>
+          app.inject({
+            method: 'POST',
+            url: '/api/v1/ingest/sterilizations',
+            headers: { 'x-forwarded-for': address },
+            payload: { token: 'a.b.c' },
+          });
+        // INGEST_RATE_LIMIT_PER_MINUTE is 2: one request on each instance spends the address's minute.
+        expect((await ingest(t.app)).statusCode).toBe(401);
+        expect((await ingest(peer.app)).statusCode).toBe(401);
+        const limited = await ingest(peer.app);
+        expect(limited.statusCode).toBe(429);
+        expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+        expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+        expect((await ingest(t.app)).statusCode).toBe(429);
+        // Login counts apart from ingestion.
+        const login = await peer.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          headers: { 'x-forwarded-for': address },
+          ...formBody({ email: DEMO.customer, password: DEMO_PASSWORD }),
+        });
+        expect(login.statusCode).toBe(200);
+        // A new window starts once the old one has ended.
+        await t.database.pool.query(`update rate_limit_hits set window_ends_at = now() where key like $1`, [
+          `% ${address}`,
+        ]);
+        expect((await ingest(peer.app)).statusCode).toBe(401);
+      } finally {
+        await peer.close();
+      }
+    },
+  );
 
   it('default to limits the end-to-end suite and the device simulator stay under', () => {
     const config = loadConfig({});

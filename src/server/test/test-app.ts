@@ -5,7 +5,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type AppDependencies, buildApp } from '../app.ts';
 import { type AppConfig, loadConfig } from '../config.ts';
-import type { Database } from '../db/client.ts';
+import { type Database, openDatabase } from '../db/client.ts';
 import { type SeedSummary, seedDemoData } from '../db/seed.ts';
 import { openTestDatabase } from './test-database.ts';
 
@@ -21,6 +21,8 @@ export interface TestApp {
   app: FastifyInstance;
   database: Database;
   config: AppConfig;
+  /** The environment the configuration was loaded from, beyond the tests' defaults. */
+  configEnv: Record<string, string>;
   /** What the demo seed wrote, including each device's key pair. */
   seed: SeedSummary;
   /** Logs in through the API and returns the bearer token. */
@@ -43,13 +45,31 @@ export function uniqueClientAddress(): string {
   return `198.51.${Math.floor(clientCounter / 250) % 250}.${(clientCounter % 250) + 1}`;
 }
 
-export async function createTestApp(
+/**
+ * A second app instance on `t`'s database, as a second server process would be (its own
+ * configuration, its own in-memory state). On PostgreSQL it gets its own pool, so the two instances
+ * also use different connections; the embedded PGlite takes one connection, so there they share it.
+ */
+export async function createPeerApp(
+  t: TestApp,
   env: Record<string, string> = {},
-  deps: Pick<AppDependencies, 'logStream'> = {},
-): Promise<TestApp> {
-  const database = await openTestDatabase();
-  const seed = await seedDemoData(database, { sterilizations: 60, deviceKeys: 'shared' });
-  const config = loadConfig({
+): Promise<Pick<TestApp, 'app' | 'close'>> {
+  const connectionString =
+    t.database.kind === 'postgres' ? t.database.pool.options.connectionString : undefined;
+  const database = connectionString ? await openDatabase({ databaseUrl: connectionString }) : t.database;
+  const app = await buildApp(testConfig({ ...t.configEnv, LOG_LEVEL: 'silent', ...env }), { database });
+  await app.ready();
+  return {
+    app,
+    async close() {
+      await app.close();
+      if (database !== t.database) await database.close();
+    },
+  };
+}
+
+function testConfig(env: Record<string, string>): AppConfig {
+  return loadConfig({
     LOG_LEVEL: 'silent',
     CLIENT_DIST: '/nonexistent-client-build',
     TRUST_PROXY: 'true',
@@ -57,12 +77,22 @@ export async function createTestApp(
     ANCHOR_ENABLED: 'false',
     ...env,
   });
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  deps: Pick<AppDependencies, 'logStream'> = {},
+): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const seed = await seedDemoData(database, { sterilizations: 60, deviceKeys: 'shared' });
+  const config = testConfig(env);
   const app = await buildApp(config, { ...deps, database });
   await app.ready();
   const testApp: TestApp = {
     app,
     database,
     config,
+    configEnv: env,
     seed,
     async login(email, password = DEMO_PASSWORD) {
       const response = await app.inject({

@@ -1380,7 +1380,7 @@ export interface components {
         'application/json': components['schemas']['ValidationErrorEnvelope'];
       };
     };
-    /** @description Rate limit exceeded: message `too_many_requests` (per-address limit, `data` null), or on login `too_many_login_attempts` after repeated failures for one email, with `data.retry_after_seconds`. */
+    /** @description Rate limit exceeded: message `too_many_requests` (per-address limit, `data` null), or on login `too_many_login_attempts` with `data.retry_after_seconds`, after LOGIN_MAX_FAILURES failed logins for one account from one client address, or LOGIN_ADDRESS_MAX_FAILURES from one address for any account; each further failure doubles the wait (1 s, 2 s, 4 s…, at most LOGIN_MAX_DELAY_SECONDS). Attempts from other addresses are not slowed, so failures elsewhere never lock an account out. */
     TooManyRequests: {
       headers: {
         /** @description Seconds to wait before retrying. */

@@ -167,11 +167,13 @@ describe('login, failed login, logout and profile', () => {
       t.app.inject({ method: 'POST', url: '/api/v1/auth/login', ...formBody({ email: DEMO.admin }) }),
     );
     const email = `throttled-${unique().toLowerCase()}@example.com`;
+    // One account from one address: the pair the throttle slows down.
+    const address = uniqueClientAddress();
     const attempt = () =>
       t.app.inject({
         method: 'POST',
         url: '/api/v1/auth/login',
-        headers: { 'x-forwarded-for': uniqueClientAddress() },
+        headers: { 'x-forwarded-for': address },
         ...formBody({ email, password: 'wrong-password' }),
       });
     const before = await lastId();

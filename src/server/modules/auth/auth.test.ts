@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createPeerApp,
   createTestApp,
   DEMO,
   DEMO_PASSWORD,
@@ -12,7 +13,7 @@ import { expectContract } from '../customers/test-support.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ LOGIN_MAX_FAILURES: '4' });
+  t = await createTestApp({ LOGIN_MAX_FAILURES: '4', LOGIN_ADDRESS_MAX_FAILURES: '5' });
 });
 afterAll(() => t?.close());
 
@@ -97,25 +98,129 @@ describe('POST /auth/login', () => {
     }
   });
 
-  it('slows down repeated failures with 429, even for the right password afterwards', async () => {
-    const email = 'super@example.com';
-    for (let attempt = 0; attempt < 4; attempt++) {
-      expect((await login(email, `wrong-${attempt}`)).statusCode).toBe(401);
+  it('slows a wrong-password storm from one address without locking the account out elsewhere', async () => {
+    const attacker = uniqueClientAddress();
+    const storm = (password = 'wrong') => login(DEMO.super, password, { 'x-forwarded-for': attacker });
+    for (let attempt = 0; attempt < 4; attempt++) expect((await storm()).statusCode).toBe(401);
+    // Past LOGIN_MAX_FAILURES each failure doubles the pair's wait; the right password waits too.
+    const waits: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      const blocked = await storm(DEMO_PASSWORD);
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json().message).toBe('too_many_login_attempts');
+      expectContract('login', blocked, 429);
+      waits.push(blocked.json().data.retry_after_seconds);
+      expect(blocked.headers['retry-after']).toBe(String(blocked.json().data.retry_after_seconds));
+      // Only the database clock knows the wait: let it pass, then fail once more.
+      await passWait();
+      expect((await storm()).statusCode).toBe(401);
     }
-    // The address limit holds on its own too: one address, four different emails.
-    for (const other of ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com']) {
-      await login(other, 'wrong', { 'x-forwarded-for': '203.0.113.7' });
+    expect(waits).toEqual([1, 2, 4, 8]);
+
+    // Meanwhile the account's owner, from their own address, is not slowed at all.
+    const owner = uniqueClientAddress();
+    expect((await login(DEMO.super, DEMO_PASSWORD, { 'x-forwarded-for': owner })).statusCode).toBe(200);
+    expect((await storm(DEMO_PASSWORD)).statusCode).toBe(429);
+  });
+
+  it('caps the wait at LOGIN_MAX_DELAY_SECONDS and forgets the pair after a success', async () => {
+    const capped = await createTestApp({ LOGIN_MAX_FAILURES: '1', LOGIN_MAX_DELAY_SECONDS: '3' });
+    try {
+      const from = uniqueClientAddress();
+      const attempt = (password: string) =>
+        capped.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          headers: { 'x-forwarded-for': from },
+          ...formBody({ email: DEMO.admin, password }),
+        });
+      const waits: number[] = [];
+      for (let round = 0; round < 4; round++) {
+        expect((await attempt('wrong')).statusCode).toBe(401);
+        waits.push((await attempt('wrong')).json().data.retry_after_seconds);
+        await passWait(capped);
+      }
+      expect(waits).toEqual([1, 2, 3, 3]);
+      expect((await attempt(DEMO_PASSWORD)).statusCode).toBe(200);
+      // The success forgot the pair: its next failure is the first again, with no wait.
+      expect((await attempt('wrong')).statusCode).toBe(401);
+      expect((await attempt(DEMO_PASSWORD)).statusCode).toBe(429);
+    } finally {
+      await capped.close();
     }
-    expect((await login(DEMO.admin, DEMO_PASSWORD, { 'x-forwarded-for': '203.0.113.7' })).statusCode).toBe(
-      429,
-    );
-    const blocked = await login(email, DEMO_PASSWORD);
+  });
+
+  it('slows one address trying many accounts (LOGIN_ADDRESS_MAX_FAILURES)', async () => {
+    const sprayer = uniqueClientAddress();
+    for (const other of [
+      'a@example.com',
+      'b@example.com',
+      'c@example.com',
+      'd@example.com',
+      'e@example.com',
+    ]) {
+      expect((await login(other, 'wrong', { 'x-forwarded-for': sprayer })).statusCode).toBe(401);
+    }
+    const blocked = await login(DEMO.admin, DEMO_PASSWORD, { 'x-forwarded-for': sprayer });
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toBe('too_many_login_attempts');
-    expect(blocked.json().data.retry_after_seconds).toBeGreaterThan(0);
-    expectContract('login', blocked, 429);
+    expect(blocked.json().data.retry_after_seconds).toBe(1);
+    expect((await login(DEMO.admin, DEMO_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('takes the client address from the request as TRUST_PROXY resolves it', async () => {
+    const direct = await createTestApp({ TRUST_PROXY: 'false', LOGIN_MAX_FAILURES: '2' });
+    try {
+      // Without a trusted proxy X-Forwarded-For is the client's own claim: changing it changes nothing.
+      const attempt = (password: string) =>
+        direct.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          headers: { 'x-forwarded-for': uniqueClientAddress() },
+          ...formBody({ email: DEMO.admin, password }),
+        });
+      expect((await attempt('wrong')).statusCode).toBe(401);
+      expect((await attempt('wrong')).statusCode).toBe(401);
+      expect((await attempt(DEMO_PASSWORD)).statusCode).toBe(429);
+      // inject() connects from 127.0.0.1, which is the key the throttle used.
+      const keys = await direct.database.pool.query<{ key: string }>(
+        'select key from login_throttle order by key',
+      );
+      expect(keys.rows.map((row) => row.key)).toEqual([
+        'address:127.0.0.1',
+        `pair:${JSON.stringify([DEMO.admin, '127.0.0.1'])}`,
+      ]);
+    } finally {
+      await direct.close();
+    }
+  });
+
+  it('shares the throttle between two app instances on one database', async () => {
+    const peer = await createPeerApp(t);
+    try {
+      const from = uniqueClientAddress();
+      const on = (app: TestApp['app'], password: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          headers: { 'x-forwarded-for': from },
+          ...formBody({ email: DEMO.care, password }),
+        });
+      for (const app of [t.app, peer.app, t.app, peer.app])
+        expect((await on(app, 'wrong')).statusCode).toBe(401);
+      expect((await on(peer.app, DEMO_PASSWORD)).statusCode).toBe(429);
+      expect((await on(t.app, DEMO_PASSWORD)).statusCode).toBe(429);
+    } finally {
+      await peer.close();
+    }
   });
 });
+
+/** Ends every wait now, as if the time had passed (the counts stay). */
+async function passWait(app: TestApp = t): Promise<void> {
+  await app.database.pool.query(
+    `update login_throttle set blocked_until = now() where blocked_until > now()`,
+  );
+}
 
 describe('sessions', () => {
   it('revokes the token at logout', async () => {

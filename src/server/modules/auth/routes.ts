@@ -52,17 +52,19 @@ export function authModule(deps: { db: Db; sessions: SessionStore; throttle: Log
   return {
     formSchemas: { login: loginSchema, updateProfile: profileSchema },
     handlers: {
-      async login(request) {
+      async login(request, reply) {
         const form = await validateForm(loginSchema, request.body);
         if (!form.ok) throw validationFailed(form.errors);
         const email = form.value.email.toLowerCase();
-        const retryAfter = throttle.retryAfter(email, request.ip);
-        if (retryAfter > 0)
+        const retryAfter = await throttle.retryAfter(email, request.ip);
+        if (retryAfter > 0) {
+          reply.header('retry-after', String(retryAfter));
           throw new ApiError(429, 'too_many_login_attempts', { retry_after_seconds: retryAfter });
+        }
         const user = await findUserByEmail(db, email);
         const valid = await verifyPassword(user?.passwordHash, form.value.password);
         if (!user || user.deletedAt !== null || !valid) {
-          throttle.recordFailure(email, request.ip);
+          await throttle.recordFailure(email, request.ip);
           // An unknown email has no actor: the entry keeps the email that was tried.
           await db.transaction((tx) =>
             recordAudit(tx, {
@@ -75,7 +77,7 @@ export function authModule(deps: { db: Db; sessions: SessionStore; throttle: Log
           );
           throw new ApiError(401, 'login_failed');
         }
-        throttle.recordSuccess(email);
+        await throttle.recordSuccess(email, request.ip);
         const { passwordHash: _hash, deletedAt: _deleted, ...authUser } = user;
         const token = await db.transaction(async (tx) => {
           const created = await sessions.create(tx, user.id, request);

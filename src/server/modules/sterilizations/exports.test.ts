@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../auth/tokens.ts';
-import { createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
+import { mintTicket } from '../../test/contract-support.ts';
+import { createPeerApp, createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
 import { customerIdOf, expectContract, userIdOf } from '../customers/test-support.ts';
 import { FILTERED_HEADER, filteredExport, OK_HEADER, textCell } from './exports.ts';
 import { expectedIds, type Fixture, makeFixture, TRICKY_NOTES } from './test-fixtures.ts';
@@ -232,11 +233,7 @@ describe('GET /export/sterilizations-filtered', () => {
 
   it('refuses a ticket whose user lost the ability or was disabled since', async () => {
     const careId = await userIdOf(t, DEMO.care);
-    const sneaky = 'x'.repeat(43);
-    await t.database.pool.query(
-      `insert into export_tickets (ticket_hash, user_id, export, expires_at) values ($1, $2, 'sterilizations-ok', now() + interval '1 minute')`,
-      [hashToken(sneaky), careId],
-    );
+    const sneaky = await mintTicket(t, careId, 'sterilizations-ok');
     const response = await download('sterilizations-ok', `ticket=${sneaky}`);
     expect(response.statusCode).toBe(403);
     expect(response.json().message).toBe('forbidden');
@@ -247,6 +244,58 @@ describe('GET /export/sterilizations-filtered', () => {
       expectInvalidTicket(await download('sterilizations-filtered', `ticket=${ticket}`));
     } finally {
       await t.database.pool.query('update users set deleted_at = null where id = $1', [careId]);
+    }
+  });
+});
+
+describe('export tickets and sessions', () => {
+  it('dies with its session: logout voids an unused ticket', async () => {
+    const session = await t.login(DEMO.admin);
+    const ticket = await ticketFor(session, 'sterilizations-filtered');
+    const kept = await ticketFor(admin, 'sterilizations-filtered');
+    expect((await t.as(session, { method: 'POST', url: '/api/v1/auth/logout' })).statusCode).toBe(200);
+    expectInvalidTicket(await download('sterilizations-filtered', `ticket=${ticket}`));
+    // Another session of the same user keeps its own ticket.
+    expect((await download('sterilizations-filtered', `ticket=${kept}`)).statusCode).toBe(200);
+  });
+
+  it('dies with its session when the session expires or idles out', async () => {
+    for (const ending of [
+      `expires_at = now() - interval '1 second'`,
+      `last_seen_at = now() - make_interval(mins => ${t.config.sessionIdleMinutes + 1})`,
+    ]) {
+      const session = await t.login(DEMO.admin);
+      const ticket = await ticketFor(session, 'sterilizations-filtered');
+      await t.database.pool.query(`update sessions set ${ending} where token_hash = $1`, [
+        hashToken(session),
+      ]);
+      expectInvalidTicket(await download('sterilizations-filtered', `ticket=${ticket}`));
+    }
+  });
+
+  it('is taken once, by whichever app instance on the database serves the download', async () => {
+    const peer = await createPeerApp(t);
+    try {
+      const fromPeer = (ticket: string) =>
+        peer.app.inject({ method: 'GET', url: `/export/sterilizations-filtered?ticket=${ticket}` });
+      const ticket = await ticketFor(admin, 'sterilizations-filtered');
+      expect((await fromPeer(ticket)).statusCode).toBe(200);
+      expectInvalidTicket(await fromPeer(ticket));
+      expectInvalidTicket(await download('sterilizations-filtered', `ticket=${ticket}`));
+
+      // Two instances racing for one ticket: exactly one download.
+      const raced = await ticketFor(admin, 'sterilizations-filtered');
+      const answers = await Promise.all([
+        fromPeer(raced),
+        download('sterilizations-filtered', `ticket=${raced}`),
+      ]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401]);
+      const left = await t.database.pool.query('select 1 from export_tickets where ticket_hash = $1', [
+        hashToken(raced),
+      ]);
+      expect(left.rowCount).toBe(0);
+    } finally {
+      await peer.close();
     }
   });
 });

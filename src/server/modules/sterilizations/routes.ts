@@ -45,8 +45,8 @@ function holderScope(holder: TicketHolder, exportName: ExportName): number | nul
  */
 const SINGLE_CONNECTION_BATCH_ROWS = 1_000;
 
-export function sterilizationsModule(deps: { db: Db }): ApiModule {
-  const { db } = deps;
+export function sterilizationsModule(deps: { db: Db; sessionIdleMinutes: number }): ApiModule {
+  const { db, sessionIdleMinutes } = deps;
   const pool = (db as unknown as { $client?: { options?: { max?: number } } }).$client;
   const batchRows = pool?.options?.max === 1 ? SINGLE_CONNECTION_BATCH_ROWS : EXPORT_BATCH_ROWS;
   return {
@@ -92,12 +92,15 @@ export function sterilizationsModule(deps: { db: Db }): ApiModule {
         const exportName = request.body.export;
         const auth = requireAbility(request, EXPORT_ABILITY[exportName]);
         reply.code(201);
-        return ok(await createTicket(db, auth.user.id, exportName), 'exports.ticket_created');
+        return ok(
+          await createTicket(db, { userId: auth.user.id, sessionId: auth.sessionId }, exportName),
+          'exports.ticket_created',
+        );
       },
 
       async exportSterilizationsFiltered(request, reply) {
         const { ticket, from, to, customerId, deviceId } = request.query;
-        const holder = await consumeTicket(db, ticket, 'sterilizations-filtered');
+        const holder = await consumeTicket(db, ticket, 'sterilizations-filtered', sessionIdleMinutes);
         const filter = await resolveFilter(db, {
           scope: holderScope(holder, 'sterilizations-filtered'),
           customerId,
@@ -110,7 +113,7 @@ export function sterilizationsModule(deps: { db: Db }): ApiModule {
 
       async exportSterilizationsOk(request, reply) {
         const { ticket, from, to } = request.query;
-        const holder = await consumeTicket(db, ticket, 'sterilizations-ok');
+        const holder = await consumeTicket(db, ticket, 'sterilizations-ok', sessionIdleMinutes);
         const scope = holderScope(holder, 'sterilizations-ok');
         reply.headers({ ...CSV_HEADERS, 'content-disposition': attachmentName('sterilizations-ok') });
         return reply.send(okExport(db, scope, receivedWindow(from, to), batchRows));
