@@ -71,14 +71,15 @@ beforeAll(async () => {
   const otherDevice = await makeDevice(t, otherCustomer, devicePublicPem);
   await makeUser(t, otherCustomer);
   await t.database.pool.query(
-    `insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time, effective_time,
-       residual_lamp_life, status_code, consumables_lot, lot_progressive_id)
-     values ($1, now(), 1, 300, 10, 10, 4000, 0, 'L-OTHER-TENANT', 1)`,
+    `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
+       effective_time, residual_lamp_life, status_code, consumables_lot, lot_progressive_id)
+     values ($1, (select customer_id from devices where id = $1), now(), 1, 300, 10, 10, 4000, 0, 'L-OTHER-TENANT', 1)`,
     [otherDevice],
   );
   await t.database.pool.query(
-    `insert into consumable_batches (device_id, lot_code, lot_progressive, batch_quantity, sterilization_count)
-     values ($1, 'L-OTHER-TENANT', 1, 100, 1)`,
+    `insert into consumable_batches (device_id, customer_id, lot_code, lot_progressive, batch_quantity,
+       sterilization_count)
+     values ($1, (select customer_id from devices where id = $1), 'L-OTHER-TENANT', 1, 100, 1)`,
     [otherDevice],
   );
   certificate = await makeCertificate(t);
