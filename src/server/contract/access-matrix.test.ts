@@ -565,12 +565,16 @@ const CASES: Record<string, Case> = {
 
 // ---- other tenants' data ------------------------------------------------------------------------
 
-/** Values that name another tenant: its customers' names, its users' emails, its devices' serials. */
+/**
+ * Values that name another tenant: its customers' names, its users' emails, its devices' serials. A device the caller's customer had before (device_owners) is not
+ * one: its serial comes with the customer's own records of it and among its device choices.
+ */
 async function otherTenantMarkers(): Promise<Set<string>> {
   const result = await t.database.pool.query<{ value: string }>(
     `select name as value from customers where id <> $1
      union select email from users where customer_id <> $1
-     union select device_serial from devices where customer_id <> $1`,
+     union select device_serial from devices d where not exists (
+       select 1 from device_owners o where o.device_id = d.id and o.customer_id = $1)`,
     [ownCustomer],
   );
   return new Set(result.rows.map((row) => row.value));
