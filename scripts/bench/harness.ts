@@ -460,7 +460,7 @@ export async function checkIngestion(
   }>(
     `select d.device_serial as serial, b.lot_code, b.lot_progressive, b.sterilization_count as counted,
             (select count(*) from sterilizations s
-              where s.device_id = b.device_id and s.consumables_lot = b.lot_code
+              where s.device_id = b.device_id and s.customer_id = b.customer_id and s.consumables_lot = b.lot_code
                 and s.lot_progressive_id = b.lot_progressive) as records
        from consumable_batches b join devices d on d.id = b.device_id
       where b.lot_code like $1`,
@@ -476,7 +476,7 @@ export async function checkIngestion(
   const { rows: unbatched } = await database.pool.query<{ n: string }>(
     `select count(*) as n from sterilizations s
       where s.consumables_lot like $1 and not exists (
-        select 1 from consumable_batches b where b.device_id = s.device_id
+        select 1 from consumable_batches b where b.device_id = s.device_id and b.customer_id = s.customer_id
            and b.lot_code = s.consumables_lot and b.lot_progressive = s.lot_progressive_id)`,
     [`${FLEET_LOT_PREFIX}%`],
   );

@@ -141,10 +141,13 @@ async function insertRecords(database: Database) {
     await database.pool.query(
       `insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time,
          effective_time, residual_lamp_life, status_code, latitude, longitude, consumables_lot,
-         lot_progressive_id, notes, created_at)
-       select *, now() - interval '1 hour' from unnest($1::int[], $2::timestamptz[], $3::int[], $4::numeric[],
-         $5::numeric[], $6::numeric[], $7::numeric[], $8::int[], $9::numeric[], $10::numeric[], $11::text[],
-         $12::int[], $13::text[])`,
+         lot_progressive_id, notes, created_at, customer_id)
+       select u.*, now() - interval '1 hour', d.customer_id from unnest($1::int[], $2::timestamptz[], $3::int[],
+         $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[], $8::int[], $9::numeric[], $10::numeric[],
+         $11::text[], $12::int[], $13::text[]) as u(device_id, received_ts, progressive_id, supplied_energy,
+           nominal_time, effective_time, residual_lamp_life, status_code, latitude, longitude, consumables_lot,
+           lot_progressive_id, notes)
+         join devices d on d.id = u.device_id`,
       [
         column((record) => deviceId.get(record.serial)),
         column((record) => record.received.toISOString()),

@@ -314,10 +314,10 @@ describe('anchor worker', () => {
     const device = await database.db.execute<{ id: number }>(sql`
       select d.id from devices d join customers c on c.id = d.customer_id where c.enable_blockchain order by d.id limit 1`);
     await database.db.execute(sql`
-      insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time,
+      insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
         effective_time, residual_lamp_life, status_code, notes, created_at)
-      select ${device.rows[0]!.id}, now(), 900000 + g, 12.5, 15, 14.75, 8000, 0, 'race ' || g, now() - interval '1 hour'
-      from generate_series(1, 400) g`);
+      select d.id, d.customer_id, now(), 900000 + g, 12.5, 15, 14.75, 8000, 0, 'race ' || g, now() - interval '1 hour'
+      from generate_series(1, 400) g, devices d where d.id = ${device.rows[0]!.id}`);
     const ids = await eligibleIds();
     const a = worker({ batchSize: 16, backlogFactor: 1 });
     const b = worker({ batchSize: 16, backlogFactor: 1 });

@@ -180,7 +180,7 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
         select ${RECORD_FIELDS_SQL}, s.created_at
         from sterilizations s
         join devices d on d.id = s.device_id
-        join customers c on c.id = d.customer_id
+        join customers c on c.id = s.customer_id
         where s.blockchain_data_block_id is null and c.enable_blockchain and s.id > ${after}
         order by s.id
         limit ${Math.min(READ_PAGE, maxBlock - candidates.length)}`);
@@ -220,7 +220,7 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
       select s.id, d.device_serial
       from sterilizations s
       join devices d on d.id = s.device_id
-      join customers c on c.id = d.customer_id
+      join customers c on c.id = s.customer_id
       where s.id = any(${ids}::bigint[]) and s.blockchain_data_block_id is null and c.enable_blockchain
       for update of s skip locked`);
     const serials = new Map(locked.rows.map((row) => [String(row.id), row.device_serial]));

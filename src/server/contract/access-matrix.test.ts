@@ -71,14 +71,15 @@ beforeAll(async () => {
   const otherDevice = await makeDevice(t, otherCustomer, devicePublicPem);
   await makeUser(t, otherCustomer);
   await t.database.pool.query(
-    `insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time, effective_time,
-       residual_lamp_life, status_code, consumables_lot, lot_progressive_id)
-     values ($1, now(), 1, 300, 10, 10, 4000, 0, 'L-OTHER-TENANT', 1)`,
+    `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
+       effective_time, residual_lamp_life, status_code, consumables_lot, lot_progressive_id)
+     values ($1, (select customer_id from devices where id = $1), now(), 1, 300, 10, 10, 4000, 0, 'L-OTHER-TENANT', 1)`,
     [otherDevice],
   );
   await t.database.pool.query(
-    `insert into consumable_batches (device_id, lot_code, lot_progressive, batch_quantity, sterilization_count)
-     values ($1, 'L-OTHER-TENANT', 1, 100, 1)`,
+    `insert into consumable_batches (device_id, customer_id, lot_code, lot_progressive, batch_quantity,
+       sterilization_count)
+     values ($1, (select customer_id from devices where id = $1), 'L-OTHER-TENANT', 1, 100, 1)`,
     [otherDevice],
   );
   certificate = await makeCertificate(t);
@@ -564,12 +565,16 @@ const CASES: Record<string, Case> = {
 
 // ---- other tenants' data ------------------------------------------------------------------------
 
-/** Values that name another tenant: its customers' names, its users' emails, its devices' serials. */
+/**
+ * Values that name another tenant: its customers' names, its users' emails, its devices' serials. A device the caller's customer had before (device_owners) is not
+ * one: its serial comes with the customer's own records of it and among its device choices.
+ */
 async function otherTenantMarkers(): Promise<Set<string>> {
   const result = await t.database.pool.query<{ value: string }>(
     `select name as value from customers where id <> $1
      union select email from users where customer_id <> $1
-     union select device_serial from devices where customer_id <> $1`,
+     union select device_serial from devices d where not exists (
+       select 1 from device_owners o where o.device_id = d.id and o.customer_id = $1)`,
     [ownCustomer],
   );
   return new Set(result.rows.map((row) => row.value));

@@ -4,8 +4,8 @@ import type { Database } from './client.ts';
 import { deferDailyOkCounts, recountDailyOkCounts } from './daily-ok-counts.ts';
 
 /**
- * sterilization_daily_ok_counts (migration 0004) must equal, at every moment, the status-0 records per
- * device and UTC day, however the records were written.
+ * sterilization_daily_ok_counts (migrations 0004, 0005) must equal, at every moment, the status-0 records
+ * per owner and UTC day, however the records were written.
  */
 describe('daily OK counts', () => {
   let database: Database;
@@ -14,7 +14,9 @@ describe('daily OK counts', () => {
     database = await openTestDatabase();
     await seedMinimal(database);
     devices = (
-      await database.pool.query<{ id: number }>('select id from devices order by id limit 2')
+      await database.pool.query<{ id: number }>(
+        'select min(id) as id from devices group by customer_id order by 1 limit 2',
+      )
     ).rows.map((row) => row.id);
   });
   afterAll(async () => {
@@ -25,11 +27,11 @@ describe('daily OK counts', () => {
 
   async function expectInStep(step: string): Promise<void> {
     const kept = await query(
-      `select device_id, day::text as day, ok_count from sterilization_daily_ok_counts
+      `select customer_id, day::text as day, ok_count from sterilization_daily_ok_counts
         where ok_count <> 0 order by 1, 2`,
     );
     const counted = await query(
-      `select device_id, (received_ts at time zone 'UTC')::date::text as day, count(*)::int as ok_count
+      `select customer_id, (received_ts at time zone 'UTC')::date::text as day, count(*)::int as ok_count
         from sterilizations where status_code = 0 group by 1, 2 order by 1, 2`,
     );
     expect(kept.rows, step).toEqual(counted.rows);
@@ -37,14 +39,14 @@ describe('daily OK counts', () => {
 
   let progressive = 1_000_000;
   const values = (device: number, at: string, status: number) =>
-    `(${device}, '${at}', ${progressive++}, 100, 5, 5, 9000, ${status})`;
+    `(${device}, (select customer_id from devices where id = ${device}), '${at}', ${progressive++}, 100, 5, 5, 9000, ${status})`;
   const insert = (rows: string[], suffix = '') =>
     query(
-      `insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time,
+      `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
          effective_time, residual_lamp_life, status_code) values ${rows.join(', ')} ${suffix}`,
     );
 
-  it('follow inserts, updates of device, status and time, deletes and truncation', async () => {
+  it('follow inserts, updates of owner, status and time, deletes and truncation, not reassignments', async () => {
     const [a, b] = devices as [number, number];
     await expectInStep('after the seed (backfilled or inserted)');
     const seeded = await query('select count(*)::int as n from sterilization_daily_ok_counts');
@@ -60,7 +62,8 @@ describe('daily OK counts', () => {
     ]);
     await expectInStep('bulk insert');
     const march2 = await query(
-      `select ok_count from sterilization_daily_ok_counts where device_id = $1 and day = '2024-03-02'`,
+      `select ok_count from sterilization_daily_ok_counts
+        where customer_id = (select customer_id from devices where id = $1) and day = '2024-03-02'`,
       [a],
     );
     expect(march2.rows[0].ok_count).toBe(2);
@@ -85,11 +88,25 @@ describe('daily OK counts', () => {
       [a],
     );
     await expectInStep('moved to the next day');
+    const before = await query(
+      'select customer_id, day, ok_count from sterilization_daily_ok_counts order by 1, 2',
+    );
+    const [owner] = (await query('select customer_id from devices where id = $1', [a])).rows;
     await query(
-      `update sterilizations set device_id = $2 where device_id = $1 and received_ts > '2024-01-01'`,
+      'update devices set customer_id = (select customer_id from devices where id = $2) where id = $1',
       [a, b],
     );
-    await expectInStep('moved to another device');
+    const after = await query(
+      'select customer_id, day, ok_count from sterilization_daily_ok_counts order by 1, 2',
+    );
+    expect(after.rows, 'a reassigned device leaves its counts with their owner').toEqual(before.rows);
+    await query(
+      `update sterilizations set customer_id = (select customer_id from devices where id = $2)
+        where device_id = $1 and received_ts > '2024-01-01'`,
+      [a, b],
+    );
+    await expectInStep('moved to another owner');
+    await query('update devices set customer_id = $2 where id = $1', [a, owner.customer_id]);
     await query('update sterilizations set notes = $1 where device_id = $2', ['checked', b]);
     await expectInStep('an update of other columns');
     await query(`delete from sterilizations where received_ts between '2024-03-01' and '2024-03-04'`);
@@ -105,10 +122,11 @@ describe('daily OK counts', () => {
       await client.query('begin');
       await deferDailyOkCounts(client);
       await client.query(
-        `insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time,
-           effective_time, residual_lamp_life, status_code)
-         select $1, timestamptz '2024-05-01' + g * interval '1 hour', 2000000 + g, 100, 5, 5, 9000, g % 2
-         from generate_series(1, 100) g`,
+        `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy,
+           nominal_time, effective_time, residual_lamp_life, status_code)
+         select d.id, d.customer_id, timestamptz '2024-05-01' + g * interval '1 hour', 2000000 + g, 100, 5, 5, 9000,
+           g % 2
+         from generate_series(1, 100) g, devices d where d.id = $1`,
         [a],
       );
       const deferred = await client.query(

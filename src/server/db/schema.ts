@@ -161,6 +161,13 @@ export const consumableBatches = pgTable(
     deviceId: integer('device_id')
       .notNull()
       .references(() => devices.id),
+    /**
+     * The customer that owned the device when the batch's records were received (as on the records):
+     * a device reassigned mid-batch starts a new count for its new owner, so neither sees the other's use.
+     */
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
     lotCode: text('lot_code').notNull(),
     lotProgressive: integer('lot_progressive').notNull(),
     batchQuantity: integer('batch_quantity').notNull(),
@@ -169,7 +176,12 @@ export const consumableBatches = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('consumable_batches_device_lot_uq').on(t.deviceId, t.lotCode, t.lotProgressive),
+    uniqueIndex('consumable_batches_device_owner_lot_uq').on(
+      t.deviceId,
+      t.customerId,
+      t.lotCode,
+      t.lotProgressive,
+    ),
     check('consumable_batches_quantity_chk', sql`${t.batchQuantity} > 0`),
     check('consumable_batches_count_chk', sql`${t.sterilizationCount} >= 0`),
   ],
@@ -204,6 +216,13 @@ export const sterilizations = pgTable(
     deviceId: integer('device_id')
       .notNull()
       .references(() => devices.id),
+    /**
+     * The record's owner: the customer its device belonged to when it was received (set at ingestion,
+     * never changed by a reassignment). Every tenant-scoped read goes by this, not by the device.
+     */
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
     receivedTs: timestamp('received_ts', tz).notNull().defaultNow(),
     /** Per-device counter sent by the device. */
     progressiveId: integer('progressive_id').notNull(),
@@ -231,35 +250,66 @@ export const sterilizations = pgTable(
     uniqueIndex('sterilizations_device_progressive_uq').on(t.deviceId, t.progressiveId),
     // NULLS FIRST matches a plain `ORDER BY received_ts DESC, id DESC`, so the planner can use it.
     index('sterilizations_received_ts_idx').on(t.receivedTs.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    // Per device, newest first with the id breaking ties: a customer's or device's list is a merge of
-    // these (see modules/sterilizations/list.ts), as is the device_serial sort and the exports.
-    index('sterilizations_device_received_ts_id_idx').on(
-      t.deviceId,
+    // Per owner, newest first / by lot: a customer's list (and a customer user's whole scope) is an
+    // index-only scan of its own range, however many devices it has or had.
+    index('sterilizations_customer_received_ts_id_idx').on(
+      t.customerId,
       t.receivedTs.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
-    // The consumables_lot sort, over everything and per device.
+    index('sterilizations_customer_lot_id_idx').on(t.customerId, t.consumablesLot, t.id),
+    // Per device and owner: one device's records of one owner (the device filter, the device_serial
+    // sort, the exports) are one ordered range; a device's whole history is a merge over its owners.
+    index('sterilizations_device_customer_received_ts_id_idx').on(
+      t.deviceId,
+      t.customerId,
+      t.receivedTs.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    // The consumables_lot sort, over everything and per device and owner.
     index('sterilizations_consumables_lot_id_idx').on(t.consumablesLot, t.id),
-    index('sterilizations_device_lot_id_idx').on(t.deviceId, t.consumablesLot, t.id),
+    index('sterilizations_device_customer_lot_id_idx').on(t.deviceId, t.customerId, t.consumablesLot, t.id),
     index('sterilizations_block_id_idx').on(t.blockchainDataBlockId),
     index('sterilizations_status_code_idx').on(t.statusCode),
   ],
 );
 
 /**
- * How many status-0 ("OK") records each device received on each UTC day. Kept by triggers on
- * sterilizations (migration 0004: every insert, update of device, status or time, and delete), so the
- * customer list's sterilizations_ok_count sums a few hundred rows per customer instead of counting
- * millions of records. The customer list's date filter is whole UTC days, hence the day buckets.
+ * How many status-0 ("OK") records each customer owns from each UTC day. Kept by triggers on
+ * sterilizations (migrations 0004 and 0005: every insert, update of owner, status or time, and delete),
+ * so the customer list's sterilizations_ok_count sums a few hundred rows per customer instead of counting
+ * millions of records. Keyed by the records' owner, not by device: a reassigned device's history stays
+ * with the customer that owned it. The customer list's date filter is whole UTC days, hence the buckets.
  */
 export const sterilizationDailyOkCounts = pgTable(
   'sterilization_daily_ok_counts',
   {
-    deviceId: integer('device_id').notNull(),
+    customerId: integer('customer_id').notNull(),
     day: date('day').notNull(),
     okCount: integer('ok_count').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.deviceId, t.day], name: 'sterilization_daily_ok_counts_pk' })],
+  (t) => [primaryKey({ columns: [t.customerId, t.day], name: 'sterilization_daily_ok_counts_pk' })],
+);
+
+/**
+ * Every customer each device has belonged to (its current one included), kept by a trigger on devices
+ * (migration 0005): the (device, owner) pairs records can have. A customer's device choices, a device's
+ * history over its owners and the per-device exports are joins on this small table.
+ */
+export const deviceOwners = pgTable(
+  'device_owners',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.deviceId, t.customerId], name: 'device_owners_pk' }),
+    index('device_owners_customer_idx').on(t.customerId, t.deviceId),
+  ],
 );
 
 /**

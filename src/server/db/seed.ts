@@ -452,9 +452,17 @@ export async function seedDemoData(database: Database, opts: SeedOptions = {}): 
       }
       for (const [code, progressive, count] of rows) {
         await client.query(
-          `INSERT INTO consumable_batches (device_id, lot_code, lot_progressive, batch_quantity, sterilization_count,
-             created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-          [plan.device.id, code, progressive, plan.quantity, count, iso(anchor - 2 * DAY_MS)],
+          `INSERT INTO consumable_batches (device_id, customer_id, lot_code, lot_progressive, batch_quantity,
+             sterilization_count, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+          [
+            plan.device.id,
+            plan.device.customerId,
+            code,
+            progressive,
+            plan.quantity,
+            count,
+            iso(anchor - 2 * DAY_MS),
+          ],
         );
         batchCount++;
       }
@@ -571,6 +579,8 @@ async function insertSterilizations(
 
   const columns = {
     deviceId: [] as number[],
+    // The record's owner: the device's customer, as ingestion stores it.
+    customerId: [] as number[],
     receivedTs: [] as string[],
     progressiveId: [] as number[],
     suppliedEnergy: [] as string[],
@@ -589,15 +599,15 @@ async function insertSterilizations(
     // One statement per batch with one array parameter per column: parsing stays cheap and the
     // parameter count does not grow with the batch.
     await client.query(
-      `INSERT INTO sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time,
+      `INSERT INTO sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
          effective_time, residual_lamp_life, status_code, latitude, longitude, consumables_lot,
          lot_progressive_id, notes, created_at)
-       SELECT u.device_id, u.received_ts, u.progressive_id, u.supplied_energy, u.nominal_time, u.effective_time,
+       SELECT u.device_id, u.customer_id, u.received_ts, u.progressive_id, u.supplied_energy, u.nominal_time, u.effective_time,
          u.residual_lamp_life, u.status_code, u.latitude, u.longitude, u.consumables_lot, u.lot_progressive_id,
          u.notes, u.received_ts
-       FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::numeric[], $5::numeric[], $6::numeric[],
-         $7::numeric[], $8::int[], $9::numeric[], $10::numeric[], $11::text[], $12::int[], $13::text[])
-         AS u(device_id, received_ts, progressive_id, supplied_energy, nominal_time, effective_time,
+       FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::int[], $5::numeric[], $6::numeric[], $7::numeric[],
+         $8::numeric[], $9::int[], $10::numeric[], $11::numeric[], $12::text[], $13::int[], $14::text[])
+         AS u(device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time, effective_time,
            residual_lamp_life, status_code, latitude, longitude, consumables_lot, lot_progressive_id, notes)`,
       Object.values(columns),
     );
@@ -632,6 +642,7 @@ async function insertSterilizations(
     const gps = rand() > 0.03;
 
     columns.deviceId.push(plan.device.id);
+    columns.customerId.push(plan.device.customerId);
     columns.receivedTs.push(new Date(s.nextTs).toISOString());
     columns.progressiveId.push(s.firstProgressive + s.i);
     columns.suppliedEnergy.push((status === 2 ? energy * 0.4 : energy).toFixed(2));

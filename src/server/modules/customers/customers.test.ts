@@ -36,8 +36,9 @@ beforeAll(async () => {
   ];
   for (const [index, [received, status]] of records.entries()) {
     await t.database.pool.query(
-      `insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time, effective_time,
-         residual_lamp_life, status_code) values ($1, $2, $3, 10, 5, 5, 100, $4)`,
+      `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
+         effective_time, residual_lamp_life, status_code)
+       values ($1, (select customer_id from devices where id = $1), $2, $3, 10, 5, 5, 100, $4)`,
       [device, received, index + 1, status],
     );
   }

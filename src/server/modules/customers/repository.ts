@@ -70,9 +70,10 @@ const utcDay = (instant: Date) => instant.toISOString().slice(0, 10);
 
 /**
  * devices_count and users_count count every device and user of the customer (disabled users too),
- * matching the lists of the customer page's tabs; sterilizations_ok_count counts status 0 records of
- * the devices the customer has now, from the daily counts the database keeps per device
- * (sterilization_daily_ok_counts; the window is whole UTC days, as receivedWindow makes it).
+ * matching the lists of the customer page's tabs; sterilizations_ok_count counts the status 0 records
+ * the customer owns (received while it had their device, whichever device it has now), from the daily
+ * counts the database keeps per owner (sterilization_daily_ok_counts; the window is whole UTC days, as
+ * receivedWindow makes it).
  */
 function withCounts(source: SQL, order: SQL, window: ReceivedWindow): SQL {
   const from = window.from ? sql`and k.day >= ${utcDay(window.from)}::date` : sql``;
@@ -83,8 +84,8 @@ function withCounts(source: SQL, order: SQL, window: ReceivedWindow): SQL {
       c.enable_blockchain, c.created_at, c.updated_at, c.deleted_at,
       (select count(*) from devices d where d.customer_id = c.id) as devices_count,
       (select count(*) from users u where u.customer_id = c.id) as users_count,
-      (select coalesce(sum(k.ok_count), 0) from sterilization_daily_ok_counts k join devices d on d.id = k.device_id
-        where d.customer_id = c.id ${from} ${to}) as sterilizations_ok_count
+      (select coalesce(sum(k.ok_count), 0) from sterilization_daily_ok_counts k
+        where k.customer_id = c.id ${from} ${to}) as sterilizations_ok_count
     from picked c
     order by ${order}`;
 }

@@ -45,6 +45,11 @@ export async function countActiveDevicesByType(
   return { plugs: count(PRODUCT_TYPES.plug), baths: count(PRODUCT_TYPES.bath) };
 }
 
+/**
+ * The current batch of each active device is its latest batch under its current owner: batches belong
+ * to the customer that owned the device when their records were received, so a reassigned device shows
+ * its new owner's use only, and its former owner no longer sees it (it is not their device any more).
+ */
 export async function currentBatches(db: Db, customerId: number | null): Promise<BatchCard[]> {
   const result = await db.execute<{
     id: number;
@@ -57,7 +62,7 @@ export async function currentBatches(db: Db, customerId: number | null): Promise
     select * from (
       select distinct on (b.device_id)
         b.id, b.lot_code, b.lot_progressive, b.sterilization_count, b.batch_quantity, d.device_serial
-      from consumable_batches b join devices d on d.id = b.device_id
+      from consumable_batches b join devices d on d.id = b.device_id and b.customer_id = d.customer_id
       where d.deleted_at is null and ${scopeClause(customerId, 'd.customer_id')}
       order by b.device_id, b.created_at desc, b.id desc
     ) current

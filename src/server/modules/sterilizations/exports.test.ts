@@ -130,7 +130,7 @@ describe('GET /export/sterilizations-filtered', () => {
     const [header, ...rows] = parseCsv(response.body);
     expect(header).toEqual(FILTERED_HEADER);
     expect(rows.map((row) => Number(row[0]))).toEqual(
-      await expectedIds(t, `d.customer_id = ${fx.alpha}`, 's.received_ts desc, s.id desc'),
+      await expectedIds(t, `s.customer_id = ${fx.alpha}`, 's.received_ts desc, s.id desc'),
     );
     const first = rows.find((row) => row[1] === '2024-03-04 00:00:00.000');
     expect(first).toEqual([
@@ -178,7 +178,8 @@ describe('GET /export/sterilizations-filtered', () => {
   });
 
   it('reads in keyset batches that lose and repeat nothing, ties on received_ts included', async () => {
-    const filter = { devices: { ids: [...fx.alphaDevices] }, window: { from: null, toExclusive: null } };
+    const pairs = fx.alphaDevices.map((deviceId) => ({ deviceId, customerId: fx.alpha }));
+    const filter = { devices: { pairs }, window: { from: null, toExclusive: null } };
     const whole = await text(filteredExport(t.database.db, filter));
     for (const batch of [1, 2, 7])
       expect(await text(filteredExport(t.database.db, filter, batch))).toBe(whole);
@@ -197,7 +198,7 @@ describe('GET /export/sterilizations-filtered', () => {
     );
     const [, ...rows] = parseCsv(mine.body);
     expect(rows.map((row) => Number(row[0]))).toEqual(
-      await expectedIds(t, 'd.customer_id = $1', 's.received_ts desc, s.id desc', [own]),
+      await expectedIds(t, 's.customer_id = $1', 's.received_ts desc, s.id desc', [own]),
     );
     for (const query of [
       `customerId=${fx.alpha}`,
@@ -313,7 +314,7 @@ describe('GET /export/sterilizations-ok', () => {
     const expected = (
       await t.database.pool.query(
         `select c.id as customer_id, d.device_serial, s.id from sterilizations s join devices d on d.id = s.device_id
-           join customers c on c.id = d.customer_id
+           join customers c on c.id = s.customer_id
          where s.status_code = 0 and s.received_ts >= '2024-03-01' and s.received_ts < '2024-03-04'
          order by lower(c.name), c.id, d.device_serial, d.id, s.received_ts, s.id`,
       )

@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { ReceivedWindow } from '../customers/repository.ts';
-import { filterCondition, forDepth, isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
+import { filterCondition, isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
 
 export const EXPORT_BATCH_ROWS = 5_000;
 const BOM = '\uFEFF';
@@ -135,16 +135,15 @@ const before = (cursor: Cursor | null): SQL[] =>
 async function* filteredCsv(db: Db, filter: SterilizationFilter, batchRows: number): AsyncGenerator<string> {
   yield BOM + csvLine(FILTERED_HEADER);
   if (isEmptyFilter(filter)) return;
-  const batchFilter = await forDepth(db, filter, batchRows);
   let cursor: Cursor | null = null;
   for (;;) {
-    const ids = orderedIds(batchFilter, 'received_ts', 'desc', batchRows, 0, before(cursor));
+    const ids = orderedIds(filter, 'received_ts', 'desc', batchRows, 0, before(cursor));
     const result: { rows: FilteredRow[] } = await db.execute<FilteredRow>(sql`
       with page as materialized (${ids})
       select s.id, ${TIME_COLUMNS}, c.name as customer_name, d.device_serial, s.progressive_id, s.status_code,
         s.supplied_energy, s.nominal_time, s.effective_time, s.residual_lamp_life, s.consumables_lot,
         s.lot_progressive_id, s.latitude, s.longitude, s.notes
-      from page p, sterilizations s join devices d on d.id = s.device_id join customers c on c.id = d.customer_id
+      from page p, sterilizations s join devices d on d.id = s.device_id join customers c on c.id = s.customer_id
       where s.id = p.id
       order by s.received_ts desc, s.id desc`);
     const { rows } = result;
@@ -186,7 +185,8 @@ export const OK_HEADER = [
 
 /**
  * Ok records (status_code 0) received in the window: customer by customer (by name), device by device
- * (by serial), oldest first, so the file reads as a per-customer report.
+ * (by serial), oldest first, so the file reads as a per-customer report. Records are grouped under
+ * their owner, so a reassigned device appears under each customer it had, with that customer's records.
  */
 async function* okCsv(
   db: Db,
@@ -202,12 +202,13 @@ async function* okCsv(
     name: string;
   }>(sql`
     select d.id, d.device_serial, c.id as customer_id, c.name
-    from devices d join customers c on c.id = d.customer_id
+    from device_owners o join devices d on d.id = o.device_id join customers c on c.id = o.customer_id
     where ${scope === null ? sql`true` : sql`c.id = ${scope}`}
     order by lower(c.name), c.id, d.device_serial, d.id`);
   for (const device of devices.rows) {
     const prefix = [numberCell(device.customer_id), textCell(device.name), textCell(device.device_serial)];
-    const filter: SterilizationFilter = { devices: { ids: [Number(device.id)] }, window };
+    const pair = { deviceId: Number(device.id), customerId: Number(device.customer_id) };
+    const filter: SterilizationFilter = { devices: { pairs: [pair] }, window };
     let cursor: Cursor | null = null;
     for (;;) {
       const after = cursor

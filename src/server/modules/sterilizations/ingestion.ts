@@ -89,28 +89,33 @@ async function verifyWithDeviceKeys(token: string, serial: string, device: Devic
 /**
  * Stores one record and counts it in its consumable batch in one statement (atomic by itself, and one
  * round trip: on the single embedded connection every statement is queued). A record sent before is
- * not stored again and not counted twice: its stored id is the answer.
+ * not stored again and not counted twice: its stored id is the answer. The record's owner (and its
+ * batch's) is the device's customer as this statement reads it, so it is the owner at reception and a
+ * later reassignment never moves it (docs/decisions.md, "Record owner").
  */
 async function storeRecord(db: Db | Tx, deviceId: number, record: SterilizationClaim): Promise<number> {
   const { consumables_lot: lot, lot_progressive_id: lotProgressive } = record;
   const counted =
     lot && lotProgressive !== null && lotProgressive !== undefined
       ? sql`, counted as (
-          insert into consumable_batches (device_id, lot_code, lot_progressive, batch_quantity, sterilization_count)
-          select ${deviceId}, ${lot}, ${lotProgressive}, ${record.batch_quantity ?? DEFAULT_BATCH_QUANTITY}, 1
+          insert into consumable_batches (device_id, customer_id, lot_code, lot_progressive, batch_quantity,
+            sterilization_count)
+          select ${deviceId}, stored.customer_id, ${lot}, ${lotProgressive},
+            ${record.batch_quantity ?? DEFAULT_BATCH_QUANTITY}, 1
           from stored
-          on conflict (device_id, lot_code, lot_progressive)
+          on conflict (device_id, customer_id, lot_code, lot_progressive)
           do update set sterilization_count = consumable_batches.sterilization_count + 1, updated_at = now())`
       : sql``;
   const inserted = await db.execute<{ id: string }>(sql`
     with stored as (
-      insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time, effective_time,
-        residual_lamp_life, status_code, latitude, longitude, consumables_lot, lot_progressive_id, notes)
-      values (${deviceId}, now(), ${record.progressive_id}, ${record.supplied_energy}, ${record.nominal_time},
+      insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
+        effective_time, residual_lamp_life, status_code, latitude, longitude, consumables_lot, lot_progressive_id, notes)
+      select d.id, d.customer_id, now(), ${record.progressive_id}, ${record.supplied_energy}, ${record.nominal_time},
         ${record.effective_time}, ${record.residual_lamp_life}, ${record.status_code}, ${record.latitude ?? null},
-        ${record.longitude ?? null}, ${lot ?? null}, ${lotProgressive ?? null}, ${record.notes ?? null})
+        ${record.longitude ?? null}, ${lot ?? null}, ${lotProgressive ?? null}, ${record.notes ?? null}
+      from devices d where d.id = ${deviceId}
       on conflict (device_id, progressive_id) do nothing
-      returning id)${counted}
+      returning id, customer_id)${counted}
     select id from stored`);
   const id = inserted.rows[0]?.id;
   if (id !== undefined) return Number(id);

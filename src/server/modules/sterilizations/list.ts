@@ -1,15 +1,19 @@
 /**
  * The sterilization list's queries (SPEC §2 Sterilization list), built to stay fast at millions of rows:
  *
- * - A filter first becomes a set of devices (a customer's, one device, or every device), so a tenant's
- *   rows are only ever reached through its own devices.
+ * - Every record has an owner (`customer_id`, the customer its device belonged to when it was
+ *   received), and a tenant's rows are only ever reached through its own customer id: a reassigned
+ *   device's history stays with the customer that owned it.
+ * - A filter is every record, one owner's records, or a few (device, owner) pairs (a device filter: a
+ *   device's records of one owner, or of each owner it had). Pairs come from device_owners.
  * - The ordered page is picked on narrow index-only scans, then only its rows are joined to the view.
- *   With a device set the per-device indexes are merged (UNION ALL → Merge Append), so page 1 of a
- *   small customer reads about 20 index entries however large the table; a customer's first pages
- *   read its devices inside the same query instead (lateral scans, one round trip); without one, the global
- *   (received_ts desc, id desc) and (consumables_lot, id) indexes serve the sort directly.
- * - The device_serial sort walks the devices in serial order and each device's index in order
- *   (lateral join, incremental sort), stopping as soon as the page is full.
+ *   An owner's records are one range of the (customer_id, received_ts desc, id desc) and
+ *   (customer_id, consumables_lot, id) indexes, so page 1 of any customer reads about 20 index entries
+ *   however large the table; pairs are ranges of the (device_id, customer_id, …) indexes, merged
+ *   (UNION ALL of ordered branches → Merge Append); without a filter the global (received_ts desc,
+ *   id desc) and (consumables_lot, id) indexes serve the sort directly.
+ * - The device_serial sort walks the (device, owner) pairs in serial order and each pair's index range
+ *   in order (lateral join, incremental sort), stopping as soon as the page is full.
  * - `total` is exact up to totals.exactLimit rows (a count over a LIMITed subquery); above that it is
  *   the planner's estimate (never less than exactLimit + 1 nor than the rows up to this page), reused
  *   for the same filter for a few seconds, so no request counts millions of rows.
@@ -21,29 +25,25 @@ import type { ReceivedWindow } from '../customers/repository.ts';
 export type SterilizationSort = 'received_ts' | 'device_serial' | 'consumables_lot';
 export type Direction = 'asc' | 'desc';
 
+/** A device's records of one owner (a device once reassigned has one pair per customer it had). */
+export interface Holding {
+  deviceId: number;
+  customerId: number;
+}
+
 /**
- * Whose records a filter reaches: every device, these devices (an empty set matches nothing), or a
- * customer's devices as they are when the query runs (read inside the same query, so a page of a
- * customer costs one round trip and a device reassigned a moment ago is already out).
+ * Whose records a filter reaches: every record, one owner's records (whichever devices produced them),
+ * or these (device, owner) pairs (an empty list matches nothing).
  */
-export type DeviceSet = { all: true } | { ids: number[] } | { customerId: number };
+export type DeviceSet = { all: true } | { customerId: number } | { pairs: Holding[] };
 
 export interface SterilizationFilter {
   devices: DeviceSet;
   window: ReceivedWindow;
 }
 
-/** Above this many devices a device set is filtered instead of merged (planning a huge union costs more). */
-const MERGE_MAX_DEVICES = 100;
-
-/**
- * A customer's set is read inside the page query (devices × lateral index scans, then a top-N sort)
- * only while each device contributes at most this many index entries; deeper pages read the
- * customer's device ids first so that the ordered per-device branches can be merged instead.
- * Measured at 1M rows on PostgreSQL, 4 devices: page 1 with the lateral join 0.9 ms against 2.3 ms
- * for lookup + merge; page 1000 with it 127 ms against 29 ms.
- */
-export const customerSets = { lateralMaxRows: 100 };
+/** Above this many pairs a set is filtered instead of merged (planning a huge union costs more). */
+const MERGE_MAX_PAIRS = 100;
 
 /**
  * How far `total` is counted exactly (tests lower it to reach the estimate path), and how long an
@@ -63,7 +63,7 @@ function filterKey(filter: SterilizationFilter, cap: number): string {
 const EMPTY = sql`false`;
 
 export function isEmptyFilter(filter: SterilizationFilter): boolean {
-  return 'ids' in filter.devices && filter.devices.ids.length === 0;
+  return 'pairs' in filter.devices && filter.devices.pairs.length === 0;
 }
 
 function windowConditions(window: ReceivedWindow): SQL[] {
@@ -77,30 +77,26 @@ function windowConditions(window: ReceivedWindow): SQL[] {
 const and = (conditions: SQL[]): SQL =>
   conditions.length === 0 ? sql`true` : sql.join(conditions, sql` and `);
 
-const idList = (ids: number[]): SQL =>
-  sql`(${sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  )})`;
+const isPair = (alias: string, pair: Holding): SQL =>
+  sql`(${sql.raw(alias)}.device_id = ${pair.deviceId} and ${sql.raw(alias)}.customer_id = ${pair.customerId})`;
+
+/** The condition on `alias` (s = sterilizations, o = device_owners) that selects the set's records or pairs. */
+function setCondition(devices: DeviceSet, alias: string): SQL {
+  if ('pairs' in devices)
+    return devices.pairs.length === 0
+      ? EMPTY
+      : sql`(${sql.join(
+          devices.pairs.map((pair) => isPair(alias, pair)),
+          sql` or `,
+        )})`;
+  if ('customerId' in devices) return sql`${sql.raw(alias)}.customer_id = ${devices.customerId}`;
+  return sql`true`;
+}
 
 /** Every record the filter matches (no order), plus `extra` conditions. */
 export function filterCondition(filter: SterilizationFilter, extra: SQL[] = []): SQL {
   if (isEmptyFilter(filter)) return EMPTY;
-  const conditions = [...windowConditions(filter.window), ...extra];
-  const devices = filter.devices;
-  if ('ids' in devices) conditions.unshift(sql`s.device_id in ${idList(devices.ids)}`);
-  if ('customerId' in devices)
-    conditions.unshift(
-      sql`s.device_id in (select id from devices where customer_id = ${devices.customerId})`,
-    );
-  return and(conditions);
-}
-
-/** The SQL condition on devices `d` that selects the set's devices. */
-function deviceCondition(devices: DeviceSet): SQL {
-  if ('ids' in devices) return sql`d.id in ${idList(devices.ids)}`;
-  if ('customerId' in devices) return sql`d.customer_id = ${devices.customerId}`;
-  return sql`true`;
+  return and([setCondition(filter.devices, 's'), ...windowConditions(filter.window), ...extra]);
 }
 
 interface OrderedKeys {
@@ -139,64 +135,40 @@ export function orderedIds(
 
   if (sort === 'device_serial') {
     const d = sql.raw(dir);
-    // Each device contributes at most the rows up to this page, in index order; the incremental sort
-    // above the lateral join then only has to finish the current device's group.
+    // Each (device, owner) pair contributes at most the rows up to this page, in index order; the
+    // incremental sort above the lateral join then only has to finish the current device's group.
     return sql`
       select x.id from (
-        select d.id, d.device_serial from devices d where ${deviceCondition(devices)} order by d.device_serial ${d}
-      ) d
+        select o.device_id, o.customer_id, d.device_serial
+        from device_owners o join devices d on d.id = o.device_id
+        where ${setCondition(devices, 'o')} order by d.device_serial ${d}
+      ) o
       cross join lateral (
         select s.id, s.received_ts from sterilizations s
-        where s.device_id = d.id and ${and(conditions)}
+        where s.device_id = o.device_id and s.customer_id = o.customer_id and ${and(conditions)}
         order by s.received_ts ${d}, s.id ${d}
         limit ${limit + offset}
       ) x
-      order by d.device_serial ${d}, x.received_ts ${d}, x.id ${d}
+      order by o.device_serial ${d}, x.received_ts ${d}, x.id ${d}
       ${page}`;
   }
 
   const keys = KEYS[sort];
-  if ('customerId' in devices) {
-    return sql`
-      select x.id from devices d
-      cross join lateral (
-        select ${keys.columns} from sterilizations s where s.device_id = d.id and ${and(conditions)}
-        order by ${keys.order('s', dir)} limit ${limit + offset}
-      ) x
-      where ${deviceCondition(devices)}
-      order by ${keys.order('x', dir)} ${page}`;
-  }
-  if ('ids' in devices && devices.ids.length <= MERGE_MAX_DEVICES) {
+  if ('pairs' in devices && devices.pairs.length <= MERGE_MAX_PAIRS) {
     // Each branch is ordered and limited itself: a branch with a WHERE clause is planned as its own
     // subquery, and only an ordered one lets the planner merge the branches (Merge Append) instead of
     // sorting all of them.
-    const branches = devices.ids.map(
+    const branches = devices.pairs.map(
       (
-        id,
-      ) => sql`(select ${keys.columns} from sterilizations s where s.device_id = ${id} and ${and(conditions)}
+        pair,
+      ) => sql`(select ${keys.columns} from sterilizations s where ${isPair('s', pair)} and ${and(conditions)}
         order by ${keys.order('s', dir)} limit ${limit + offset})`,
     );
     return sql`select u.id from (${sql.join(branches, sql` union all `)}) u order by ${keys.order('u', dir)} ${page}`;
   }
-  if ('ids' in devices) conditions.unshift(sql`s.device_id in ${idList(devices.ids)}`);
+  // One owner's range of its (customer_id, …) index, or the global index (filtered by many pairs).
+  conditions.unshift(setCondition(devices, 's'));
   return sql`select s.id from sterilizations s where ${and(conditions)} order by ${keys.order('s', dir)} ${page}`;
-}
-
-/**
- * The filter to read `rows` ordered index entries per device with: a customer's set stays a subquery
- * for shallow pages and becomes its device ids (one extra query) for deeper ones (customerSets.lateralMaxRows; tests move it to reach both paths).
- */
-export async function forDepth(
-  db: Db,
-  filter: SterilizationFilter,
-  rows: number,
-): Promise<SterilizationFilter> {
-  const devices = filter.devices;
-  if (!('customerId' in devices) || rows <= customerSets.lateralMaxRows) return filter;
-  const found = await db.execute<{ id: number }>(
-    sql`select id from devices where customer_id = ${devices.customerId} order by id`,
-  );
-  return { ...filter, devices: { ids: found.rows.map((row) => Number(row.id)) } };
 }
 
 /** The ORDER BY of the full rows (s = sterilizations, d = devices), the same order as orderedIds. */

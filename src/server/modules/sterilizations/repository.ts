@@ -5,7 +5,6 @@ import type { ReceivedWindow } from '../customers/repository.ts';
 import {
   countMatching,
   type Direction,
-  forDepth,
   isEmptyFilter,
   orderedIds,
   rowOrder,
@@ -28,22 +27,25 @@ export interface FilterRequest {
 }
 
 /**
- * The device set a request's filters mean, always inside the caller's scope. A customer or device the
- * caller may not see (another tenant's, or one that does not exist) matches nothing: the answer is an
- * empty page, exactly as for a filter that simply has no records, so ids cannot be probed.
+ * The records a request's filters mean, always inside the caller's scope. A customer or device the
+ * caller may not see (another tenant's, one that does not exist, one the customer never had) matches
+ * nothing: the answer is an empty page, exactly as for a filter that simply has no records, so ids
+ * cannot be probed. A device filter is the device's records of the filtered customer (of every customer
+ * it had, for staff without a customer filter): a customer sees its own records of a device it had
+ * before, never those its former device produced for the next owner.
  */
 export async function resolveFilter(db: Db, request: FilterRequest): Promise<SterilizationFilter> {
   const { scope, customerId, deviceId, window } = request;
-  const nothing: SterilizationFilter = { devices: { ids: [] }, window };
+  const nothing: SterilizationFilter = { devices: { pairs: [] }, window };
   if (scope !== null && customerId !== undefined && customerId !== scope) return nothing;
   const customer = scope ?? customerId ?? null;
   if (deviceId !== undefined) {
     const found = await db.execute<{ customer_id: number }>(
-      sql`select customer_id from devices where id = ${deviceId}`,
+      sql`select customer_id from device_owners where device_id = ${deviceId}
+        and ${customer === null ? sql`true` : sql`customer_id = ${customer}`} order by customer_id`,
     );
-    const owner = found.rows[0]?.customer_id;
-    if (owner === undefined || (customer !== null && Number(owner) !== customer)) return nothing;
-    return { devices: { ids: [deviceId] }, window };
+    const pairs = found.rows.map((row) => ({ deviceId, customerId: Number(row.customer_id) }));
+    return { devices: { pairs }, window };
   }
   if (customer === null) return { devices: { all: true }, window };
   return { devices: { customerId: customer }, window };
@@ -66,9 +68,8 @@ export async function listSterilizationPage(
 ) {
   if (isEmptyFilter(filter)) return { rows: [], total: 0 };
   const { sort, dir, limit, offset } = options;
-  const pageFilter = await forDepth(db, filter, limit + offset);
   const result = await db.execute<SterilizationRow>(
-    rowsOf(orderedIds(pageFilter, sort, dir, limit, offset), rowOrder(sort, dir)),
+    rowsOf(orderedIds(filter, sort, dir, limit, offset), rowOrder(sort, dir)),
   );
   const rows = result.rows.map(sterilizationView);
   // A short page is the last one: its end is the exact total, no count needed.
@@ -93,13 +94,17 @@ export async function customerExists(db: Db, id: number): Promise<boolean> {
   return result.rows.length > 0;
 }
 
-/** A customer's devices, disabled ones included (their records are still listed), by serial. */
+/**
+ * Every device the customer has or had (device_owners), disabled ones included, by serial: its records
+ * of a device it had before are still its own and still listed, so that device is still a choice.
+ */
 export async function deviceOptions(
   db: Db,
   customerId: number,
 ): Promise<{ id: number; device_serial: string }[]> {
   const result = await db.execute<{ id: number; device_serial: string }>(
-    sql`select id, device_serial from devices where customer_id = ${customerId} order by device_serial, id`,
+    sql`select d.id, d.device_serial from device_owners o join devices d on d.id = o.device_id
+      where o.customer_id = ${customerId} order by d.device_serial, d.id`,
   );
   return result.rows.map((row) => ({ id: Number(row.id), device_serial: row.device_serial }));
 }

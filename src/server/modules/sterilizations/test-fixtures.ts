@@ -46,9 +46,10 @@ export async function makeFixture(t: TestApp): Promise<Fixture> {
   for (const [device, received, status, lot, note] of rows) {
     progressive += 1;
     await t.database.pool.query(
-      `insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time, effective_time,
-         residual_lamp_life, status_code, consumables_lot, lot_progressive_id, notes, latitude, longitude)
-       values ($1, $2, $3, 312.5, 10, 9.75, 4321, $4, $5, 3, $6, 45.1, -7.25)`,
+      `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
+         effective_time, residual_lamp_life, status_code, consumables_lot, lot_progressive_id, notes, latitude, longitude)
+       values ($1, (select customer_id from devices where id = $1), $2, $3, 312.5, 10, 9.75, 4321, $4, $5, 3, $6, 45.1,
+         -7.25)`,
       [device, received, progressive, status, lot, note],
     );
   }

@@ -45,7 +45,7 @@ export const STERILIZATION_SELECT = sql`
 export const STERILIZATION_FROM = sql`
   sterilizations s
   join devices d on d.id = s.device_id
-  join customers c on c.id = d.customer_id
+  join customers c on c.id = s.customer_id
   left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id`;
 
 const num = (value: string | null) => (value === null ? null : Number(value));

@@ -1,0 +1,107 @@
+/**
+ * Migration 0005 on a database holding records from before it: each record's owner is backfilled from
+ * its device's customer, the daily OK counts and consumable batches follow the owner, and from then on a
+ * reassignment moves neither. The migrations are applied statement by statement up to 0004, data is
+ * written as the old schema had it, then 0005 runs: on PostgreSQL (TEST_DATABASE_URL) or PGlite.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_FOLDER } from './client.ts';
+
+type Query = (text: string) => Promise<{ rows: Record<string, unknown>[] }>;
+
+let query: Query;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const lite = new PGlite();
+    query = (text) => lite.query(text);
+    close = () => lite.close();
+    return;
+  }
+  const name = `uvtrace_m_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  query = (text) => client.query(text);
+  close = async () => {
+    await client.end();
+    await admin.query(`drop database if exists ${name}`);
+    await admin.end();
+  };
+});
+afterAll(() => close?.());
+
+async function apply(file: string): Promise<void> {
+  const text = readFileSync(path.join(MIGRATIONS_FOLDER, file), 'utf8');
+  for (const statement of text.split('--> statement-breakpoint')) await query(statement);
+}
+
+const migrations = readdirSync(MIGRATIONS_FOLDER)
+  .filter((file) => file.endsWith('.sql'))
+  .sort();
+
+describe('migration 0005 (record owner)', () => {
+  it('backfills owners from the devices and keeps them through a later reassignment', async () => {
+    const owner = migrations.findIndex((file) => file.startsWith('0005_'));
+    for (const file of migrations.slice(0, owner)) await apply(file);
+    await query(
+      `insert into customers (id, name, country) values (10, 'Old clinic', 'IT'), (11, 'New clinic', 'IT')`,
+    );
+    await query(`insert into products (id, name, type) values (1, 'Plug', 1)`);
+    await query(`insert into devices (id, customer_id, product_id, device_serial, label)
+      values (1, 10, 1, 'NP000001', 'a'), (2, 11, 1, 'NP000002', 'b')`);
+    await query(`insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time,
+        effective_time, residual_lamp_life, status_code)
+      values (1, '2024-01-01T10:00Z', 1, 1, 1, 1, 1, 0), (1, '2024-01-01T11:00Z', 2, 1, 1, 1, 1, 0),
+        (1, '2024-01-02T10:00Z', 3, 1, 1, 1, 1, 2), (2, '2024-01-01T10:00Z', 1, 1, 1, 1, 1, 0)`);
+    await query(`insert into consumable_batches (device_id, lot_code, lot_progressive, batch_quantity, sterilization_count)
+      values (1, 'L1', 1, 100, 3)`);
+
+    for (const file of migrations.slice(owner)) await apply(file);
+
+    const owners = await query(
+      'select device_id, customer_id, count(*)::int as n from sterilizations group by 1, 2 order by 1',
+    );
+    expect(owners.rows).toEqual([
+      { device_id: 1, customer_id: 10, n: 3 },
+      { device_id: 2, customer_id: 11, n: 1 },
+    ]);
+    const counts = async () =>
+      (
+        await query(
+          'select customer_id, day::text as day, ok_count from sterilization_daily_ok_counts order by 1, 2',
+        )
+      ).rows;
+    expect(await counts()).toEqual([
+      { customer_id: 10, day: '2024-01-01', ok_count: 2 },
+      { customer_id: 11, day: '2024-01-01', ok_count: 1 },
+    ]);
+    expect((await query('select customer_id from consumable_batches')).rows).toEqual([{ customer_id: 10 }]);
+
+    // After the migration a reassignment is recorded in device_owners and moves no record nor count.
+    await query('update devices set customer_id = 11 where id = 1');
+    expect((await query('select device_id, customer_id from device_owners order by 1, 2')).rows).toEqual([
+      { device_id: 1, customer_id: 10 },
+      { device_id: 1, customer_id: 11 },
+      { device_id: 2, customer_id: 11 },
+    ]);
+    expect(
+      (await query('select count(*)::int as n from sterilizations where customer_id = 10')).rows,
+    ).toEqual([{ n: 3 }]);
+    expect(await counts()).toEqual([
+      { customer_id: 10, day: '2024-01-01', ok_count: 2 },
+      { customer_id: 11, day: '2024-01-01', ok_count: 1 },
+    ]);
+  });
+});
