@@ -23,7 +23,7 @@ describe('embedded PGlite in a worker thread', () => {
     const { rows } = await database.pool.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'",
     );
-    expect(rows[0]?.n).toBe(13);
+    expect(rows[0]?.n).toBe(16);
     // Running migrate again is a no-op.
     await migrate(database);
   });
