@@ -12,6 +12,7 @@ import type { ApiModule } from './contract/handler-types.ts';
 import { loadContract } from './contract/load-contract.ts';
 import { registerOperations } from './contract/register-operations.ts';
 import type { Database } from './db/client.ts';
+import { prettyLogStream } from './log-format.ts';
 import { auditModule } from './modules/audit/routes.ts';
 import { authModule } from './modules/auth/routes.ts';
 import { certificatesModule } from './modules/certificates/routes.ts';
@@ -56,7 +57,11 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
         ? false
         : {
             level: config.logLevel,
-            ...(deps.logStream ? { stream: deps.logStream } : {}),
+            ...(deps.logStream
+              ? { stream: deps.logStream }
+              : config.logFormat === 'json'
+                ? {}
+                : { stream: prettyLogStream(process.stdout, { color: config.logFormat === 'color' }) }),
             // Fastify logs no headers; should anything ever log them, the credentials stay out.
             redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
             serializers: {

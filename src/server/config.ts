@@ -16,6 +16,12 @@ export interface AppConfig {
   seedDemoData: boolean;
   /** pino level (LOG_LEVEL, default info). */
   logLevel: string;
+  /**
+   * "color" / "plain": one readable line per event (src/server/log-format.ts), when stdout is a terminal
+   * ("plain" with NO_COLOR set); "json": pino's lines, when it is not (a file, a pipe, a log collector)
+   * or NODE_ENV=production.
+   */
+  logFormat: 'color' | 'plain' | 'json';
   /** Session ends after this many idle minutes (SESSION_IDLE_MINUTES, default 120). */
   sessionIdleMinutes: number;
   /** Session ends this many hours after login whatever happens (SESSION_MAX_HOURS, default 12). */
@@ -80,6 +86,15 @@ export interface ChainConfig {
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * The address a person opens, shown by the banner and the "listening" log line alike: the configured
+ * host, except that "all interfaces" is opened as localhost; the port is the bound one (PORT=0 picks one).
+ */
+export function openUrl(host: string, port: number): string {
+  const name = ['', '0.0.0.0', '::'].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
 function integer(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -97,7 +112,8 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
-export function loadConfig(env: Env = process.env): AppConfig {
+/** stdoutIsTTY: whether a person is reading the log (process.stdout.isTTY). */
+export function loadConfig(env: Env = process.env, stdoutIsTTY = process.stdout.isTTY === true): AppConfig {
   return {
     port: integer(env, 'PORT', 3000),
     host: env.HOST || 'localhost',
@@ -106,6 +122,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     clientDist: path.resolve(env.CLIENT_DIST || 'dist/client'),
     seedDemoData: flag(env, 'SEED_DEMO_DATA', true),
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: !stdoutIsTTY || env.NODE_ENV === 'production' ? 'json' : env.NO_COLOR ? 'plain' : 'color',
     sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 120),
     sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 12),
     loginMaxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5),

@@ -2,10 +2,11 @@
  * Starts the whole product: database (embedded or real), demo data on first start, API + app.
  * Run directly (`node src/server/main.ts`) or through startServer (npm start, the end-to-end server).
  */
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Chain } from './chain/chain.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, openUrl } from './config.ts';
 import { embeddedDataDir, openDatabase } from './db/client.ts';
 import { isSeeded, seedDemoData } from './db/seed.ts';
 
@@ -37,10 +38,19 @@ export async function startServer(deps: { chain?: Chain } = {}): Promise<Fastify
     });
   }
 
-  await app.listen({ port: config.port, host: config.host });
-  const url = `http://localhost:${config.port}`;
+  // Fastify's own line would name the address it bound (127.0.0.1 for the default "localhost") and the
+  // banner the one to open: both say the one to open, the log line with the bound address after it.
+  await app.listen({
+    port: config.port,
+    host: config.host,
+    listenTextResolver: (address) => {
+      const bound = new URL(address);
+      return `listening at ${openUrl(config.host, Number(bound.port))} (bound to ${bound.host})`;
+    },
+  });
+  const url = openUrl(config.host, (app.server.address() as AddressInfo).port);
   console.log(`
-uvtrace is running at ${url}
+uvtrace is running at ${url} (Node ${process.version})
   database: ${database.kind === 'pglite' ? `embedded PGlite in ${embeddedDataDir(config.dataDir)}` : 'PostgreSQL (DATABASE_URL)'}
   chain: ${config.chain.rpcUrl ? `${config.chain.network} (CHAIN_RPC_URL)` : 'embedded devnet (in memory; earlier blocks are anchored again)'}, anchoring ${config.chain.anchorEnabled ? 'on' : 'off'}
   demo logins (password "demo-password"):
