@@ -47,7 +47,7 @@ describe('DataTable', () => {
     expect(screen.getByText('Not found')).toBeTruthy();
   });
 
-  it('shows a spinner while the first page loads, and a failed list as empty (SPEC §7)', () => {
+  it('shows a spinner while the first page loads, and the empty message without rows', () => {
     renderTable({ rows: undefined, isFetching: true });
     expect(screen.queryByText('Not found')).toBeNull();
     expect(screen.getAllByRole('progressbar').length).toBeGreaterThan(0);
@@ -55,6 +55,19 @@ describe('DataTable', () => {
     renderTable({ rows: undefined, isFetching: false });
     expect(screen.getByText('Not found')).toBeTruthy();
     expect(screen.queryAllByRole('progressbar')).toHaveLength(0);
+  });
+
+  it('tells a failed load from an empty list and retries it', () => {
+    const onRetry = vi.fn();
+    renderTable({ rows: undefined, loadFailed: true, onRetry });
+    expect(screen.queryByText('Not found')).toBeNull();
+    expect(screen.getByRole('alert').textContent).toContain('This list could not be loaded.');
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+    cleanup();
+    // The retry running: its spinner, not the failure.
+    renderTable({ rows: undefined, loadFailed: true, isFetching: true, onRetry });
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('hides the paginators when total ≤ per_page and shows two otherwise', () => {

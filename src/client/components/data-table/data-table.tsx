@@ -3,8 +3,10 @@
  * table driven by TanStack Table. Page and sort live in the URL (see list-search.ts); this component
  * only shows them and reports changes. Paginators above and below, hidden when total ≤ per_page.
  */
+import Refresh from '@mui/icons-material/Refresh';
 import {
   Box,
+  Button,
   CircularProgress,
   LinearProgress,
   Pagination,
@@ -63,6 +65,12 @@ export type DataTableProps<T> = {
   emptyMessageId: string;
   /** A fetch is running (first load, page/sort/filter change or refetch): shows a spinner. */
   isFetching?: boolean;
+  /**
+   * The rows could not be loaded (an error answer or no answer): instead of the empty message the list
+   * says so, with a Retry button calling `onRetry`. The rows stay empty (SPEC §7).
+   */
+  loadFailed?: boolean;
+  onRetry?: () => void;
   /** Compact rows. */
   size?: 'small' | 'medium';
   /**
@@ -83,6 +91,37 @@ export function detailRowId(rowId: string | number): string {
  */
 export function stopRowClick(event: MouseEvent | KeyboardEvent): void {
   event.stopPropagation();
+}
+
+/** What a list without rows shows: a spinner on its first load, its failure with Retry, or "no rows". */
+function NoRows({
+  loading,
+  loadFailed,
+  onRetry,
+  emptyMessageId,
+}: {
+  loading: boolean;
+  loadFailed: boolean;
+  onRetry?: () => void;
+  emptyMessageId: string;
+}) {
+  const intl = useIntl();
+  if (loading)
+    return <CircularProgress size={28} aria-label={intl.formatMessage({ id: 'common.loading' })} />;
+  if (!loadFailed) return <>{intl.formatMessage({ id: emptyMessageId })}</>;
+  return (
+    <Box
+      role="alert"
+      sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1, color: 'error.main' }}
+    >
+      {intl.formatMessage({ id: 'list.load_failed' })}
+      {onRetry && (
+        <Button variant="outlined" size="small" startIcon={<Refresh />} onClick={onRetry}>
+          {intl.formatMessage({ id: 'common.retry' })}
+        </Button>
+      )}
+    </Box>
+  );
 }
 
 function ListPagination({
@@ -137,6 +176,8 @@ export function DataTable<T>({
   onRowClick,
   emptyMessageId,
   isFetching = false,
+  loadFailed = false,
+  onRetry,
   size = 'medium',
   renderDetail,
 }: DataTableProps<T>) {
@@ -171,7 +212,7 @@ export function DataTable<T>({
 
   const pageCount = total !== undefined && perPage ? Math.ceil(total / perPage) : 0;
   const showPagination = total !== undefined && perPage !== undefined && total > perPage;
-  // No rows and nothing being fetched: the list could not be had, which SPEC §7 shows as empty.
+  // No rows yet and a fetch running: the first load (or a retry of a failed one).
   const loadingFirst = rows === undefined && isFetching;
   const visibleRows = table.getRowModel().rows;
 
@@ -280,11 +321,12 @@ export function DataTable<T>({
             {visibleRows.length === 0 && (
               <TableRow>
                 <TableCell colSpan={columns.length} align="center" sx={{ py: 4, color: 'text.secondary' }}>
-                  {loadingFirst ? (
-                    <CircularProgress size={28} aria-label={intl.formatMessage({ id: 'common.loading' })} />
-                  ) : (
-                    intl.formatMessage({ id: emptyMessageId })
-                  )}
+                  <NoRows
+                    loading={loadingFirst}
+                    loadFailed={loadFailed}
+                    onRetry={onRetry}
+                    emptyMessageId={emptyMessageId}
+                  />
                 </TableCell>
               </TableRow>
             )}
