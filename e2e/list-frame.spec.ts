@@ -60,3 +60,60 @@ test.describe('a list that fails to load', () => {
     await expect(table.getByRole('alert')).toHaveCount(0);
   });
 });
+
+/*
+ * Item 10: every filter applies without a further gesture. A text filter applies after a pause in the
+ * typing (no Enter, no leaving the field), and a disabled filter says what enables it.
+ */
+test.describe('filters behave alike', () => {
+  const auditFilters = (page: Page) => page.getByRole('search', { name: 'Audit trail filters' });
+
+  test('the audit trail applies a typed user after a pause, without Enter or blur', async ({ page }) => {
+    await loginAs(page, DEMO.admin);
+    await page.goto('/audit');
+    const actor = auditFilters(page).getByLabel('User (id or email)');
+    await actor.pressSequentially('admin@example', { delay: 30 });
+    // Still typing in the field (no blur), the URL and the rows follow.
+    await expect(page).toHaveURL(/[?&]actor=admin%40example(&|$)/);
+    await expect(actor).toBeFocused();
+    await expect(actor).toHaveValue('admin@example');
+    const rows = page.getByRole('table', { name: 'Audit trail' }).locator('tbody tr');
+    await expect(rows.first()).toContainText(DEMO.admin);
+
+    // Cleared the same way: the filter goes and the field keeps the focus.
+    await actor.clear();
+    await expect(page).not.toHaveURL(/[?&]actor=/);
+    await expect(actor).toBeFocused();
+  });
+
+  test('a disabled filter says what enables it', async ({ page }) => {
+    await loginAs(page, DEMO.admin);
+    await page.goto('/audit');
+    const entityId = auditFilters(page).getByLabel('Entity id');
+    await expect(entityId).toBeDisabled();
+    await expect(entityId).toHaveAccessibleDescription('Choose an entity type first');
+    await auditFilters(page).getByRole('combobox', { name: 'Entity' }).click();
+    await page.getByRole('option', { name: 'Customer', exact: true }).click();
+    await expect(entityId).toBeEnabled();
+    await expect(entityId).toHaveAccessibleDescription('');
+    await entityId.pressSequentially('1');
+    await expect(page).toHaveURL(/[?&]entityId=1(&|$)/);
+
+    await page.goto('/sterilizations');
+    const device = page.getByRole('combobox', { name: 'Device' });
+    await expect(device).toHaveAttribute('aria-disabled', 'true');
+    await expect(device).toHaveAccessibleDescription('Choose a customer first');
+    await page.getByRole('combobox', { name: 'Customer' }).click();
+    await page.getByRole('option').nth(1).click();
+    await expect(device).not.toHaveAttribute('aria-disabled', 'true');
+    await expect(device).toHaveAccessibleDescription('');
+  });
+
+  test("a customer user's fixed customer filter says why", async ({ page }) => {
+    await loginAs(page, DEMO.customer);
+    await page.goto('/sterilizations');
+    const customer = page.getByRole('combobox', { name: 'Customer' });
+    await expect(customer).toHaveAttribute('aria-disabled', 'true');
+    await expect(customer).toHaveAccessibleDescription('Your own records only');
+  });
+});
