@@ -3,11 +3,8 @@
  * table driven by TanStack Table. Page and sort live in the URL (see list-search.ts); this component
  * only shows them and reports changes. Paginators above and below, hidden when total ≤ per_page.
  */
-import Refresh from '@mui/icons-material/Refresh';
 import {
   Box,
-  Button,
-  CircularProgress,
   LinearProgress,
   Pagination,
   Table,
@@ -17,7 +14,9 @@ import {
   TableHead,
   TableRow,
   TableSortLabel,
+  useMediaQuery,
 } from '@mui/material';
+import { useTheme } from '@mui/material/styles';
 import {
   type ColumnDef,
   flexRender,
@@ -27,12 +26,17 @@ import {
 } from '@tanstack/react-table';
 import { Fragment, type KeyboardEvent, type MouseEvent, type ReactNode, useMemo } from 'react';
 import { useIntl } from 'react-intl';
+import { DataCards } from './data-cards';
 import type { SortDir } from './list-search';
+import { detailRowId, FOCUS_RING, NoRows, openOnKey } from './row-parts';
 
-const FOCUS_RING = { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: '-2px' } as const;
+export { detailRowId };
 
 export type DataColumn<T> = {
-  /** Unique column id (also the key of the cell). */
+  /**
+   * Unique column id (also the key of the cell). The id `actions` marks a row's buttons: on narrow
+   * screens they are the card's footer instead of a labelled value (see data-cards.tsx).
+   */
   id: string;
   /** Message id of the header text. */
   headerId: string;
@@ -80,11 +84,6 @@ export type DataTableProps<T> = {
   renderDetail?: (row: T) => ReactNode | null;
 };
 
-/** The DOM id of a row's detail row (see DataTableProps.renderDetail). */
-export function detailRowId(rowId: string | number): string {
-  return `row-detail-${rowId}`;
-}
-
 /**
  * Stops a click inside a row (an action button or link) from also triggering the row click.
  * Use as `onClick={stopRowClick}` on the action's container.
@@ -93,47 +92,18 @@ export function stopRowClick(event: MouseEvent | KeyboardEvent): void {
   event.stopPropagation();
 }
 
-/** What a list without rows shows: a spinner on its first load, its failure with Retry, or "no rows". */
-function NoRows({
-  loading,
-  loadFailed,
-  onRetry,
-  emptyMessageId,
-}: {
-  loading: boolean;
-  loadFailed: boolean;
-  onRetry?: () => void;
-  emptyMessageId: string;
-}) {
-  const intl = useIntl();
-  if (loading)
-    return <CircularProgress size={28} aria-label={intl.formatMessage({ id: 'common.loading' })} />;
-  if (!loadFailed) return <>{intl.formatMessage({ id: emptyMessageId })}</>;
-  return (
-    <Box
-      role="alert"
-      sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1, color: 'error.main' }}
-    >
-      {intl.formatMessage({ id: 'list.load_failed' })}
-      {onRetry && (
-        <Button variant="outlined" size="small" startIcon={<Refresh />} onClick={onRetry}>
-          {intl.formatMessage({ id: 'common.retry' })}
-        </Button>
-      )}
-    </Box>
-  );
-}
-
 function ListPagination({
   page,
   pageCount,
   onPageChange,
   position,
+  narrow,
 }: {
   page: number;
   pageCount: number;
   onPageChange?: (page: number) => void;
   position: 'top' | 'bottom';
+  narrow: boolean;
 }) {
   const intl = useIntl();
   return (
@@ -144,6 +114,9 @@ function ListPagination({
         onChange={(_event, next) => onPageChange?.(next)}
         color="primary"
         shape="rounded"
+        // Fits a 390 px screen: first, previous, 1, …, current, …, last, next, last.
+        size={narrow ? 'small' : 'medium'}
+        siblingCount={narrow ? 0 : 1}
         showFirstButton
         showLastButton
         aria-label={intl.formatMessage({ id: `common.pagination.${position}` })}
@@ -182,6 +155,9 @@ export function DataTable<T>({
   renderDetail,
 }: DataTableProps<T>) {
   const intl = useIntl();
+  const theme = useTheme();
+  // noSsr: the first render already knows the width (no table flashing before the cards).
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
 
   const columnDefs = useMemo<ColumnDef<T>[]>(
     () =>
@@ -215,6 +191,25 @@ export function DataTable<T>({
   // No rows yet and a fetch running: the first load (or a retry of a failed one).
   const loadingFirst = rows === undefined && isFetching;
   const visibleRows = table.getRowModel().rows;
+  const noRows = (
+    <NoRows
+      loading={loadingFirst}
+      loadFailed={loadFailed}
+      onRetry={onRetry}
+      emptyMessageId={emptyMessageId}
+    />
+  );
+
+  const pagination = (position: 'top' | 'bottom') =>
+    showPagination && (
+      <ListPagination
+        page={page}
+        pageCount={pageCount}
+        onPageChange={onPageChange}
+        position={position}
+        narrow={narrow}
+      />
+    );
 
   const sortHandler = (key: string) => () => {
     if (!onSortChange) return;
@@ -222,19 +217,11 @@ export function DataTable<T>({
     onSortChange(key, key === sortBy ? next : 'asc');
   };
 
-  const rowKeyDown = (row: T) => (event: KeyboardEvent<HTMLTableRowElement>) => {
-    if (event.target !== event.currentTarget) return;
-    if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      onRowClick?.(row);
-    }
-  };
+  const rowKeyDown = openOnKey(onRowClick);
 
   return (
     <Box>
-      {showPagination && (
-        <ListPagination page={page} pageCount={pageCount} onPageChange={onPageChange} position="top" />
-      )}
+      {pagination('top')}
       <Box sx={{ height: 4 }}>
         {isFetching && (
           <LinearProgress
@@ -243,99 +230,112 @@ export function DataTable<T>({
           />
         )}
       </Box>
-      <TableContainer>
-        <Table
-          size={size}
-          aria-label={intl.formatMessage({ id: labelId })}
-          aria-busy={isFetching || undefined}
-        >
-          <TableHead>
-            {table.getHeaderGroups().map((group) => (
-              <TableRow key={group.id}>
-                {group.headers.map((header) => {
-                  const column = header.column.columnDef.meta as DataColumn<T>;
-                  const sortKey = column.sortKey;
-                  const active = sortKey !== undefined && sortKey === sortBy;
-                  return (
-                    <TableCell
-                      key={header.id}
-                      align={column.align}
-                      sx={{ fontWeight: 600, width: column.width, whiteSpace: 'nowrap' }}
-                      sortDirection={active ? sortDir : false}
+      {narrow ? (
+        <DataCards<T>
+          label={intl.formatMessage({ id: labelId })}
+          columns={columns}
+          rows={visibleRows}
+          sortBy={sortBy}
+          sortDir={sortDir}
+          onSortChange={onSortChange}
+          onRowClick={onRowClick}
+          renderDetail={renderDetail}
+          isFetching={isFetching}
+          noRows={noRows}
+        />
+      ) : (
+        <TableContainer>
+          <Table
+            size={size}
+            aria-label={intl.formatMessage({ id: labelId })}
+            aria-busy={isFetching || undefined}
+          >
+            <TableHead>
+              {table.getHeaderGroups().map((group) => (
+                <TableRow key={group.id}>
+                  {group.headers.map((header) => {
+                    const column = header.column.columnDef.meta as DataColumn<T>;
+                    const sortKey = column.sortKey;
+                    const active = sortKey !== undefined && sortKey === sortBy;
+                    return (
+                      <TableCell
+                        key={header.id}
+                        align={column.align}
+                        sx={{ fontWeight: 600, width: column.width, whiteSpace: 'nowrap' }}
+                        sortDirection={active ? sortDir : false}
+                      >
+                        {sortKey !== undefined && onSortChange ? (
+                          <TableSortLabel
+                            active={active}
+                            direction={active ? sortDir : 'asc'}
+                            onClick={sortHandler(sortKey)}
+                          >
+                            {flexRender(header.column.columnDef.header, header.getContext())}
+                          </TableSortLabel>
+                        ) : (
+                          flexRender(header.column.columnDef.header, header.getContext())
+                        )}
+                      </TableCell>
+                    );
+                  })}
+                </TableRow>
+              ))}
+            </TableHead>
+            <TableBody>
+              {visibleRows.map((row) => {
+                const detail = renderDetail?.(row.original) ?? null;
+                return (
+                  <Fragment key={row.id}>
+                    <TableRow
+                      hover={Boolean(onRowClick)}
+                      onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+                      onKeyDown={onRowClick ? rowKeyDown(row.original) : undefined}
+                      tabIndex={onRowClick ? 0 : undefined}
+                      sx={{
+                        // Rows that open on Enter are in the tab order (FOCUS_RING).
+                        ...(onRowClick ? { cursor: 'pointer', '&:focus-visible': FOCUS_RING } : {}),
+                        ...(detail !== null ? { '& > td': { borderBottom: 'unset' } } : {}),
+                      }}
                     >
-                      {sortKey !== undefined && onSortChange ? (
-                        <TableSortLabel
-                          active={active}
-                          direction={active ? sortDir : 'asc'}
-                          onClick={sortHandler(sortKey)}
-                        >
-                          {flexRender(header.column.columnDef.header, header.getContext())}
-                        </TableSortLabel>
-                      ) : (
-                        flexRender(header.column.columnDef.header, header.getContext())
-                      )}
-                    </TableCell>
-                  );
-                })}
-              </TableRow>
-            ))}
-          </TableHead>
-          <TableBody>
-            {visibleRows.map((row) => {
-              const detail = renderDetail?.(row.original) ?? null;
-              return (
-                <Fragment key={row.id}>
-                  <TableRow
-                    hover={Boolean(onRowClick)}
-                    onClick={onRowClick ? () => onRowClick(row.original) : undefined}
-                    onKeyDown={onRowClick ? rowKeyDown(row.original) : undefined}
-                    tabIndex={onRowClick ? 0 : undefined}
-                    sx={{
-                      // Rows that open on Enter are in the tab order; MUI gives them no focus style.
-                      ...(onRowClick ? { cursor: 'pointer', '&:focus-visible': FOCUS_RING } : {}),
-                      ...(detail !== null ? { '& > td': { borderBottom: 'unset' } } : {}),
-                    }}
-                  >
-                    {row.getVisibleCells().map((cell) => {
-                      const column = cell.column.columnDef.meta as DataColumn<T>;
-                      return (
-                        <TableCell key={cell.id} align={column.align}>
-                          {/*
-                           * Called, not rendered through flexRender: that makes each new columns
-                           * array a new component type, remounting every cell and dropping the focus
-                           * of the button that changed it (e.g. a details toggle).
-                           */}
-                          {column.cell(row.original)}
-                        </TableCell>
-                      );
-                    })}
-                  </TableRow>
-                  {detail !== null && (
-                    <TableRow id={detailRowId(row.id)}>
-                      <TableCell colSpan={columns.length}>{detail}</TableCell>
+                      {row.getVisibleCells().map((cell) => {
+                        const column = cell.column.columnDef.meta as DataColumn<T>;
+                        return (
+                          <TableCell key={cell.id} align={column.align}>
+                            {/*
+                             * Called, not rendered through flexRender: that makes each new columns
+                             * array a new component type, remounting every cell and dropping the focus
+                             * of the button that changed it (e.g. a details toggle).
+                             */}
+                            {column.cell(row.original)}
+                          </TableCell>
+                        );
+                      })}
                     </TableRow>
-                  )}
-                </Fragment>
-              );
-            })}
-            {visibleRows.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={columns.length} align="center" sx={{ py: 4, color: 'text.secondary' }}>
-                  <NoRows
-                    loading={loadingFirst}
-                    loadFailed={loadFailed}
-                    onRetry={onRetry}
-                    emptyMessageId={emptyMessageId}
-                  />
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
-      {showPagination && (
-        <ListPagination page={page} pageCount={pageCount} onPageChange={onPageChange} position="bottom" />
+                    {detail !== null && (
+                      <TableRow id={detailRowId(row.id)}>
+                        <TableCell colSpan={columns.length}>{detail}</TableCell>
+                      </TableRow>
+                    )}
+                  </Fragment>
+                );
+              })}
+              {visibleRows.length === 0 && (
+                <TableRow>
+                  <TableCell colSpan={columns.length} align="center" sx={{ py: 4, color: 'text.secondary' }}>
+                    <NoRows
+                      loading={loadingFirst}
+                      loadFailed={loadFailed}
+                      onRetry={onRetry}
+                      emptyMessageId={emptyMessageId}
+                    />
+                  </TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
       )}
+      {pagination('bottom')}
     </Box>
   );
 }
