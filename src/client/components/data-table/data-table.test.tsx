@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { IntlProvider } from 'react-intl';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import en from '../../i18n/en.json';
 import { type DataColumn, DataTable } from './data-table';
 import { parseIsoDate, parseListSearch, parsePage } from './list-search';
@@ -47,7 +47,7 @@ describe('DataTable', () => {
     expect(screen.getByText('Not found')).toBeTruthy();
   });
 
-  it('shows a spinner while the first page loads, and a failed list as empty (SPEC §7)', () => {
+  it('shows a spinner while the first page loads, and the empty message without rows', () => {
     renderTable({ rows: undefined, isFetching: true });
     expect(screen.queryByText('Not found')).toBeNull();
     expect(screen.getAllByRole('progressbar').length).toBeGreaterThan(0);
@@ -55,6 +55,19 @@ describe('DataTable', () => {
     renderTable({ rows: undefined, isFetching: false });
     expect(screen.getByText('Not found')).toBeTruthy();
     expect(screen.queryAllByRole('progressbar')).toHaveLength(0);
+  });
+
+  it('tells a failed load from an empty list and retries it', () => {
+    const onRetry = vi.fn();
+    renderTable({ rows: undefined, loadFailed: true, onRetry });
+    expect(screen.queryByText('Not found')).toBeNull();
+    expect(screen.getByRole('alert').textContent).toContain('This list could not be loaded.');
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+    cleanup();
+    // The retry running: its spinner, not the failure.
+    renderTable({ rows: undefined, loadFailed: true, isFetching: true, onRetry });
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('hides the paginators when total ≤ per_page and shows two otherwise', () => {
@@ -102,6 +115,59 @@ describe('DataTable', () => {
     rerender(table('Hide'));
     expect(screen.getByRole('button', { name: 'Hide Ada' })).toBe(toggle);
     expect(document.activeElement).toBe(toggle);
+  });
+});
+
+describe('DataTable on a narrow screen', () => {
+  // Every media query matches: the `sm`-down query of the card layout included.
+  beforeEach(() => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: true,
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+    }));
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  const withActions: DataColumn<Row>[] = [
+    ...columns,
+    {
+      id: 'actions',
+      headerId: 'fields.name',
+      cell: (row) => <button type="button">{`Open ${row.name}`}</button>,
+    },
+  ];
+
+  it('shows each row as a card of labelled values from the same columns, actions in its footer', () => {
+    const onRowClick = vi.fn();
+    renderTable({ columns: withActions, onRowClick });
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = within(screen.getByRole('list', { name: 'Users' })).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    const second = within(cards[1] as HTMLElement);
+    // The first column is the title; the others are term/definition pairs; actions are no pair.
+    expect(second.getByText('Bob')).toBeTruthy();
+    expect(second.getAllByRole('term').map((term) => term.textContent)).toEqual(['Email']);
+    expect(second.getByRole('definition').textContent).toBe('x@example.com');
+    fireEvent.click(second.getByRole('button', { name: 'Open Bob' }));
+    fireEvent.click(cards[0] as HTMLElement);
+    expect(onRowClick).toHaveBeenLastCalledWith(rows[0]);
+  });
+
+  it('sorts with a select instead of the headers', () => {
+    const onSortChange = vi.fn();
+    renderTable({ sortBy: 'name', sortDir: 'asc', onSortChange });
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Sort by' }));
+    fireEvent.click(screen.getByRole('option', { name: 'Name, descending' }));
+    expect(onSortChange).toHaveBeenCalledWith('name', 'desc');
+  });
+
+  it('shows a failed load the same way', () => {
+    renderTable({ rows: undefined, loadFailed: true, onRetry: () => {} });
+    expect(screen.getByRole('alert').textContent).toContain('This list could not be loaded.');
   });
 });
 

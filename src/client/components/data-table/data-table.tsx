@@ -5,7 +5,6 @@
  */
 import {
   Box,
-  CircularProgress,
   LinearProgress,
   Pagination,
   Table,
@@ -15,7 +14,9 @@ import {
   TableHead,
   TableRow,
   TableSortLabel,
+  useMediaQuery,
 } from '@mui/material';
+import { useTheme } from '@mui/material/styles';
 import {
   type ColumnDef,
   flexRender,
@@ -25,12 +26,17 @@ import {
 } from '@tanstack/react-table';
 import { Fragment, type KeyboardEvent, type MouseEvent, type ReactNode, useMemo } from 'react';
 import { useIntl } from 'react-intl';
+import { DataCards } from './data-cards';
 import type { SortDir } from './list-search';
+import { detailRowId, FOCUS_RING, NoRows, openOnKey } from './row-parts';
 
-const FOCUS_RING = { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: '-2px' } as const;
+export { detailRowId };
 
 export type DataColumn<T> = {
-  /** Unique column id (also the key of the cell). */
+  /**
+   * Unique column id (also the key of the cell). The id `actions` marks a row's buttons: on narrow
+   * screens they are the card's footer instead of a labelled value (see data-cards.tsx).
+   */
   id: string;
   /** Message id of the header text. */
   headerId: string;
@@ -63,6 +69,12 @@ export type DataTableProps<T> = {
   emptyMessageId: string;
   /** A fetch is running (first load, page/sort/filter change or refetch): shows a spinner. */
   isFetching?: boolean;
+  /**
+   * The rows could not be loaded (an error answer or no answer): instead of the empty message the list
+   * says so, with a Retry button calling `onRetry`. The rows stay empty (SPEC §7).
+   */
+  loadFailed?: boolean;
+  onRetry?: () => void;
   /** Compact rows. */
   size?: 'small' | 'medium';
   /**
@@ -71,11 +83,6 @@ export type DataTableProps<T> = {
    */
   renderDetail?: (row: T) => ReactNode | null;
 };
-
-/** The DOM id of a row's detail row (see DataTableProps.renderDetail). */
-export function detailRowId(rowId: string | number): string {
-  return `row-detail-${rowId}`;
-}
 
 /**
  * Stops a click inside a row (an action button or link) from also triggering the row click.
@@ -90,11 +97,13 @@ function ListPagination({
   pageCount,
   onPageChange,
   position,
+  narrow,
 }: {
   page: number;
   pageCount: number;
   onPageChange?: (page: number) => void;
   position: 'top' | 'bottom';
+  narrow: boolean;
 }) {
   const intl = useIntl();
   return (
@@ -105,6 +114,9 @@ function ListPagination({
         onChange={(_event, next) => onPageChange?.(next)}
         color="primary"
         shape="rounded"
+        // Fits a 390 px screen: first, previous, 1, …, current, …, last, next, last.
+        size={narrow ? 'small' : 'medium'}
+        siblingCount={narrow ? 0 : 1}
         showFirstButton
         showLastButton
         aria-label={intl.formatMessage({ id: `common.pagination.${position}` })}
@@ -137,10 +149,15 @@ export function DataTable<T>({
   onRowClick,
   emptyMessageId,
   isFetching = false,
+  loadFailed = false,
+  onRetry,
   size = 'medium',
   renderDetail,
 }: DataTableProps<T>) {
   const intl = useIntl();
+  const theme = useTheme();
+  // noSsr: the first render already knows the width (no table flashing before the cards).
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
 
   const columnDefs = useMemo<ColumnDef<T>[]>(
     () =>
@@ -171,9 +188,28 @@ export function DataTable<T>({
 
   const pageCount = total !== undefined && perPage ? Math.ceil(total / perPage) : 0;
   const showPagination = total !== undefined && perPage !== undefined && total > perPage;
-  // No rows and nothing being fetched: the list could not be had, which SPEC §7 shows as empty.
+  // No rows yet and a fetch running: the first load (or a retry of a failed one).
   const loadingFirst = rows === undefined && isFetching;
   const visibleRows = table.getRowModel().rows;
+  const noRows = (
+    <NoRows
+      loading={loadingFirst}
+      loadFailed={loadFailed}
+      onRetry={onRetry}
+      emptyMessageId={emptyMessageId}
+    />
+  );
+
+  const pagination = (position: 'top' | 'bottom') =>
+    showPagination && (
+      <ListPagination
+        page={page}
+        pageCount={pageCount}
+        onPageChange={onPageChange}
+        position={position}
+        narrow={narrow}
+      />
+    );
 
   const sortHandler = (key: string) => () => {
     if (!onSortChange) return;
@@ -181,19 +217,11 @@ export function DataTable<T>({
     onSortChange(key, key === sortBy ? next : 'asc');
   };
 
-  const rowKeyDown = (row: T) => (event: KeyboardEvent<HTMLTableRowElement>) => {
-    if (event.target !== event.currentTarget) return;
-    if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      onRowClick?.(row);
-    }
-  };
+  const rowKeyDown = openOnKey(onRowClick);
 
   return (
     <Box>
-      {showPagination && (
-        <ListPagination page={page} pageCount={pageCount} onPageChange={onPageChange} position="top" />
-      )}
+      {pagination('top')}
       <Box sx={{ height: 4 }}>
         {isFetching && (
           <LinearProgress
@@ -202,98 +230,112 @@ export function DataTable<T>({
           />
         )}
       </Box>
-      <TableContainer>
-        <Table
-          size={size}
-          aria-label={intl.formatMessage({ id: labelId })}
-          aria-busy={isFetching || undefined}
-        >
-          <TableHead>
-            {table.getHeaderGroups().map((group) => (
-              <TableRow key={group.id}>
-                {group.headers.map((header) => {
-                  const column = header.column.columnDef.meta as DataColumn<T>;
-                  const sortKey = column.sortKey;
-                  const active = sortKey !== undefined && sortKey === sortBy;
-                  return (
-                    <TableCell
-                      key={header.id}
-                      align={column.align}
-                      sx={{ fontWeight: 600, width: column.width, whiteSpace: 'nowrap' }}
-                      sortDirection={active ? sortDir : false}
+      {narrow ? (
+        <DataCards<T>
+          label={intl.formatMessage({ id: labelId })}
+          columns={columns}
+          rows={visibleRows}
+          sortBy={sortBy}
+          sortDir={sortDir}
+          onSortChange={onSortChange}
+          onRowClick={onRowClick}
+          renderDetail={renderDetail}
+          isFetching={isFetching}
+          noRows={noRows}
+        />
+      ) : (
+        <TableContainer>
+          <Table
+            size={size}
+            aria-label={intl.formatMessage({ id: labelId })}
+            aria-busy={isFetching || undefined}
+          >
+            <TableHead>
+              {table.getHeaderGroups().map((group) => (
+                <TableRow key={group.id}>
+                  {group.headers.map((header) => {
+                    const column = header.column.columnDef.meta as DataColumn<T>;
+                    const sortKey = column.sortKey;
+                    const active = sortKey !== undefined && sortKey === sortBy;
+                    return (
+                      <TableCell
+                        key={header.id}
+                        align={column.align}
+                        sx={{ fontWeight: 600, width: column.width, whiteSpace: 'nowrap' }}
+                        sortDirection={active ? sortDir : false}
+                      >
+                        {sortKey !== undefined && onSortChange ? (
+                          <TableSortLabel
+                            active={active}
+                            direction={active ? sortDir : 'asc'}
+                            onClick={sortHandler(sortKey)}
+                          >
+                            {flexRender(header.column.columnDef.header, header.getContext())}
+                          </TableSortLabel>
+                        ) : (
+                          flexRender(header.column.columnDef.header, header.getContext())
+                        )}
+                      </TableCell>
+                    );
+                  })}
+                </TableRow>
+              ))}
+            </TableHead>
+            <TableBody>
+              {visibleRows.map((row) => {
+                const detail = renderDetail?.(row.original) ?? null;
+                return (
+                  <Fragment key={row.id}>
+                    <TableRow
+                      hover={Boolean(onRowClick)}
+                      onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+                      onKeyDown={onRowClick ? rowKeyDown(row.original) : undefined}
+                      tabIndex={onRowClick ? 0 : undefined}
+                      sx={{
+                        // Rows that open on Enter are in the tab order (FOCUS_RING).
+                        ...(onRowClick ? { cursor: 'pointer', '&:focus-visible': FOCUS_RING } : {}),
+                        ...(detail !== null ? { '& > td': { borderBottom: 'unset' } } : {}),
+                      }}
                     >
-                      {sortKey !== undefined && onSortChange ? (
-                        <TableSortLabel
-                          active={active}
-                          direction={active ? sortDir : 'asc'}
-                          onClick={sortHandler(sortKey)}
-                        >
-                          {flexRender(header.column.columnDef.header, header.getContext())}
-                        </TableSortLabel>
-                      ) : (
-                        flexRender(header.column.columnDef.header, header.getContext())
-                      )}
-                    </TableCell>
-                  );
-                })}
-              </TableRow>
-            ))}
-          </TableHead>
-          <TableBody>
-            {visibleRows.map((row) => {
-              const detail = renderDetail?.(row.original) ?? null;
-              return (
-                <Fragment key={row.id}>
-                  <TableRow
-                    hover={Boolean(onRowClick)}
-                    onClick={onRowClick ? () => onRowClick(row.original) : undefined}
-                    onKeyDown={onRowClick ? rowKeyDown(row.original) : undefined}
-                    tabIndex={onRowClick ? 0 : undefined}
-                    sx={{
-                      // Rows that open on Enter are in the tab order; MUI gives them no focus style.
-                      ...(onRowClick ? { cursor: 'pointer', '&:focus-visible': FOCUS_RING } : {}),
-                      ...(detail !== null ? { '& > td': { borderBottom: 'unset' } } : {}),
-                    }}
-                  >
-                    {row.getVisibleCells().map((cell) => {
-                      const column = cell.column.columnDef.meta as DataColumn<T>;
-                      return (
-                        <TableCell key={cell.id} align={column.align}>
-                          {/*
-                           * Called, not rendered through flexRender: that makes each new columns
-                           * array a new component type, remounting every cell and dropping the focus
-                           * of the button that changed it (e.g. a details toggle).
-                           */}
-                          {column.cell(row.original)}
-                        </TableCell>
-                      );
-                    })}
-                  </TableRow>
-                  {detail !== null && (
-                    <TableRow id={detailRowId(row.id)}>
-                      <TableCell colSpan={columns.length}>{detail}</TableCell>
+                      {row.getVisibleCells().map((cell) => {
+                        const column = cell.column.columnDef.meta as DataColumn<T>;
+                        return (
+                          <TableCell key={cell.id} align={column.align}>
+                            {/*
+                             * Called, not rendered through flexRender: that makes each new columns
+                             * array a new component type, remounting every cell and dropping the focus
+                             * of the button that changed it (e.g. a details toggle).
+                             */}
+                            {column.cell(row.original)}
+                          </TableCell>
+                        );
+                      })}
                     </TableRow>
-                  )}
-                </Fragment>
-              );
-            })}
-            {visibleRows.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={columns.length} align="center" sx={{ py: 4, color: 'text.secondary' }}>
-                  {loadingFirst ? (
-                    <CircularProgress size={28} aria-label={intl.formatMessage({ id: 'common.loading' })} />
-                  ) : (
-                    intl.formatMessage({ id: emptyMessageId })
-                  )}
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
-      {showPagination && (
-        <ListPagination page={page} pageCount={pageCount} onPageChange={onPageChange} position="bottom" />
+                    {detail !== null && (
+                      <TableRow id={detailRowId(row.id)}>
+                        <TableCell colSpan={columns.length}>{detail}</TableCell>
+                      </TableRow>
+                    )}
+                  </Fragment>
+                );
+              })}
+              {visibleRows.length === 0 && (
+                <TableRow>
+                  <TableCell colSpan={columns.length} align="center" sx={{ py: 4, color: 'text.secondary' }}>
+                    <NoRows
+                      loading={loadingFirst}
+                      loadFailed={loadFailed}
+                      onRetry={onRetry}
+                      emptyMessageId={emptyMessageId}
+                    />
+                  </TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
       )}
+      {pagination('bottom')}
     </Box>
   );
 }

@@ -18,4 +18,4 @@ export {
   type SortDir,
   useListControls,
 } from './list-search';
-export { pagedRows } from './paged-rows';
+export { listState, pagedRows } from './paged-rows';

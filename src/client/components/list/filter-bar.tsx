@@ -27,7 +27,16 @@ export function FilterBar({
     <Box
       role="search"
       aria-label={intl.formatMessage({ id: labelId })}
-      sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, mb: 1 }}
+      // Top-aligned: a disabled filter's hint beneath it must not push its neighbours down.
+      sx={{
+        display: 'flex',
+        flexWrap: 'wrap',
+        alignItems: 'flex-start',
+        gap: 2,
+        mb: 1,
+        // A disabled filter's hint is read, not greyed out: MUI's disabled grey is below WCAG AA contrast.
+        '& .MuiFormHelperText-root.Mui-disabled': { color: 'text.secondary' },
+      }}
     >
       {children}
       <Button startIcon={<RestartAlt />} disabled={!filtered} onClick={onReset}>

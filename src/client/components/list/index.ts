@@ -1,3 +1,4 @@
 export { FilterBar } from './filter-bar';
 export { ListPage } from './list-page';
 export { type FilterOption, SelectFilter } from './select-filter';
+export { TEXT_FILTER_DELAY_MS, TextFilter } from './text-filter';

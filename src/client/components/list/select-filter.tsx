@@ -8,7 +8,8 @@ export interface FilterOption {
 
 /**
  * A drop-down filter. `allLabelId` adds the empty choice ("all …"); a value that is not among the
- * options (not loaded yet, or a stale link) shows as that empty choice.
+ * options (not loaded yet, or a stale link) shows as that empty choice. A disabled filter says what
+ * enables it (`disabledHintId`), so it is not a dead control.
  */
 export function SelectFilter({
   name,
@@ -18,6 +19,7 @@ export function SelectFilter({
   onChange,
   allLabelId,
   disabled = false,
+  disabledHintId,
   minWidth = 180,
 }: {
   name: string;
@@ -27,6 +29,8 @@ export function SelectFilter({
   onChange: (value: string | undefined) => void;
   allLabelId?: string;
   disabled?: boolean;
+  /** Message id saying what enables the filter, shown beneath it while it is disabled. */
+  disabledHintId?: string;
   minWidth?: number;
 }) {
   const intl = useIntl();
@@ -39,6 +43,7 @@ export function SelectFilter({
       label={intl.formatMessage({ id: labelId })}
       value={shown}
       disabled={disabled}
+      helperText={disabled && disabledHintId ? intl.formatMessage({ id: disabledHintId }) : undefined}
       onChange={(event) => onChange(event.target.value || undefined)}
       sx={{ minWidth }}
       slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}

@@ -1,55 +1,12 @@
-import { TextField } from '@mui/material';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { AuditEntry } from '../../../shared/api/index.ts';
 import { DataTable, pagedRows } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/data-table/date-filter';
-import { FilterBar, ListPage, SelectFilter } from '../../components/list';
+import { FilterBar, ListPage, SelectFilter, TextFilter } from '../../components/list';
 import { useAudit } from './api/audit';
 import { auditColumns } from './components/audit-columns';
 import { AUDIT_ENTITY_TYPES, type AuditListSearch } from './search';
-
-/** A text filter applied when the field is left or with Enter, so a refetch never interrupts typing. */
-function CommitField({
-  name,
-  labelId,
-  value,
-  onCommit,
-  disabled = false,
-  inputMode,
-}: {
-  name: string;
-  labelId: string;
-  value: string | undefined;
-  onCommit: (value: string | undefined) => void;
-  disabled?: boolean;
-  inputMode?: 'numeric';
-}) {
-  const intl = useIntl();
-  const [draft, setDraft] = useState(value ?? '');
-  // The URL changed (reset, back button, a link): show it.
-  useEffect(() => setDraft(value ?? ''), [value]);
-  const commit = () => {
-    const next = draft.trim() === '' ? undefined : draft.trim();
-    if (next !== value) onCommit(next);
-  };
-  return (
-    <TextField
-      size="small"
-      name={name}
-      label={intl.formatMessage({ id: labelId })}
-      value={draft}
-      disabled={disabled}
-      onChange={(event) => setDraft(event.target.value)}
-      onBlur={commit}
-      onKeyDown={(event) => {
-        if (event.key === 'Enter') commit();
-      }}
-      slotProps={{ htmlInput: inputMode ? { inputMode, pattern: '[0-9]*' } : undefined }}
-      sx={{ width: inputMode ? 120 : 240 }}
-    />
-  );
-}
 
 /**
  * The audit trail (docs/audit.md), newest first; page and filters live in the URL, so a filtered
@@ -100,22 +57,24 @@ export function AuditListPage({
             onSearchChange({ entityType, entityId: undefined, page: 1 });
           }}
         />
-        <CommitField
+        <TextFilter
           name="entityId"
           labelId="audit.filter.entity_id"
-          inputMode="numeric"
+          numeric
+          width={160}
           value={search.entityId === undefined ? undefined : String(search.entityId)}
           disabled={search.entityType === undefined}
-          onCommit={(text) => {
+          disabledHintId="audit.filter.entity_id_hint"
+          onChange={(text) => {
             const id = text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
             onSearchChange({ entityId: id !== undefined && id > 0 ? id : undefined, page: 1 });
           }}
         />
-        <CommitField
+        <TextFilter
           name="actor"
           labelId="audit.filter.actor"
           value={search.actor}
-          onCommit={(actor) => onSearchChange({ actor, page: 1 })}
+          onChange={(actor) => onSearchChange({ actor, page: 1 })}
         />
         <DateRangeFilter
           names={['from', 'to']}

@@ -4,7 +4,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { Device } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable } from '../../components/data-table';
+import { type DataColumn, DataTable, listState } from '../../components/data-table';
 import { ButtonLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
 import { useCustomerDevices } from './api/devices';
@@ -47,7 +47,7 @@ export function CustomerDevicesPage({ customerId }: { customerId: number }) {
         rows={devices.data}
         getRowId={(row) => row.id}
         emptyMessageId="devices.list.empty"
-        isFetching={devices.isFetching}
+        {...listState(devices)}
         onRowClick={(row) =>
           void navigate({
             to: '/customers/$id/devices/$deviceId',

@@ -202,6 +202,7 @@ export function SterilizationListPage({
           options={customers.map((option) => ({ value: String(option.id), label: option.name }))}
           allLabelId={canSeeAll ? 'sterilizations.filter.all_customers' : undefined}
           disabled={!canSeeAll}
+          disabledHintId="sterilizations.filter.customer_hint"
           minWidth={240}
           onChange={(value) =>
             onSearchChange({
@@ -218,6 +219,7 @@ export function SterilizationListPage({
           options={devices.map((option) => ({ value: String(option.id), label: option.device_serial }))}
           allLabelId="sterilizations.filter.all_devices"
           disabled={customerId === undefined}
+          disabledHintId="sterilizations.filter.device_hint"
           // The customer goes into the URL with the device: a device filter is dropped without one,
           // and a customer user's (fixed) customer is otherwise not there.
           onChange={(value) =>

@@ -4,7 +4,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { User } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, YesNo } from '../../components/data-table';
+import { type DataColumn, DataTable, listState, YesNo } from '../../components/data-table';
 import { ButtonLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
 import { useCustomerUsers } from './api/users';
@@ -62,7 +62,7 @@ export function CustomerUsersPage({ customerId }: { customerId: number }) {
               })
             }
             emptyMessageId="users.list.empty"
-            isFetching={users.isFetching}
+            {...listState(users)}
           />
         </CardContent>
       </Card>
