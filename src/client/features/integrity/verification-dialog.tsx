@@ -41,6 +41,7 @@ import {
   explorerTxUrl,
   formRecord,
   hasFormData,
+  hashingVersionOf,
   INTEGRITY_FIELDS,
   type IntegrityField,
   initialForm,
@@ -140,7 +141,7 @@ function VerificationBody({ record }: { record: Sterilization }) {
   const anchorTx = useAnchorTransaction(chainInfo.data?.rpc_url, txHash, txHash !== null);
   const server = useServerHashes(
     calculating ? null : edited,
-    data?.hashing_version ?? 1,
+    hashingVersionOf(data),
     data?.blockchain_data_block_id ?? null,
   );
 
