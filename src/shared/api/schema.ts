@@ -879,6 +879,8 @@ export interface components {
       };
       /** @description Null until the record is put in a blockchain data block. */
       blockchain_data: components['schemas']['BlockchainData'] | null;
+      /** @description Whether the record's customer has blockchain enabled. False: the record is not anchored and will not be while the customer stays without blockchain. */
+      blockchain_enabled: boolean;
     };
     Certificate: {
       id: number;

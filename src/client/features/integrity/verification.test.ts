@@ -5,11 +5,13 @@ import { V1_BLOCK } from '../../../shared/integrity/v1-block.fixture.ts';
 import {
   type AnchorTransaction,
   type ChainRead,
+  changedFields,
   computeHashes,
   explorerTxUrl,
   formRecord,
   hasFormData,
   initialForm,
+  isPristine,
   proofReceipt,
   type VerificationInput,
   verification,
@@ -139,6 +141,21 @@ describe('form and hashes', () => {
       });
       expect(proofReceipt({ ...record, blockchain_data: data }, undefined)?.leaf).toBe(V1_BLOCK.leaves[i]);
     }
+  });
+
+  it('names the fields that differ from the stored record, as the leaf compares them', () => {
+    const form = initialForm(record101);
+    expect(changedFields(form, record101, 2)).toEqual([]);
+    expect(isPristine(form, record101)).toBe(true);
+    // The same value typed differently is no change, but there is something to restore.
+    const retyped = { ...form, supplied_energy: '12.50' };
+    expect(changedFields(retyped, record101, 2)).toEqual([]);
+    expect(isPristine(retyped, record101)).toBe(false);
+    const edited = { ...form, supplied_energy: '13', notes: 'added', consumables_lot: '' };
+    expect(changedFields(edited, record101, 2)).toEqual(['supplied_energy', 'consumables_lot', 'notes']);
+    // A stored "" lot cleared in the input: no change in either version.
+    const emptyLot = { ...record101, consumables_lot: '' } as Sterilization;
+    expect(changedFields(initialForm(emptyLot), emptyLot, 1)).toEqual([]);
   });
 
   it('has no root for a malformed proof', () => {

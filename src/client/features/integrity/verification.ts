@@ -65,6 +65,29 @@ export function formRecord(form: VerificationForm, original: RecordLike): Integr
   ) as IntegrityRecord;
 }
 
+/**
+ * Issue 15: the fields whose value differs from the stored record's, compared as the leaf compares them
+ * (canonical values of the block's version), so "12.50" typed for 12.5 is not a change.
+ */
+export function changedFields(
+  form: VerificationForm,
+  original: RecordLike,
+  version: HashingVersion,
+): IntegrityField[] {
+  const edited = formRecord(form, original);
+  const stored = formRecord(initialForm(original), original);
+  return INTEGRITY_FIELDS.filter(
+    (field) =>
+      canonicalValue(field, edited[field], version) !== canonicalValue(field, stored[field], version),
+  );
+}
+
+/** Whether the form still holds the record's own texts (nothing to restore). */
+export function isPristine(form: VerificationForm, original: RecordLike): boolean {
+  const initial = initialForm(original);
+  return INTEGRITY_FIELDS.every((field) => form[field] === initial[field]);
+}
+
 export type Hashes = {
   /** The record's control string (leaf). */
   leaf: `0x${string}`;

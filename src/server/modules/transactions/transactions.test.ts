@@ -177,6 +177,22 @@ describe('anchoring in the app', () => {
       select count(*) as n from sterilizations s join devices d on d.id = s.device_id
       join customers c on c.id = d.customer_id where not c.enable_blockchain and s.blockchain_data_block_id is not null`);
     expect(Number(off.rows[0]!.n)).toBe(0);
+    // Issue 15: each record says whether its customer anchors at all, so the modal can tell "not yet" from "never".
+    expect(anchored.every((row) => row.blockchain_enabled === true)).toBe(true);
+    const disabled = await t.database.db.execute<{ id: number }>(
+      sql`select c.id from customers c where not c.enable_blockchain and exists
+          (select 1 from sterilizations s join devices d on d.id = s.device_id where d.customer_id = c.id) limit 1`,
+    );
+    const response = await t.as(token, {
+      method: 'GET',
+      url: `/api/v1/sterilizations?customerId=${disabled.rows[0]!.id}`,
+    });
+    expectContract('listSterilizations', response, 200);
+    const offRows = response.json().data.data as Listed[];
+    expect(offRows.length).toBeGreaterThan(0);
+    expect(offRows.every((row) => row.blockchain_enabled === false && row.blockchain_data === null)).toBe(
+      true,
+    );
   });
 
   it('GET /transactions/{id}: raw and decoded inputs, the root second', async () => {
