@@ -177,6 +177,15 @@ describe('anchoring in the app', () => {
       select count(*) as n from sterilizations s join devices d on d.id = s.device_id
       join customers c on c.id = d.customer_id where not c.enable_blockchain and s.blockchain_data_block_id is not null`);
     expect(Number(off.rows[0]!.n)).toBe(0);
+    // The worker makes new blocks with hashing_version 2, on the block and on its records; only the
+    // v1 fixture block keeps 1.
+    const versions = await t.database.db.execute<{ block: number; record: number | null; v1: boolean }>(sql`
+      select distinct b.hashing_version as block, s.hashing_version as record, b.id = ${v1.blockId} as v1
+      from blockchain_data_blocks b join sterilizations s on s.blockchain_data_block_id = b.id order by 1`);
+    expect(versions.rows).toEqual([
+      { block: 1, record: 1, v1: true },
+      { block: 2, record: 2, v1: false },
+    ]);
     // Issue 15: each record says whether its customer anchors at all, so the modal can tell "not yet" from "never".
     expect(anchored.every((row) => row.blockchain_enabled === true)).toBe(true);
     const disabled = await t.database.db.execute<{ id: number }>(
