@@ -310,7 +310,7 @@ test.describe('accessibility: axe WCAG 2.1 AA on every screen', () => {
       timeout: 20_000,
     });
     await expectAccessible(page, 'verification modal (anchored, verified)');
-    await modal.getByLabel('supplied_energy', { exact: true }).fill('123456');
+    await modal.getByLabel('UV dose (supplied energy)', { exact: true }).fill('123456');
     await expect(modal.getByRole('button', { name: 'Verification failed' })).toBeVisible();
     await expectAccessible(page, 'verification modal (edited, failed)');
     await modal.getByRole('button', { name: 'OK' }).click();
@@ -319,8 +319,8 @@ test.describe('accessibility: axe WCAG 2.1 AA on every screen', () => {
     // Customer 3 has blockchain off: its records are never sent.
     await page.goto('/sterilizations?customerId=3');
     await firstRow(page).getByRole('button', { name: 'Verify data' }).click();
-    await expect(modal.getByText('Data not yet sent')).toBeVisible();
-    await expectAccessible(page, 'verification modal (not sent)');
+    await expect(modal.getByText('Blockchain is not enabled for this customer')).toBeVisible();
+    await expectAccessible(page, 'verification modal (blockchain not enabled)');
   });
 
   test('certificates: list, delete dialog, upload with errors and calendar', async ({ page }) => {
@@ -596,7 +596,7 @@ test.describe('accessibility: the keyboard alone', () => {
     await expect(modal).toBeVisible();
     // The fields are reachable and editable from the keyboard inside the modal.
     await expect(modal.getByRole('button', { name: 'OK' })).toBeFocused();
-    await tabTo(page, modal.getByLabel('id', { exact: true }));
+    await tabTo(page, modal.getByLabel('Record ID', { exact: true }));
     await page.keyboard.press('Escape');
     await expect(modal).toBeHidden();
     await expect(verify).toBeFocused();

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { initialState, nextRecord, signRecords } from '../scripts/simulate-devices.ts';
+import type { SterilizationClaim } from '../src/shared/ingestion/claims.ts';
 import { apiCreateCustomer, apiToken } from './customers-helpers.ts';
 import { devnetControl } from './devnet-control.ts';
 import { DEMO, loginAs } from './fixtures.ts';
@@ -77,6 +78,46 @@ async function runVerifyReceipt(file: string, rpc: string): Promise<{ code: numb
   }
 }
 
+/**
+ * A blockchain-enabled clinic and device of the test's own (so the demo data stays as seeded), and a way
+ * to ingest one signed record of that device with some fields set.
+ */
+async function ownClinic(page: Page) {
+  const token = await apiToken(page.request);
+  const tag = Math.random().toString(36).slice(2, 7).toUpperCase().padEnd(5, 'X');
+  const customer = await apiCreateCustomer(page.request, token, `E2E Anchoring ${tag}`, {
+    enable_blockchain: '1',
+  });
+  const headers = { Authorization: `Bearer ${token}` };
+  const products = await getData<{ data: Array<{ id: number; type: number }> }>(
+    page.request,
+    '/api/v1/products?sortBy=type',
+    headers,
+  );
+  const serial = `E2A${tag}`;
+  const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const device = await page.request.post(`/api/v1/customers/${customer.id}/devices`, {
+    headers,
+    multipart: {
+      device_serial: serial,
+      label: `Anchoring ${tag}`,
+      product_id: String(products.data.find((product) => product.type === 1)?.id),
+      public_key: keys.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    },
+  });
+  expect(device.status(), await device.text()).toBe(201);
+  let state = initialState(Math.random);
+  const ingest = async (fields: Partial<SterilizationClaim>) => {
+    const next = nextRecord(serial, state, Math.random, Math.floor(Date.now() / 1000));
+    state = next.state;
+    const response = await page.request.post('/api/v1/ingest/sterilizations', {
+      data: { token: await signRecords(serial, [{ ...next.record, ...fields }], keys.privateKey) },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+  };
+  return { customer, ingest };
+}
+
 const dialog = (page: Page, name = 'Data integrity verification') => page.getByRole('dialog', { name });
 const firstRow = (page: Page) => page.getByRole('table').locator('tbody tr').first();
 
@@ -89,7 +130,7 @@ test.describe('data integrity verification', () => {
     await firstRow(page).getByRole('button', { name: 'Verify data' }).click();
     const modal = dialog(page);
     await expect(modal).toBeVisible();
-    await expect(modal.getByLabel('id', { exact: true })).toHaveValue(String(record.id));
+    await expect(modal.getByLabel('Record ID', { exact: true })).toHaveValue(String(record.id));
 
     await expect(modal.getByRole('button', { name: 'Verification successful' })).toBeVisible({
       timeout: 20_000,
@@ -118,27 +159,51 @@ test.describe('data integrity verification', () => {
       modal.getByRole('button', { name: 'Download proof' }).click(),
     ]);
     const receipt = JSON.parse(await readFile(await download.path(), 'utf8')) as Record<string, unknown>;
-    expect(receipt).toMatchObject({ leaf, root, hashing_version: 1, chain_id: 31337 });
+    expect(receipt).toMatchObject({ leaf, root, hashing_version: 2, chain_id: 31337 });
 
     // Any edit changes the control string and fails the check; the stored value, typed differently, verifies.
-    const energy = modal.getByLabel('supplied_energy', { exact: true });
+    const energy = modal.getByLabel('UV dose (supplied energy)', { exact: true });
     await energy.fill(String(record.supplied_energy + 1));
     await expect(modal.getByRole('button', { name: 'Verification failed' })).toBeVisible();
     await expect(modal.getByTestId('integrity-leaf')).not.toContainText(leaf);
     await expect(modal.locator('[data-check="root_match"]')).toHaveAttribute('data-status', 'fail');
     await expect(modal.getByTestId('integrity-server')).toContainText('same control strings');
+    // Issue 15: the changed field is marked with the stored value; the proof is not offered for edits.
+    await expect(modal.getByTestId('integrity-changed')).toHaveText('1 field differs from the stored record');
+    await expect(modal.locator('[data-changed="true"]')).toHaveCount(1);
+    await expect(energy).toHaveAccessibleDescription(`Stored value: ${record.supplied_energy}`);
+    await expect(modal.getByRole('button', { name: 'Download proof' })).toHaveCount(0);
+    await expect(modal.getByTestId('integrity-receipt-unavailable')).toBeVisible();
     const typed = String(record.supplied_energy).includes('.')
       ? `${record.supplied_energy}0`
       : `${record.supplied_energy}.00`;
     await energy.fill(typed);
     await expect(modal.getByRole('button', { name: 'Verification successful' })).toBeVisible();
     await expect(modal.getByTestId('integrity-leaf')).toContainText(leaf);
+    // The same value typed differently is no change: nothing marked, the proof offered again.
+    await expect(modal.getByTestId('integrity-changed')).toHaveCount(0);
+    await expect(modal.locator('[data-changed="true"]')).toHaveCount(0);
+    await expect(modal.getByRole('button', { name: 'Download proof' })).toBeVisible();
+
+    // Restore brings back the stored values after several edits.
+    const restore = modal.getByRole('button', { name: 'Restore the stored values' });
+    await energy.fill('1');
+    await modal.getByLabel('Cycle number', { exact: true }).fill('0');
+    await expect(modal.getByTestId('integrity-changed')).toHaveText('2 fields differ from the stored record');
+    await restore.click();
+    await expect(energy).toHaveValue(String(record.supplied_energy));
+    await expect(modal.getByRole('button', { name: 'Verification successful' })).toBeVisible();
+    await expect(modal.getByTestId('integrity-changed')).toHaveCount(0);
+    await expect(restore).toBeDisabled();
+    await expect(modal.getByRole('button', { name: 'Download proof' })).toBeVisible();
 
     await modal.getByRole('button', { name: 'OK' }).click();
     await expect(modal).toBeHidden();
   });
 
-  test('a record of a customer without blockchain is not sent yet', async ({ page }) => {
+  test('a record of a customer without blockchain says blockchain is not enabled (en, it)', async ({
+    page,
+  }) => {
     await loginAs(page, DEMO.admin);
     const headers = await bearer(page);
     const customers = await getData<Array<{ id: number; name: string }>>(
@@ -168,13 +233,83 @@ test.describe('data integrity verification', () => {
     await page.goto(`/sterilizations?customerId=${customerId}`);
     await firstRow(page).getByRole('button', { name: 'Verify data' }).click();
     const modal = dialog(page);
-    await expect(modal.getByText('Data not yet sent')).toBeVisible();
-    await expect(modal.getByText('It requires some time')).toBeVisible();
+    // Issue 15: such records are never anchored; "it requires some time" would be untrue.
+    await expect(modal.getByText('Blockchain is not enabled for this customer')).toBeVisible();
+    await expect(modal.getByText('Data not yet sent')).toHaveCount(0);
+    await expect(modal.getByText('It requires some time')).toHaveCount(0);
     await expect(modal.getByTestId('integrity-root')).toContainText('Transaction is not in a block yet');
     await expect(modal.getByTestId('integrity-leaf')).toContainText(/0x[0-9a-f]{64}/);
     await expect(modal.getByRole('button', { name: /^Verification/ })).toHaveCount(0);
     await modal.getByRole('button', { name: 'OK' }).click();
     await expect(modal).toBeHidden();
+
+    // In Italian, with translated field labels.
+    await page.evaluate(() => localStorage.setItem('uvtrace.locale', 'it'));
+    await page.reload();
+    await firstRow(page).getByRole('button', { name: 'Verifica dati' }).click();
+    const italian = dialog(page, 'Verifica integrità dati');
+    await expect(italian.getByText('La blockchain non è abilitata per questo cliente')).toBeVisible();
+    await expect(italian.getByTestId('integrity-leaf')).toContainText(/0x[0-9a-f]{64}/);
+    await expect(italian.getByLabel('Vita residua lampada (ore)', { exact: true })).toBeVisible();
+    await expect(italian.getByText('residual_lamp_life')).toHaveCount(0);
+  });
+
+  test('an empty notes field is no value: cleared notes fail, a record without notes verifies', async ({
+    page,
+  }) => {
+    test.slow(); // the worker makes a block after ANCHOR_INTERVAL_SECONDS (10 s)
+    await loginAs(page, DEMO.super);
+    const { customer, ingest } = await ownClinic(page);
+    await ingest({ status_code: 0, notes: null });
+    await ingest({ status_code: 0, notes: 'lamp checked' });
+    const headers = await bearer(page);
+    await expect
+      .poll(
+        async () => {
+          const rows = await getData<Paged>(
+            page.request,
+            `/api/v1/sterilizations?customerId=${customer.id}`,
+            headers,
+          );
+          return rows.data
+            .map((row) => row.blockchain_data?.blockchain_data_block.status ?? 'none')
+            .join(',');
+        },
+        { timeout: 60_000, intervals: [500, 1000, 2000] },
+      )
+      .toBe('MINED,MINED');
+    await page.goto(`/sterilizations?customerId=${customer.id}`);
+    const rows = page
+      .getByRole('table')
+      .locator('tbody tr')
+      .filter({ has: page.getByRole('button', { name: 'Verify data' }) });
+    await expect(rows).toHaveCount(2);
+    const seen: string[] = [];
+    for (const index of [0, 1]) {
+      await rows.nth(index).getByRole('button', { name: 'Verify data' }).click();
+      const modal = dialog(page);
+      const notes = modal.getByLabel('Notes', { exact: true });
+      await expect(modal.getByRole('button', { name: 'Verification successful' })).toBeVisible({
+        timeout: 20_000,
+      });
+      const value = await notes.inputValue();
+      seen.push(value);
+      if (value === 'lamp checked') {
+        await notes.fill('');
+        await expect(modal.getByRole('button', { name: 'Verification failed' })).toBeVisible();
+        await expect(notes).toHaveAccessibleDescription('Stored value: lamp checked');
+        await modal.getByRole('button', { name: 'Restore the stored values' }).click();
+        await expect(modal.getByRole('button', { name: 'Verification successful' })).toBeVisible();
+      } else {
+        // The empty input is the stored null; the server's calculation agrees.
+        expect(value).toBe('');
+        await expect(modal.locator('[data-changed="true"]')).toHaveCount(0);
+        await expect(modal.getByTestId('integrity-server')).toContainText('same control strings');
+      }
+      await modal.getByRole('button', { name: 'OK' }).click();
+      await expect(modal).toBeHidden();
+    }
+    expect(seen.sort()).toEqual(['', 'lamp checked']);
   });
 
   test('the downloaded proof receipt verifies with verify-receipt; a tampered one does not', async ({
@@ -187,7 +322,7 @@ test.describe('data integrity verification', () => {
     await page.goto('/sterilizations?customerId=2');
     await firstRow(page).getByRole('button', { name: 'Verify data' }).click();
     const modal = dialog(page);
-    await expect(modal.getByLabel('id', { exact: true })).toHaveValue(String(record.id));
+    await expect(modal.getByLabel('Record ID', { exact: true })).toHaveValue(String(record.id));
     await expect(modal.getByRole('button', { name: 'Verification successful' })).toBeVisible({
       timeout: 20_000,
     });
@@ -226,50 +361,18 @@ test.describe('data integrity verification', () => {
   test('a record whose anchor transaction is not mined yet waits for it, then verifies', async ({ page }) => {
     test.slow(); // the worker makes a block of one record after ANCHOR_INTERVAL_SECONDS (10 s)
     await loginAs(page, DEMO.super);
-    // A clinic and device of this test's own, so the demo data stays as seeded.
-    const token = await apiToken(page.request);
-    const tag = Math.random().toString(36).slice(2, 7).toUpperCase().padEnd(5, 'X');
-    const customer = await apiCreateCustomer(page.request, token, `E2E Anchoring ${tag}`, {
-      enable_blockchain: '1',
-    });
-    const headers = { Authorization: `Bearer ${token}` };
-    const products = await getData<{ data: Array<{ id: number; type: number }> }>(
-      page.request,
-      '/api/v1/products?sortBy=type',
-      headers,
-    );
-    const serial = `E2A${tag}`;
-    const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const device = await page.request.post(`/api/v1/customers/${customer.id}/devices`, {
-      headers,
-      multipart: {
-        device_serial: serial,
-        label: `Anchoring ${tag}`,
-        product_id: String(products.data.find((product) => product.type === 1)?.id),
-        public_key: keys.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      },
-    });
-    expect(device.status(), await device.text()).toBe(201);
+    const { customer, ingest } = await ownClinic(page);
 
     // The devnet keeps transactions in its mempool: the block is formed and SENT, and stays unmined.
     await devnetControl('evm_setAutomine', [false]);
     try {
-      const { record } = nextRecord(
-        serial,
-        initialState(Math.random),
-        Math.random,
-        Math.floor(Date.now() / 1000),
-      );
-      const ingest = await page.request.post('/api/v1/ingest/sterilizations', {
-        data: { token: await signRecords(serial, [record], keys.privateKey) },
-      });
-      expect(ingest.status(), await ingest.text()).toBe(200);
+      await ingest({});
       const sent = await newestRecord(page, customer.id, 'SENT');
 
       await page.goto(`/sterilizations?customerId=${customer.id}`);
       await firstRow(page).getByRole('button', { name: 'Verify data' }).click();
       const modal = dialog(page);
-      await expect(modal.getByLabel('id', { exact: true })).toHaveValue(String(sent.id));
+      await expect(modal.getByLabel('Record ID', { exact: true })).toHaveValue(String(sent.id));
       await expect(modal.getByTestId('integrity-block-status')).toContainText('SENT');
       await expect(modal.getByTestId('integrity-transaction')).toContainText(/0x[0-9a-f]{64}/);
       await expect(modal.getByText('Data verifiable when transaction is mined')).toBeVisible();

@@ -14,6 +14,7 @@ import {
   leafHash,
   merkleTree,
 } from '../src/shared/integrity/index.ts';
+import { V1_BLOCK } from '../src/shared/integrity/v1-block.fixture.ts';
 import { type ReceiptInput, verifyReceipt } from './verify-receipt.ts';
 
 const RECORDS: IntegrityRecord[] = [1, 2, 3].map((id) => ({
@@ -40,7 +41,7 @@ const verify = (candidate: ReceiptInput) =>
 
 beforeAll(async () => {
   chain = await connectChain(loadConfig({}).chain);
-  const leaves = RECORDS.map(leafHash);
+  const leaves = RECORDS.map((record) => leafHash(record));
   const { root, proofs } = merkleTree(leaves);
   const blockId = 4000 + Math.floor(Math.random() * 1_000_000);
   const prepared = await chain.prepareAnchor(blockId, root);
@@ -90,10 +91,44 @@ describe('verifyReceipt', () => {
     const result = await verify({ ...receipt, record: { ...receipt.record, supplied_energy: '12.6' } });
     expect(result.ok).toBe(false);
     expect(failing(result)).toEqual(['leaf']);
-    // "" and null are different values for text fields.
+    // hashing_version 2: "" and null are one value (the record's stored "" lot), another text is not.
+    expect(receipt.record.consumables_lot).toBeNull();
+    expect(failing(await verify({ ...receipt, record: { ...receipt.record, consumables_lot: '' } }))).toEqual(
+      [],
+    );
     expect(
-      failing(await verify({ ...receipt, record: { ...receipt.record, consumables_lot: null } })),
+      failing(await verify({ ...receipt, record: { ...receipt.record, consumables_lot: 'LOT-7' } })),
     ).toEqual(['leaf']);
+    expect(failing(await verify({ ...receipt, hashing_version: 1 }))).toEqual(['leaf']);
+    expect(failing(await verify({ ...receipt, hashing_version: 3 as 1 }))).toEqual(['format', 'leaf']);
+  });
+
+  it('verifies a receipt of a block made with hashing_version 1 before version 2', async () => {
+    // The frozen v1 block, anchored under its own id: its receipt as the modal gives it.
+    const blockId = 5_000_000 + Math.floor(Math.random() * 1_000_000);
+    const prepared = await chain.prepareAnchor(blockId, V1_BLOCK.root);
+    await chain.broadcast(prepared.serialized);
+    await chain.client.waitForTransactionReceipt({ hash: prepared.hash });
+    const index = 2; // the record with "" in two text fields: version 1 keeps "" apart from null
+    const stored = V1_BLOCK.records[index]!;
+    const v1Receipt: ReceiptInput = {
+      ...receipt,
+      hashing_version: 1,
+      record: Object.fromEntries(
+        INTEGRITY_FIELDS.map((field) => [field, canonicalValue(field, stored[field], 1)]),
+      ) as Record<IntegrityField, string | null>,
+      leaf: V1_BLOCK.leaves[index]!,
+      proof: V1_BLOCK.proofs[index]!,
+      root: V1_BLOCK.root,
+      block_id: blockId,
+      transaction_hash: prepared.hash,
+    };
+    expect(v1Receipt.record.notes).toBe('');
+    expect(failing(await verify(v1Receipt))).toEqual([]);
+    expect(failing(await verify({ ...v1Receipt, hashing_version: 2 }))).toEqual(['leaf']);
+    expect(failing(await verify({ ...v1Receipt, record: { ...v1Receipt.record, notes: null } }))).toEqual([
+      'leaf',
+    ]);
   });
 
   it('fails the root and anchor checks for a wrong root', async () => {

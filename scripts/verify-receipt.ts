@@ -2,7 +2,7 @@
  * Verifies a proof receipt (`uvtrace-proof-receipt/1`, the modal's "Download proof") standalone:
  *   npm run verify-receipt -- receipt.json [--rpc URL]
  * Checks, each printed as passed/failed: the receipt's format; the leaf recomputed from its record
- * (hashing_version 1) equals its leaf; folding its proof from that leaf gives its root; and over JSON-RPC
+ * (with the receipt's hashing_version, 1 or 2: a block keeps the version it was made with) equals its leaf; folding its proof from that leaf gives its root; and over JSON-RPC
  * (--rpc, else the receipt's rpc_url when it has one) the chain id matches, the transaction exists, was
  * sent to the receipt's contract, succeeded, and is the call anchor(block_id, root). Exits 1 when any
  * check fails, 2 on a usage error.
@@ -12,7 +12,13 @@ import { parseArgs } from 'node:util';
 import { createPublicClient, decodeFunctionData, type Hex, http, type Transport } from 'viem';
 import type { ProofReceipt } from '../src/client/features/integrity/verification.ts';
 import { ANCHOR_ABI } from '../src/server/chain/artifact.ts';
-import { HASHING_VERSION, leafHash, processProof, recordFromForm } from '../src/shared/integrity/index.ts';
+import {
+  HASHING_VERSIONS,
+  isHashingVersion,
+  leafHash,
+  processProof,
+  recordFromForm,
+} from '../src/shared/integrity/index.ts';
 
 export const RECEIPT_FORMAT = 'uvtrace-proof-receipt/1';
 
@@ -51,8 +57,10 @@ const message = (error: unknown) =>
 function formatCheck(receipt: ReceiptInput): ReceiptCheck {
   const problems: string[] = [];
   if (receipt?.format !== RECEIPT_FORMAT) problems.push(`format is ${JSON.stringify(receipt?.format)}`);
-  if (receipt?.hashing_version !== HASHING_VERSION) {
-    problems.push(`hashing_version ${JSON.stringify(receipt?.hashing_version)} is not ${HASHING_VERSION}`);
+  if (!isHashingVersion(receipt?.hashing_version)) {
+    problems.push(
+      `hashing_version ${JSON.stringify(receipt?.hashing_version)} is not one of ${HASHING_VERSIONS.join(', ')}`,
+    );
   }
   if (typeof receipt?.record !== 'object' || receipt.record === null) problems.push('no record');
   if (!Number.isSafeInteger(receipt?.block_id)) problems.push('block_id is not an integer');
@@ -60,20 +68,19 @@ function formatCheck(receipt: ReceiptInput): ReceiptCheck {
     name: 'format',
     ok: problems.length === 0,
     detail:
-      problems.length === 0 ? `${RECEIPT_FORMAT}, hashing_version ${HASHING_VERSION}` : problems.join('; '),
+      problems.length === 0
+        ? `${RECEIPT_FORMAT}, hashing_version ${receipt.hashing_version}`
+        : problems.join('; '),
   };
 }
 
 function leafCheck(receipt: ReceiptInput): ReceiptCheck {
   try {
-    if (receipt.hashing_version !== HASHING_VERSION) {
-      return {
-        name: 'leaf',
-        ok: false,
-        detail: `cannot hash with hashing_version ${receipt.hashing_version}`,
-      };
+    const version = receipt.hashing_version;
+    if (!isHashingVersion(version)) {
+      return { name: 'leaf', ok: false, detail: `cannot hash with hashing_version ${version}` };
     }
-    const computed = leafHash(recordFromForm(receipt.record));
+    const computed = leafHash(recordFromForm(receipt.record), version);
     const ok = sameHex(computed, receipt.leaf);
     return {
       name: 'leaf',

@@ -190,7 +190,7 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
           id: String(row.id),
           serial: row.device_serial,
           createdAt: new Date(row.created_at).getTime(),
-          leaf: leafBytes(integrityRecord(row)),
+          leaf: leafBytes(integrityRecord(row), HASHING_VERSION),
         }),
         slicer,
       );

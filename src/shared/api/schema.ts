@@ -504,7 +504,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Compute a record's leaf hash and its block's Merkle root on the server. */
+    /**
+     * Compute a record's leaf hash and its block's Merkle root on the server.
+     * @description Every field is a string; an empty field is no value (hashing_version 2, docs/integrity.md). Without hashing_version the block's own version is used. A block holding none of the caller's records, or a record id of another customer in it, is 404 like any object the caller cannot read.
+     */
     post: operations['calculateHash'];
     delete?: never;
     options?: never;
@@ -876,6 +879,8 @@ export interface components {
       };
       /** @description Null until the record is put in a blockchain data block. */
       blockchain_data: components['schemas']['BlockchainData'] | null;
+      /** @description Whether the record's customer has blockchain enabled. False: the record is not anchored and will not be while the customer stays without blockchain. */
+      blockchain_enabled: boolean;
     };
     Certificate: {
       id: number;

@@ -1,14 +1,30 @@
 /**
- * hashing_version 1: the canonical form of a sterilization record and its leaf hash.
+ * The canonical form of a sterilization record and its leaf hash, hashing_version 1 and 2.
  * Isomorphic (browser and server): no node: imports, no DOM. The byte-by-byte specification is
  * docs/integrity.md; this file is its reference implementation.
+ * Version 2 differs from 1 in one rule only: an empty text field is null (v1 kept "" apart from null),
+ * so a form, which sends every field as a string, can express a missing value (issue 17). A block keeps
+ * the version it was made with, so every function takes the version, defaulting to the current one.
  */
 import { bytesToHex, type Hex, stringToBytes } from 'viem';
 import { keccak256Bytes } from './hash.ts';
 
-export const HASHING_VERSION = 1;
+/** The version new blocks are made with. */
+export const HASHING_VERSION = 2;
+export type HashingVersion = 1 | 2;
+/** Every version a stored block can have: all stay verifiable forever (DESIGN §5). */
+export const HASHING_VERSIONS: readonly HashingVersion[] = [1, 2];
+
+export function isHashingVersion(value: unknown): value is HashingVersion {
+  return HASHING_VERSIONS.includes(value as HashingVersion);
+}
+
 /** First element of every canonical array: names the kind of record and the hashing version. */
-export const LEAF_DOMAIN = 'uvtrace/sterilization/1';
+export function leafDomain(version: HashingVersion = HASHING_VERSION): string {
+  return `uvtrace/sterilization/${version}`;
+}
+/** The current version's domain. */
+export const LEAF_DOMAIN = leafDomain();
 
 /** The 14 fields of a record, in the verification modal's order (SPEC §2), which is the leaf's order. */
 export const INTEGRITY_FIELDS = [
@@ -150,10 +166,16 @@ export function canonicalTimestamp(value: string | Date): string | undefined {
  *   (it can never equal a canonical number, so it never matches a stored record);
  * - received_ts: canonicalTimestamp; empty text is null; unparsable text stays as typed;
  * - text fields (device_serial, consumables_lot, notes): the text exactly, no trimming or Unicode
- *   normalisation; null and "" are different values.
+ *   normalisation. Version 2: "" is null (whitespace is kept: it is content a device sent, and trimming
+ *   would break "exactly as stored"). Version 1: null and "" are different values.
  */
-export function canonicalValue(field: IntegrityField, value: IntegrityValue): string | null {
+export function canonicalValue(
+  field: IntegrityField,
+  value: IntegrityValue,
+  version: HashingVersion = HASHING_VERSION,
+): string | null {
   if (value === null || value === undefined) return null;
+  if (version >= 2 && value === '') return null;
   if (NUMERIC_FIELDS.has(field)) {
     if (value instanceof Date) return value.toISOString();
     if (typeof value === 'string' && value.trim() === '') return null;
@@ -167,19 +189,28 @@ export function canonicalValue(field: IntegrityField, value: IntegrityValue): st
   return value instanceof Date ? value.toISOString() : String(value);
 }
 
-/** The canonical array: [LEAF_DOMAIN, ...the 14 canonical values in INTEGRITY_FIELDS order]. */
-export function canonicalArray(record: IntegrityRecord): (string | null)[] {
-  return [LEAF_DOMAIN, ...INTEGRITY_FIELDS.map((field) => canonicalValue(field, record[field]))];
+/** The canonical array: [leafDomain(version), ...the 14 canonical values in INTEGRITY_FIELDS order]. */
+export function canonicalArray(
+  record: IntegrityRecord,
+  version: HashingVersion = HASHING_VERSION,
+): (string | null)[] {
+  return [
+    leafDomain(version),
+    ...INTEGRITY_FIELDS.map((field) => canonicalValue(field, record[field], version)),
+  ];
 }
 
 /** The leaf preimage as text: JSON.stringify of the canonical array (no spaces; ECMA-262 string escaping). */
-export function canonicalText(record: IntegrityRecord): string {
-  return JSON.stringify(canonicalArray(record));
+export function canonicalText(record: IntegrityRecord, version: HashingVersion = HASHING_VERSION): string {
+  return JSON.stringify(canonicalArray(record, version));
 }
 
 /** The leaf preimage: the UTF-8 bytes of canonicalText. */
-export function canonicalBytes(record: IntegrityRecord): Uint8Array {
-  return stringToBytes(canonicalText(record));
+export function canonicalBytes(
+  record: IntegrityRecord,
+  version: HashingVersion = HASHING_VERSION,
+): Uint8Array {
+  return stringToBytes(canonicalText(record, version));
 }
 
 const encoder = new TextEncoder();
@@ -187,22 +218,22 @@ const encoder = new TextEncoder();
 let scratch = new Uint8Array(1024);
 
 /** The record's leaf: keccak256 of its canonical bytes, as bytes. */
-export function leafBytes(record: IntegrityRecord): Uint8Array {
-  const text = canonicalText(record);
+export function leafBytes(record: IntegrityRecord, version: HashingVersion = HASHING_VERSION): Uint8Array {
+  const text = canonicalText(record, version);
   if (scratch.length < text.length * 3) scratch = new Uint8Array(text.length * 3); // UTF-8: ≤ 3 bytes a unit
   const { written } = encoder.encodeInto(text, scratch);
   return keccak256Bytes(scratch.subarray(0, written));
 }
 
 /** The record's leaf (its "control string"): keccak256 of its canonical bytes, 0x-hex. */
-export function leafHash(record: IntegrityRecord): Hex {
-  return bytesToHex(leafBytes(record));
+export function leafHash(record: IntegrityRecord, version: HashingVersion = HASHING_VERSION): Hex {
+  return bytesToHex(leafBytes(record, version));
 }
 
 /**
  * A record from the verification form (all strings, as the modal edits them and calculateHash receives
  * them). A field that is absent is null; the canonical rules above then apply ("" is null for numbers and
- * the timestamp, and stays "" for text fields).
+ * the timestamp, and for text fields from version 2 on; version 1 keeps a text field's "").
  */
 export function recordFromForm(form: Partial<Record<string, string | null | undefined>>): IntegrityRecord {
   return Object.fromEntries(INTEGRITY_FIELDS.map((field) => [field, form[field] ?? null])) as IntegrityRecord;

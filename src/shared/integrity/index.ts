@@ -1,4 +1,4 @@
-/** Integrity, hashing_version 1 (docs/integrity.md): canonical leaves, the block Merkle tree, proofs. */
+/** Integrity, hashing_version 1 and 2 (docs/integrity.md): canonical leaves, the block Merkle tree, proofs. */
 export * from './canonical.ts';
 export { type Keccak256, setKeccak256 } from './hash.ts';
 export * from './merkle.ts';

@@ -8,12 +8,15 @@ import {
   canonicalDecimal,
   canonicalText,
   canonicalTimestamp,
+  canonicalValue,
   createSlicer,
   HASHING_VERSION,
   hashPair,
   INTEGRITY_FIELDS,
   type IntegrityRecord,
+  isHashingVersion,
   leafBytes,
+  leafDomain,
   leafHash,
   mapSliced,
   merkleLevelsAsync,
@@ -65,7 +68,9 @@ const EXAMPLE: IntegrityRecord[] = [
     notes: '',
   },
 ];
-const EXPECTED = {
+type Expected = { texts: string[]; leaves: Hex[]; pair01: Hex; root: Hex };
+/** Version 1's example (docs/integrity.md §5): blocks made before version 2 hold leaves like these. */
+const EXPECTED_V1: Expected = {
   texts: [
     '["uvtrace/sterilization/1","101","2025-03-14T09:26:53.589Z","UVB00017","41","12.5","15","14.75","8421","0","45.464211","9.191383","LOT2503","7",null]',
     '["uvtrace/sterilization/1","102","2025-03-14T09:48:10.000Z","UVB00017","42","12.5","15","14.75","8421","2","45.464211","9.191383","LOT2503","8","lamp replaced \\"A\\"\\nok"]',
@@ -75,34 +80,96 @@ const EXPECTED = {
     '0xbcc65b9047797be3ce82558d4ec3728b28d35985189ab23f38302674ed8badd8',
     '0x86d88d0254f87f0aea9229cb5146d36c8c69b7ec2e651a88598c0bf40f172fa4',
     '0xca2b59302d835b90cdd009a76e5e275ead164bb5df7b7122f7ee4a21cf1b1332',
-  ] as Hex[],
-  pair01: '0x0b238c752f671748350ba6ca3c28c4f7e163a316b84b85def4e32069998b72a3' as Hex,
-  root: '0x7a52ef18c7220a351b809d6f909839243a8c54d40b4e436c58d4822fe7d34cbb' as Hex,
+  ],
+  pair01: '0x0b238c752f671748350ba6ca3c28c4f7e163a316b84b85def4e32069998b72a3',
+  root: '0x7a52ef18c7220a351b809d6f909839243a8c54d40b4e436c58d4822fe7d34cbb',
 };
+/** Version 2's example (docs/integrity.md §5.2): the same records; 103's empty notes is now null. */
+const EXPECTED_V2: Expected = {
+  texts: [
+    '["uvtrace/sterilization/2","101","2025-03-14T09:26:53.589Z","UVB00017","41","12.5","15","14.75","8421","0","45.464211","9.191383","LOT2503","7",null]',
+    '["uvtrace/sterilization/2","102","2025-03-14T09:48:10.000Z","UVB00017","42","12.5","15","14.75","8421","2","45.464211","9.191383","LOT2503","8","lamp replaced \\"A\\"\\nok"]',
+    '["uvtrace/sterilization/2","103","2025-03-14T10:02:00.500Z","UVB00017","43","9.1","15","14.75","8421","0",null,null,null,null,null]',
+  ],
+  leaves: [
+    '0x8c19f41dd23833c3e894924971e6b2af02f9c35099fba8e0a9e6a5cd384e1bd9',
+    '0xc8f2417747da513fa6d2b567f74188a5f7e17c21411aef4972df92f3c55b13bf',
+    '0xc2ffb1b96c8f365f903751e15a8477f94a1c57991a0804998452c1580946ef4c',
+  ],
+  pair01: '0xfd7fbaa8f9e8074ee092a66366c900806591e0a51e7b44ca7fc78c1046e17146',
+  root: '0x8e16235981f3587964b801f782f9a8e60cb41bd59fff5d04c874e3173b905c22',
+};
+/** The current version's example, which the tests below build on. */
+const EXPECTED = EXPECTED_V2;
 
 /** keccak256 from another implementation (EDR's Rust one), to check viem's use independently. */
 const otherKeccak = (bytes: Uint8Array) => bytesToHex(edrKeccak(bytes));
+/** Sorted pair by hand (big-endian compare of the hex digits), independent of hashPair. */
+const pairByHand = (a: Hex, b: Hex) => {
+  const [low, high] = a < b ? [a, b] : [b, a];
+  return otherKeccak(new Uint8Array([...hexToBytes(low), ...hexToBytes(high)]));
+};
 
-describe('worked example (docs/integrity.md)', () => {
+describe.each([
+  { version: 1 as const, expected: EXPECTED_V1 },
+  { version: 2 as const, expected: EXPECTED_V2 },
+])('worked example of hashing_version $version (docs/integrity.md)', ({ version, expected }) => {
   it('gives the documented canonical texts, leaves, pair and root', () => {
-    expect(EXAMPLE.map(canonicalText)).toEqual(EXPECTED.texts);
-    expect(EXAMPLE.map(leafHash)).toEqual(EXPECTED.leaves);
-    for (const [i, text] of EXPECTED.texts.entries()) {
-      expect(otherKeccak(new TextEncoder().encode(text))).toBe(EXPECTED.leaves[i]);
+    expect(EXAMPLE.map((record) => canonicalText(record, version))).toEqual(expected.texts);
+    expect(EXAMPLE.map((record) => leafHash(record, version))).toEqual(expected.leaves);
+    for (const [i, text] of expected.texts.entries()) {
+      expect(otherKeccak(new TextEncoder().encode(text))).toBe(expected.leaves[i]);
     }
-    const [a, b, c] = EXPECTED.leaves as [Hex, Hex, Hex];
-    expect(hashPair(a, b)).toBe(EXPECTED.pair01);
-    // sorted pair by hand: 0x86… < 0xbc…, so leaf 1 goes first
-    expect(otherKeccak(new Uint8Array([...hexToBytes(b), ...hexToBytes(a)]))).toBe(EXPECTED.pair01);
-    expect(hashPair(EXPECTED.pair01, c)).toBe(EXPECTED.root);
-    expect(merkleRoot(EXPECTED.leaves)).toBe(EXPECTED.root);
-    expect(merkleTree(EXPECTED.leaves).proofs).toEqual([[b, c], [a, c], [EXPECTED.pair01]]);
+    const [a, b, c] = expected.leaves as [Hex, Hex, Hex];
+    expect(hashPair(a, b)).toBe(expected.pair01);
+    expect(pairByHand(a, b)).toBe(expected.pair01);
+    expect(hashPair(expected.pair01, c)).toBe(expected.root);
+    expect(pairByHand(expected.pair01, c)).toBe(expected.root);
+    expect(merkleRoot(expected.leaves)).toBe(expected.root);
+    expect(merkleTree(expected.leaves).proofs).toEqual([[b, c], [a, c], [expected.pair01]]);
   });
 
   it('is the one written in docs/integrity.md', () => {
     const doc = readFileSync(path.resolve(import.meta.dirname, '../../../docs/integrity.md'), 'utf8');
-    for (const value of [...EXPECTED.texts, ...EXPECTED.leaves, EXPECTED.pair01, EXPECTED.root]) {
+    for (const value of [...expected.texts, ...expected.leaves, expected.pair01, expected.root]) {
       expect(doc).toContain(value);
+    }
+  });
+});
+
+describe('hashing versions', () => {
+  it('new blocks use version 2; its leaves differ from version 1 by the domain and empty texts', () => {
+    expect(HASHING_VERSION).toBe(2);
+    expect(leafDomain(1)).toBe('uvtrace/sterilization/1');
+    expect(leafDomain(2)).toBe('uvtrace/sterilization/2');
+    expect(leafHash(EXAMPLE[0]!)).toBe(EXPECTED_V2.leaves[0]);
+    expect(isHashingVersion(1) && isHashingVersion(2)).toBe(true);
+    expect(isHashingVersion(3) || isHashingVersion('2')).toBe(false);
+  });
+
+  it('version 2: an empty text is no value, for every field; whitespace is kept', () => {
+    const record = EXAMPLE[0]!;
+    for (const field of INTEGRITY_FIELDS) {
+      expect(leafHash({ ...record, [field]: '' }), field).toBe(leafHash({ ...record, [field]: null }));
+      expect(canonicalValue(field, '', 2), field).toBeNull();
+    }
+    expect(leafHash({ ...record, notes: ' ' })).not.toBe(leafHash({ ...record, notes: null }));
+    expect(canonicalValue('consumables_lot', ' ', 2)).toBe(' ');
+  });
+
+  it('version 1 keeps its rule: an empty text differs from null', () => {
+    const record = EXAMPLE[0]!;
+    expect(leafHash({ ...record, notes: '' }, 1)).not.toBe(leafHash({ ...record, notes: null }, 1));
+    expect(leafHash({ ...record, latitude: '' }, 1)).toBe(leafHash({ ...record, latitude: null }, 1));
+  });
+
+  it('the spec form (every field a string, "" for null) gives the stored leaf in version 2', () => {
+    // Records 101 (null notes) and 103 (null coordinates, lot and lot progressive, empty notes).
+    for (const [i, record] of EXAMPLE.entries()) {
+      const form = Object.fromEntries(
+        INTEGRITY_FIELDS.map((field) => [field, record[field] === null ? '' : String(record[field])]),
+      );
+      expect(leafHash(recordFromForm(form))).toBe(EXPECTED_V2.leaves[i]);
     }
   });
 });
@@ -189,16 +256,14 @@ describe('canonical forms', () => {
     expect(canonicalTimestamp('yesterday')).toBeUndefined();
   });
 
-  it('null and empty text differ; empty numbers are null; forms equal records', () => {
+  it('empty numbers are null; forms equal records', () => {
     const record = EXAMPLE[0]!;
-    expect(leafHash({ ...record, notes: '' })).not.toBe(leafHash({ ...record, notes: null }));
     expect(leafHash({ ...record, latitude: '' })).toBe(leafHash({ ...record, latitude: null }));
     const form = Object.fromEntries(
       INTEGRITY_FIELDS.map((field) => [field, record[field] === null ? undefined : String(record[field])]),
     );
     expect(leafHash(recordFromForm(form))).toBe(EXPECTED.leaves[0]);
     expect(leafHash({ ...record, supplied_energy: 'twelve' })).not.toBe(EXPECTED.leaves[0]);
-    expect(HASHING_VERSION).toBe(1);
   });
 });
 
@@ -246,7 +311,7 @@ describe('properties', () => {
         fc.constantFrom(...INTEGRITY_FIELDS),
         fc.string({ minLength: 1, maxLength: 12 }),
         (records, pick, field, suffix) => {
-          const leaves = records.map(leafHash);
+          const leaves = records.map((record) => leafHash(record));
           const { root, proofs } = merkleTree(leaves);
           const index = pick % records.length;
           const record = records[index]!;
@@ -255,7 +320,7 @@ describe('properties', () => {
           let changed: IntegrityRecord[typeof field];
           if (field === 'received_ts') changed = new Date(Date.parse(String(original)) + 1).toISOString();
           else if (typeof original === 'number') changed = original + 1;
-          else if (original === null) changed = field === 'notes' || field === 'consumables_lot' ? '' : '1';
+          else if (original === null) changed = field === 'notes' || field === 'consumables_lot' ? 'x' : '1';
           else if (field === 'device_serial' || field === 'consumables_lot' || field === 'notes')
             changed = `${original}${suffix}`;
           else changed = `${original}1`;

@@ -1,5 +1,6 @@
 /**
- * The Merkle tree of one blockchain data block (hashing_version 1), docs/integrity.md §3.
+ * The Merkle tree of one blockchain data block, docs/integrity.md §4 (the same for every hashing_version:
+ * versions differ in their leaves only).
  * - Leaves in the order of their records' ids (ascending).
  * - A parent is keccak256(min(a, b) ‖ max(a, b)): the two 32-byte children compared as big-endian
  *   unsigned numbers, the smaller first (sorted pairs, as OpenZeppelin's MerkleProof expects).

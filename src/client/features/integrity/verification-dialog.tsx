@@ -10,6 +10,7 @@ import CheckCircle from '@mui/icons-material/CheckCircle';
 import FileDownload from '@mui/icons-material/FileDownload';
 import HourglassEmpty from '@mui/icons-material/HourglassEmpty';
 import OpenInNew from '@mui/icons-material/OpenInNew';
+import Restore from '@mui/icons-material/Restore';
 import {
   Alert,
   Box,
@@ -37,13 +38,16 @@ import {
   anchoredValues,
   type ChainRead,
   type Check,
+  changedFields,
   computeHashes,
   explorerTxUrl,
   formRecord,
   hasFormData,
+  hashingVersionOf,
   INTEGRITY_FIELDS,
   type IntegrityField,
   initialForm,
+  isPristine,
   proofReceipt,
   type Verdict,
   type VerificationForm,
@@ -135,12 +139,16 @@ function VerificationBody({ record }: { record: Sterilization }) {
   const txHash = (block?.transaction_hash ?? null) as `0x${string}` | null;
 
   const hashes = useMemo(() => computeHashes(debounced, record, data), [debounced, record, data]);
+  const version = hashingVersionOf(data);
+  // From the live form, not the debounced one: the marks follow each keystroke, hashing does not need to.
+  const changed = useMemo(() => new Set(changedFields(form, record, version)), [form, record, version]);
+  const stored = useMemo(() => initialForm(record), [record]);
   const edited = useMemo(() => formRecord(debounced, record), [debounced, record]);
   const chainInfo = useChainInfo();
   const anchorTx = useAnchorTransaction(chainInfo.data?.rpc_url, txHash, txHash !== null);
   const server = useServerHashes(
     calculating ? null : edited,
-    data?.hashing_version ?? 1,
+    hashingVersionOf(data),
     data?.blockchain_data_block_id ?? null,
   );
 
@@ -175,20 +183,56 @@ function VerificationBody({ record }: { record: Sterilization }) {
         onSubmit={(event) => event.preventDefault()}
       >
         <Stack spacing={1.5}>
-          {INTEGRITY_FIELDS.map((field: IntegrityField) => (
-            <TextField
-              key={field}
-              id={`integrity-${field}`}
-              name={field}
+          {changed.size > 0 && (
+            <Alert severity="warning" data-testid="integrity-changed">
+              {intl.formatMessage({ id: 'integrity.changed.count' }, { count: changed.size })}
+            </Alert>
+          )}
+          {INTEGRITY_FIELDS.map((field: IntegrityField) => {
+            const isChanged = changed.has(field);
+            return (
+              <TextField
+                key={field}
+                id={`integrity-${field}`}
+                name={field}
+                size="small"
+                fullWidth
+                multiline={field === 'notes'}
+                minRows={field === 'notes' ? 2 : undefined}
+                label={intl.formatMessage({ id: `integrity.field.${field}` })}
+                value={form[field]}
+                onChange={(event) => setForm((previous) => ({ ...previous, [field]: event.target.value }))}
+                helperText={
+                  isChanged
+                    ? intl.formatMessage(
+                        { id: 'integrity.changed.stored' },
+                        { value: stored[field] || intl.formatMessage({ id: 'integrity.changed.empty' }) },
+                      )
+                    : undefined
+                }
+                data-changed={isChanged ? 'true' : undefined}
+                sx={
+                  isChanged
+                    ? {
+                        '& .MuiOutlinedInput-notchedOutline': { borderColor: 'warning.main', borderWidth: 2 },
+                        // The default helper colour: warning.dark on white fails WCAG AA contrast.
+                        '& .MuiFormHelperText-root': { fontWeight: 500 },
+                      }
+                    : undefined
+                }
+              />
+            );
+          })}
+          <Box>
+            <Button
               size="small"
-              fullWidth
-              multiline={field === 'notes'}
-              minRows={field === 'notes' ? 2 : undefined}
-              label={intl.formatMessage({ id: `integrity.field.${field}` })}
-              value={form[field]}
-              onChange={(event) => setForm((previous) => ({ ...previous, [field]: event.target.value }))}
-            />
-          ))}
+              startIcon={<Restore />}
+              disabled={isPristine(form, record)}
+              onClick={() => setForm(initialForm(record))}
+            >
+              {intl.formatMessage({ id: 'integrity.restore' })}
+            </Button>
+          </Box>
         </Stack>
       </Box>
       <Stack spacing={2} sx={{ minWidth: 0 }}>
@@ -215,7 +259,13 @@ function VerificationBody({ record }: { record: Sterilization }) {
           </Typography>
         )}
         <Divider />
-        {!data ? (
+        {!data && record.blockchain_enabled === false ? (
+          // Issue 15: such a record is never anchored, so "it requires some time" would be untrue.
+          <Alert severity="info" data-testid="integrity-not-enabled">
+            <div>{intl.formatMessage({ id: 'integrity.not_enabled' })}</div>
+            <div>{intl.formatMessage({ id: 'integrity.not_enabled_detail' })}</div>
+          </Alert>
+        ) : !data ? (
           <Alert severity="warning">
             <div>{intl.formatMessage({ id: 'integrity.not_sent' })}</div>
             <div>{intl.formatMessage({ id: 'integrity.requires_time' })}</div>
@@ -304,13 +354,19 @@ function VerificationBody({ record }: { record: Sterilization }) {
             }}
           />
         )}
-        {data && (
-          <Box>
-            <Button size="small" startIcon={<FileDownload />} onClick={receipt} disabled={!chainInfo.data}>
-              {intl.formatMessage({ id: 'integrity.receipt' })}
-            </Button>
-          </Box>
-        )}
+        {/* The receipt proves the stored record: offered only while the form shows exactly that. */}
+        {data &&
+          (changed.size === 0 ? (
+            <Box>
+              <Button size="small" startIcon={<FileDownload />} onClick={receipt} disabled={!chainInfo.data}>
+                {intl.formatMessage({ id: 'integrity.receipt' })}
+              </Button>
+            </Box>
+          ) : (
+            <Typography variant="caption" color="text.secondary" data-testid="integrity-receipt-unavailable">
+              {intl.formatMessage({ id: 'integrity.receipt_unavailable' })}
+            </Typography>
+          ))}
       </Stack>
     </Box>
   );

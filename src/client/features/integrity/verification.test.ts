@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockchainData, Sterilization } from '../../../shared/api/index.ts';
 import { leafHash, merkleTree, recordFromForm } from '../../../shared/integrity/index.ts';
+import { V1_BLOCK } from '../../../shared/integrity/v1-block.fixture.ts';
 import {
   type AnchorTransaction,
   type ChainRead,
+  changedFields,
   computeHashes,
   explorerTxUrl,
   formRecord,
   hasFormData,
   initialForm,
+  isPristine,
   proofReceipt,
   type VerificationInput,
   verification,
@@ -43,6 +46,11 @@ const LEAF_101 = '0xbcc65b9047797be3ce82558d4ec3728b28d35985189ab23f38302674ed8b
 const LEAF_102 = '0x86d88d0254f87f0aea9229cb5146d36c8c69b7ec2e651a88598c0bf40f172fa4';
 const LEAF_103 = '0xca2b59302d835b90cdd009a76e5e275ead164bb5df7b7122f7ee4a21cf1b1332';
 const ROOT = '0x7a52ef18c7220a351b809d6f909839243a8c54d40b4e436c58d4822fe7d34cbb';
+/** The same records in a version 2 block (docs/integrity.md §5.2). */
+const V2_LEAF_101 = '0x8c19f41dd23833c3e894924971e6b2af02f9c35099fba8e0a9e6a5cd384e1bd9';
+const V2_LEAF_102 = '0xc8f2417747da513fa6d2b567f74188a5f7e17c21411aef4972df92f3c55b13bf';
+const V2_LEAF_103 = '0xc2ffb1b96c8f365f903751e15a8477f94a1c57991a0804998452c1580946ef4c';
+const V2_ROOT = '0x8e16235981f3587964b801f782f9a8e60cb41bd59fff5d04c874e3173b905c22';
 
 function blockchainData(status: 'PENDING' | 'SENT' | 'MINED' | 'FAILED' = 'MINED'): BlockchainData {
   return {
@@ -88,12 +96,14 @@ describe('form and hashes', () => {
 
   it('treats typed decimals canonically and keeps null text apart from edits', () => {
     const form = { ...initialForm(record101), supplied_energy: '12.50', nominal_time: '015.0' };
-    expect(computeHashes(form, record101, null)).toEqual({ leaf: LEAF_101, root: null });
+    expect(computeHashes(form, record101, blockchainData())).toEqual({ leaf: LEAF_101, root: ROOT });
     // notes was null: an empty input stays null; a stored "" stays "".
     expect(formRecord(form, record101).notes).toBeNull();
     expect(formRecord(form, { ...record101, notes: '' }).notes).toBe('');
     // Any edit changes the leaf.
-    expect(computeHashes({ ...form, progressive_id: '42' }, record101, null).leaf).not.toBe(LEAF_101);
+    expect(computeHashes({ ...form, progressive_id: '42' }, record101, blockchainData()).leaf).not.toBe(
+      LEAF_101,
+    );
   });
 
   it('matches the shared module, which needs null (not the input\'s "") for an absent text', () => {
@@ -101,9 +111,51 @@ describe('form and hashes', () => {
     const { root, proofs } = merkleTree(leaves);
     expect(root).toBe(ROOT);
     expect(proofs[0]).toEqual([LEAF_102, LEAF_103]);
-    expect(leafHash(formRecord(initialForm(record101), record101))).toBe(LEAF_101);
-    // The raw form says notes = "", a different value from the stored null.
-    expect(leafHash(recordFromForm(initialForm(record101)))).not.toBe(LEAF_101);
+    expect(leafHash(formRecord(initialForm(record101), record101), 1)).toBe(LEAF_101);
+    // Version 1: the raw form says notes = "", a different value from the stored null.
+    expect(leafHash(recordFromForm(initialForm(record101)), 1)).not.toBe(LEAF_101);
+  });
+
+  it("hashes with the version of the record's block: version 2 reads an empty input as no value", () => {
+    const v2 = { ...blockchainData(), hashing_version: 2, proof: [V2_LEAF_102, V2_LEAF_103] };
+    const hashes = computeHashes(initialForm(record101), record101, v2);
+    expect(hashes).toEqual({ leaf: V2_LEAF_101, root: V2_ROOT });
+    // The raw form ("" for null, as SPEC §7 sends it) is the same record in version 2.
+    expect(leafHash(recordFromForm(initialForm(record101)), 2)).toBe(V2_LEAF_101);
+    // A record not in a block yet is hashed as the current version.
+    expect(computeHashes(initialForm(record101), record101, null).leaf).toBe(V2_LEAF_101);
+    // Clearing a note that has a value changes the leaf.
+    const withNotes = { ...record101, notes: 'ok' } as Sterilization;
+    const cleared = { ...initialForm(withNotes), notes: '' };
+    expect(computeHashes(cleared, withNotes, v2).leaf).toBe(V2_LEAF_101);
+    expect(computeHashes(initialForm(withNotes), withNotes, v2).leaf).not.toBe(V2_LEAF_101);
+  });
+
+  it('verifies a block made with version 1 before version 2 (frozen fixture)', () => {
+    for (const [i, stored] of V1_BLOCK.records.entries()) {
+      const record = { ...record101, ...stored } as unknown as Sterilization;
+      const data = { ...blockchainData(), proof: V1_BLOCK.proofs[i]! };
+      expect(computeHashes(initialForm(record), record, data)).toEqual({
+        leaf: V1_BLOCK.leaves[i],
+        root: V1_BLOCK.root,
+      });
+      expect(proofReceipt({ ...record, blockchain_data: data }, undefined)?.leaf).toBe(V1_BLOCK.leaves[i]);
+    }
+  });
+
+  it('names the fields that differ from the stored record, as the leaf compares them', () => {
+    const form = initialForm(record101);
+    expect(changedFields(form, record101, 2)).toEqual([]);
+    expect(isPristine(form, record101)).toBe(true);
+    // The same value typed differently is no change, but there is something to restore.
+    const retyped = { ...form, supplied_energy: '12.50' };
+    expect(changedFields(retyped, record101, 2)).toEqual([]);
+    expect(isPristine(retyped, record101)).toBe(false);
+    const edited = { ...form, supplied_energy: '13', notes: 'added', consumables_lot: '' };
+    expect(changedFields(edited, record101, 2)).toEqual(['supplied_energy', 'consumables_lot', 'notes']);
+    // A stored "" lot cleared in the input: no change in either version.
+    const emptyLot = { ...record101, consumables_lot: '' } as Sterilization;
+    expect(changedFields(initialForm(emptyLot), emptyLot, 1)).toEqual([]);
   });
 
   it('has no root for a malformed proof', () => {

@@ -6,9 +6,12 @@
 import type { BlockchainData, Sterilization } from '../../../shared/api/index.ts';
 import {
   canonicalValue,
+  HASHING_VERSION,
+  type HashingVersion,
   INTEGRITY_FIELDS,
   type IntegrityField,
   type IntegrityRecord,
+  isHashingVersion,
   leafHash,
   processProof,
 } from '../../../shared/integrity/index.ts';
@@ -18,7 +21,7 @@ export { INTEGRITY_FIELDS, type IntegrityField };
 /** The modal's left column: every field as the text in its input. */
 export type VerificationForm = Record<IntegrityField, string>;
 
-/** Text fields keep null and "" apart (docs/integrity.md §2); the others read "" as null anyway. */
+/** Version 1 text fields keep null and "" apart (docs/integrity.md §2); in version 2 "" is null anyway. */
 const TEXT_FIELDS: ReadonlySet<IntegrityField> = new Set(['device_serial', 'consumables_lot', 'notes']);
 
 type RecordLike = Partial<Record<IntegrityField, unknown>>;
@@ -50,6 +53,7 @@ export function initialForm(record: RecordLike): VerificationForm {
 /**
  * The record the form describes. An empty text field means what the stored record had when it was
  * empty too (null or ""), since the two look the same in an input; a cleared non-empty field is null.
+ * (Needed for version 1 blocks only: version 2 hashes "" as null.)
  */
 export function formRecord(form: VerificationForm, original: RecordLike): IntegrityRecord {
   return Object.fromEntries(
@@ -61,6 +65,29 @@ export function formRecord(form: VerificationForm, original: RecordLike): Integr
   ) as IntegrityRecord;
 }
 
+/**
+ * Issue 15: the fields whose value differs from the stored record's, compared as the leaf compares them
+ * (canonical values of the block's version), so "12.50" typed for 12.5 is not a change.
+ */
+export function changedFields(
+  form: VerificationForm,
+  original: RecordLike,
+  version: HashingVersion,
+): IntegrityField[] {
+  const edited = formRecord(form, original);
+  const stored = formRecord(initialForm(original), original);
+  return INTEGRITY_FIELDS.filter(
+    (field) =>
+      canonicalValue(field, edited[field], version) !== canonicalValue(field, stored[field], version),
+  );
+}
+
+/** Whether the form still holds the record's own texts (nothing to restore). */
+export function isPristine(form: VerificationForm, original: RecordLike): boolean {
+  const initial = initialForm(original);
+  return INTEGRITY_FIELDS.every((field) => form[field] === initial[field]);
+}
+
 export type Hashes = {
   /** The record's control string (leaf). */
   leaf: `0x${string}`;
@@ -68,13 +95,23 @@ export type Hashes = {
   root: `0x${string}` | null;
 };
 
+/**
+ * The version to hash with: the block's (a block keeps the version it was made with); a record not in a
+ * block yet will be put in a block of the current version. An unknown version hashes as the current one
+ * and so fails to verify rather than pretending.
+ */
+export function hashingVersionOf(blockchainData: BlockchainData | null): HashingVersion {
+  const version = blockchainData?.hashing_version;
+  return isHashingVersion(version) ? version : HASHING_VERSION;
+}
+
 /** Leaf and root computed here, from the form and the proof (a malformed proof gives no root). */
 export function computeHashes(
   form: VerificationForm,
   original: RecordLike,
   blockchainData: BlockchainData | null,
 ): Hashes {
-  const leaf = leafHash(formRecord(form, original));
+  const leaf = leafHash(formRecord(form, original), hashingVersionOf(blockchainData));
   let root: Hashes['root'] = null;
   if (blockchainData) {
     try {
@@ -112,8 +149,9 @@ export function proofReceipt(
   const data = record.blockchain_data;
   if (!data) return null;
   const canonical = formRecord(initialForm(record), record);
+  const version = hashingVersionOf(data);
   const values = Object.fromEntries(
-    INTEGRITY_FIELDS.map((field) => [field, canonicalValue(field, canonical[field])]),
+    INTEGRITY_FIELDS.map((field) => [field, canonicalValue(field, canonical[field], version)]),
   ) as Record<IntegrityField, string | null>;
   const { leaf, root } = computeHashes(initialForm(record), record, data);
   return {

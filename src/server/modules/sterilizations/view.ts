@@ -19,6 +19,7 @@ export type SterilizationRow = {
   notes: string | null;
   created_at: Date | string;
   customer_name: string;
+  customer_enable_blockchain: boolean;
   hashing_version: number | null;
   merkle_proof: string[] | null;
   block_id: number | null;
@@ -40,7 +41,7 @@ export const STERILIZATION_SELECT = sql`
   b.id as block_id, b.status as block_status, b.network as block_network,
   b.transaction_hash as block_transaction_hash, b.merkle_root as block_merkle_root,
   b.hashing_version as block_hashing_version, b.created_at as block_created_at, b.sent_at as block_sent_at,
-  b.mined_at as block_mined_at`;
+  b.mined_at as block_mined_at, c.enable_blockchain as customer_enable_blockchain`;
 
 export const STERILIZATION_FROM = sql`
   sterilizations s
@@ -72,6 +73,8 @@ export function sterilizationView(row: SterilizationRow) {
     notes: row.notes,
     created_at: iso(row.created_at),
     device: { device_serial: row.device_serial, customer: { name: row.customer_name } },
+    // Issue 15: a record of a customer without blockchain will never be anchored; the modal says so.
+    blockchain_enabled: row.customer_enable_blockchain,
     blockchain_data:
       row.block_id === null
         ? null

@@ -4,16 +4,18 @@
  * browser needs to verify on its own, and the read-only JSON-RPC endpoint it reads the chain through.
  */
 import { sql } from 'drizzle-orm';
-import { decodeFunctionData, type Hex } from 'viem';
+import { bytesToHex, decodeFunctionData, type Hex } from 'viem';
 import {
   HASHING_VERSION,
+  type HashingVersion,
   INTEGRITY_FIELDS,
+  isHashingVersion,
   leafBytes,
-  leafHash,
   mapSliced,
   merkleRootAsync,
   recordFromForm,
 } from '../../../shared/integrity/index.ts';
+import { currentAuth, tenantScope } from '../../auth/guards.ts';
 import { integrityRecord, RECORD_FIELDS_SQL } from '../../chain/anchor-worker.ts';
 import { ANCHOR_ABI } from '../../chain/artifact.ts';
 import { forwardReadOnly } from '../../chain/rpc-proxy.ts';
@@ -58,20 +60,50 @@ export function decodeInputs(input: Hex) {
   }
 }
 
-/**
- * The root of a stored block with this leaf in place of the record with the same id (added when absent).
- * Computed in time slices: a block can hold many thousands of records, and other requests go on meanwhile.
- */
-async function blockRootWith(db: Db, blockId: number, recordId: string | null, leaf: Uint8Array) {
-  const rows = await db.execute<Parameters<typeof integrityRecord>[0]>(sql`
-    select ${RECORD_FIELDS_SQL}
+type BlockRecordRow = Parameters<typeof integrityRecord>[0] & { customer_id: number };
+
+/** A stored block's records (id order, each with its owner) and the version it was made with. */
+async function storedBlock(db: Db, blockId: number) {
+  const block = await db.execute<{ hashing_version: number }>(
+    sql`select hashing_version from blockchain_data_blocks where id = ${blockId}`,
+  );
+  const version = block.rows[0]?.hashing_version;
+  if (version === undefined) return null;
+  const rows = await db.execute<BlockRecordRow>(sql`
+    select ${RECORD_FIELDS_SQL}, s.customer_id
     from sterilizations s join devices d on d.id = s.device_id
     where s.blockchain_data_block_id = ${blockId}
     order by s.id`);
-  if (rows.rows.length === 0) return null;
-  const entries = await mapSliced(rows.rows, (row) => ({
+  return { version, rows: rows.rows };
+}
+
+/**
+ * Issue 17: the block root is an oracle ("does this guess of a record's fields match?"), so it answers
+ * only about records the caller may read. A tenant-scoped caller sees a block that holds one of its
+ * records, and may not put its guess in place of another tenant's record of that (shared) block.
+ */
+function visibleTo(scope: number | null, rows: BlockRecordRow[], recordId: string | null): boolean {
+  if (scope === null) return true;
+  if (!rows.some((row) => row.customer_id === scope)) return false;
+  const named = rows.find((row) => String(row.id) === recordId);
+  return named === undefined || named.customer_id === scope;
+}
+
+/**
+ * The root of a stored block with this leaf in place of the record with the same id (added when absent).
+ * The other leaves are hashed with the block's own version. Computed in time slices: a block can hold
+ * many thousands of records, and other requests go on meanwhile.
+ */
+async function blockRootWith(
+  rows: BlockRecordRow[],
+  version: HashingVersion,
+  recordId: string | null,
+  leaf: Uint8Array,
+) {
+  if (rows.length === 0) return null;
+  const entries = await mapSliced(rows, (row) => ({
     id: BigInt(row.id),
-    leaf: leafBytes(integrityRecord(row)),
+    leaf: leafBytes(integrityRecord(row), version),
   }));
   const id = recordId !== null && /^\d+$/.test(recordId) ? BigInt(recordId) : null;
   const index = entries.findIndex((entry) => entry.id === id);
@@ -83,6 +115,17 @@ async function blockRootWith(db: Db, blockId: number, recordId: string | null, l
     entries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
   return merkleRootAsync(entries.map((entry) => entry.leaf));
+}
+
+/** The form's hashing_version; absent: the block's (else the current one). Unknown → 422. */
+function requestedVersion(text: string | undefined, blockVersion: number | undefined): HashingVersion {
+  const trimmed = text?.trim();
+  if (!trimmed) return isHashingVersion(blockVersion) ? blockVersion : HASHING_VERSION;
+  const version = /^\d{1,3}$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!isHashingVersion(version)) {
+    throw validationFailed({ hashing_version: ['validation.hashing_version.unsupported'] });
+  }
+  return version;
 }
 
 export function transactionsModule(deps: { db: Db; chain: ChainService }): ApiModule {
@@ -106,21 +149,27 @@ export function transactionsModule(deps: { db: Db; chain: ChainService }): ApiMo
       },
 
       async calculateHash(request) {
+        const scope = tenantScope(currentAuth(request));
         const form = (request.body ?? {}) as Record<string, string | undefined>;
-        const version = form.hashing_version?.trim();
-        if (version && version !== String(HASHING_VERSION)) {
-          throw validationFailed({ hashing_version: ['validation.hashing_version.unsupported'] });
+        const recordId = form.id?.trim() ?? null;
+        const blockText = form.blockchain_data_block_id?.trim();
+        let block: Awaited<ReturnType<typeof storedBlock>> = null;
+        if (blockText && /^\d{1,9}$/.test(blockText)) {
+          block = await storedBlock(db, Number(blockText));
+          if (!block || !visibleTo(scope, block.rows, recordId)) throw notFound();
         }
+        const version = requestedVersion(form.hashing_version, block?.version);
         const record = recordFromForm(
           Object.fromEntries(INTEGRITY_FIELDS.map((field) => [field, form[field]])),
         );
-        const leaf = leafBytes(record);
-        const blockText = form.blockchain_data_block_id?.trim();
-        let blockHash: Hex | null = null;
-        if (blockText && /^\d{1,9}$/.test(blockText)) {
-          blockHash = await blockRootWith(db, Number(blockText), form.id?.trim() ?? null, leaf);
-        }
-        return ok({ hash: leafHash(record), hashing_version: HASHING_VERSION, block_hash: blockHash });
+        const leaf = leafBytes(record, version);
+        const hash = bytesToHex(leaf);
+        // A block of a version this server cannot hash (none yet) gives no root rather than a wrong one.
+        const blockHash =
+          block && isHashingVersion(block.version)
+            ? await blockRootWith(block.rows, block.version, recordId, leaf)
+            : null;
+        return ok({ hash, hashing_version: version, block_hash: blockHash });
       },
 
       async getChainInfo() {
