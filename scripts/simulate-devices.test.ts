@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPrng } from '../src/server/db/seed.ts';
+import { createPrng } from '../src/server/db/seed/prng.ts';
 import { sterilizationClaimSchema } from '../src/shared/ingestion/claims.ts';
 import { BATCH_QUANTITY, initialState, nextRecord, productOf } from './simulate-devices.ts';
 

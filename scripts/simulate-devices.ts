@@ -17,10 +17,11 @@
  * stored record, never a second row.)
  */
 import type { KeyObject } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { importPKCS8, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
+import { deviceKeysDir, loadDeviceKeys } from '../src/server/db/seed/device-key-files.ts';
 import { ingestionClaims, type SterilizationClaim } from '../src/shared/ingestion/claims.ts';
 
 export interface DeviceState {
@@ -87,33 +88,6 @@ export function nextRecord(
     notes: status === 0 ? null : 'Simulated device: cycle interrupted',
   };
   return { record, state: { progressive, lampLife, batch, usedInBatch } };
-}
-
-/** Where the seed writes each demo device's private key: `<dataDir>/device-keys/<serial>.pem`. */
-export const deviceKeysDir = (dataDir: string) => path.join(dataDir, 'device-keys');
-
-/** The private keys under deviceKeysDir, by serial (only the listed serials, when a list is given). */
-export async function loadDeviceKeys(
-  dataDir: string,
-  only?: readonly string[] | null,
-): Promise<Map<string, CryptoKey>> {
-  const keysDir = deviceKeysDir(dataDir);
-  const serials = (await readdir(keysDir).catch(() => [] as string[]))
-    .filter((file) => file.endsWith('.pem'))
-    .map((file) => file.slice(0, -'.pem'.length))
-    .filter((serial) => !only || only.includes(serial))
-    .sort();
-  return new Map(
-    await Promise.all(
-      serials.map(
-        async (serial) =>
-          [
-            serial,
-            await importPKCS8(await readFile(path.join(keysDir, `${serial}.pem`), 'utf8'), 'RS256'),
-          ] as const,
-      ),
-    ),
-  );
 }
 
 /** The token a device posts to the ingestion call: its records, signed with its private key (RS256). */

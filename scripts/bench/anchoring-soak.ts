@@ -19,13 +19,8 @@ import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
-import {
-  type DeviceState,
-  initialState,
-  loadDeviceKeys,
-  nextRecord,
-  signRecords,
-} from '../simulate-devices.ts';
+import { loadDeviceKeys } from '../../src/server/db/seed/device-key-files.ts';
+import { type DeviceState, initialState, nextRecord, signRecords } from '../simulate-devices.ts';
 
 interface LoadPlan {
   url: string;

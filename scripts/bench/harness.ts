@@ -13,15 +13,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { type Database, embeddedDataDir, openDatabase } from '../../src/server/db/client.ts';
+import { loadDeviceKeys } from '../../src/server/db/seed/device-key-files.ts';
 import { type SeedSummary, seedDemoData } from '../../src/server/db/seed.ts';
 import type { SterilizationClaim } from '../../src/shared/ingestion/claims.ts';
-import {
-  type DeviceState,
-  initialState,
-  loadDeviceKeys,
-  nextRecord,
-  signRecords,
-} from '../simulate-devices.ts';
+import { type DeviceState, initialState, nextRecord, signRecords } from '../simulate-devices.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';

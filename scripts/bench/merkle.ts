@@ -31,7 +31,8 @@ import {
 import { connectChain } from '../../src/server/chain/chain.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import type { Database } from '../../src/server/db/client.ts';
-import { createPrng, seedDemoData } from '../../src/server/db/seed.ts';
+import { createPrng } from '../../src/server/db/seed/prng.ts';
+import { seedDemoData } from '../../src/server/db/seed.ts';
 import {
   type IntegrityRecord,
   leafBytes,

@@ -3,7 +3,7 @@
  * an EIP-1193 provider. Chain id 31337, one funded development account (Hardhat's well-known account #0:
  * its key is public, so this chain is for development and demos only), automine (each transaction is its
  * own block) plus interval mining when more than one confirmation is configured.
- * The chain lives in memory: a restart starts a new chain (see anchor-worker.ts, resetEphemeralBlocks).
+ * The chain lives in memory: a restart starts a new chain (see anchoring/confirm.ts, resetEphemeralBlocks).
  */
 import {
   ContractDecoder,

@@ -1,0 +1,115 @@
+/**
+ * The anchor worker's schedule: one pass every pollMs (releases abandoned blocks, follows SENT ones,
+ * sends PENDING ones, forms and sends new ones), started and stopped with the app. What each step does
+ * is in its own module: collect, build, store, send, confirm.
+ */
+import { createSlicer } from '../../../shared/integrity/index.ts';
+import { describeError } from '../../db/error-causes.ts';
+import { buildBlock } from './build.ts';
+import { collectBlockRecords } from './collect.ts';
+import { followSent } from './confirm.ts';
+import { type AnchorWorkerOptions, anchoringContext } from './context.ts';
+import { sendPending } from './send.ts';
+import { releaseAbandoned, storeBlock } from './store.ts';
+
+export interface AnchorWorker {
+  start(): void;
+  /** Stops the timer and waits for the running pass. */
+  stop(): Promise<void>;
+  /** One full pass: follow SENT, send PENDING, form and send new blocks. */
+  tick(): Promise<void>;
+  /** Forms at most one block; returns its id (or null when nothing is due). */
+  formBlock(): Promise<number | null>;
+  /** Sends every PENDING block. */
+  sendPending(): Promise<void>;
+  /** Follows every SENT block. */
+  followSent(): Promise<void>;
+}
+
+/** New blocks formed in one pass at most, before the pass ends and the next one is scheduled. */
+const BLOCKS_PER_PASS = 50;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
+  const context = anchoringContext(options);
+  const { pollMs, log } = context;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = true;
+  /** Set by stop(): a running pass ends after its current step. */
+  let halting = false;
+  const isHalting = () => halting;
+
+  /**
+   * A block is made so that neither the event loop nor (on the embedded database, one connection) the
+   * database is held while a large block's leaves, tree and proofs are computed: the records are read
+   * without locks, the computation runs in time slices, and only then are the records locked and
+   * written. When any record was taken meanwhile, nothing is kept and the next pass reads again.
+   */
+  async function formBlock(): Promise<number | null> {
+    const slicer = createSlicer();
+    const records = await collectBlockRecords(context, slicer);
+    if (records.length === 0) return null;
+    const block = await buildBlock(records, slicer);
+    await context.beforeStore?.();
+    const blockId = await storeBlock(context, block, slicer);
+    if (blockId !== null) log.info(`anchor: block ${blockId} formed with ${records.length} records`);
+    return blockId;
+  }
+
+  async function tick(): Promise<void> {
+    await releaseAbandoned(context);
+    await followSent(context);
+    let followed = performance.now();
+    await sendPending(context, isHalting);
+    // A backlog (the seeded demo, or a burst) becomes several blocks, one transaction each, with the
+    // event loop free between them; under steady ingestion this goes on for a while, so the sent
+    // blocks are followed every pollMs meanwhile (else they would be MINED only at the end).
+    for (let formed = 0; formed < BLOCKS_PER_PASS; formed += 1) {
+      if (halting) break;
+      const blockId = await formBlock();
+      if (blockId === null) break;
+      await sendPending(context, isHalting);
+      if (performance.now() - followed >= pollMs) {
+        await followSent(context);
+        followed = performance.now();
+      }
+      await yieldToEventLoop();
+    }
+    await followSent(context);
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      running = tick()
+        .catch((error: unknown) => log.error(`anchor: pass failed: ${describeError(error)}`))
+        .finally(() => {
+          running = undefined;
+          schedule();
+        });
+    }, pollMs);
+  }
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      halting = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      halting = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+    tick,
+    formBlock,
+    sendPending: () => sendPending(context, isHalting),
+    followSent: () => followSent(context),
+  };
+}
