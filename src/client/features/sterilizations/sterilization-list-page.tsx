@@ -15,6 +15,7 @@ import {
 import { DateRangeFilter } from '../../components/data-table/date-filter';
 import { ExportLink } from '../../components/export-link';
 import { FilterBar, ListPage, SelectFilter } from '../../components/list';
+import { formatDateTime } from '../../lib/dates';
 import { useAbilities, useSession } from '../../lib/session';
 import {
   type SterilizationFilters,
@@ -23,7 +24,7 @@ import {
   useSterilizations,
 } from './api/sterilizations';
 import { SterilizationDetails } from './components/sterilization-details';
-import { formatReceived, truncateName } from './format';
+import { truncateName } from './format';
 import { effectiveSearch, type SterilizationListSearch } from './search';
 
 function TwoLines({ main, sub }: { main: string; sub: string | null }) {
@@ -99,7 +100,7 @@ export function SterilizationListPage({
         sortKey: 'received_ts',
         cell: (row) => (
           <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-            {formatReceived(row.received_ts)}
+            {formatDateTime(row.received_ts)}
           </Box>
         ),
       },

@@ -3,6 +3,7 @@ import { Box, Typography } from '@mui/material';
 import { type IntlShape, useIntl } from 'react-intl';
 import type { AuditChange, AuditEntry } from '../../../../shared/api/index.ts';
 import type { DataColumn } from '../../../components/data-table';
+import { formatDateTime } from '../../../lib/dates';
 import { translateKnown } from '../../../lib/intl';
 
 type Value = Extract<AuditChange, { old: unknown }>['old'];
@@ -13,11 +14,7 @@ const SHORT = 40;
 function valueText(intl: IntlShape, field: string, value: Value): string {
   if (value === null) return intl.formatMessage({ id: 'audit.value.empty' });
   if (typeof value === 'boolean') return intl.formatMessage({ id: value ? 'common.yes' : 'common.no' });
-  if (typeof value === 'string' && field.endsWith('_at')) {
-    const date = new Date(value);
-    if (!Number.isNaN(date.getTime()))
-      return intl.formatDate(date, { dateStyle: 'short', timeStyle: 'medium' });
-  }
+  if (typeof value === 'string' && field.endsWith('_at')) return formatDateTime(value);
   if (field === 'role' && typeof value === 'string')
     return translateKnown(intl, `users.role.${value}`) ?? value;
   return String(value);
@@ -96,7 +93,7 @@ export function auditColumns(intl: IntlShape, withEntity: boolean): DataColumn<A
       headerId: 'audit.list.time',
       cell: (row) => (
         <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-          {intl.formatDate(row.occurred_at, { dateStyle: 'short', timeStyle: 'medium' })}
+          {formatDateTime(row.occurred_at)}
         </Box>
       ),
     },
