@@ -3,13 +3,13 @@
  * src/shared/validation, or the server's validation_error data) translated here.
  */
 import { Checkbox, FormControlLabel, TextField, type TextFieldProps } from '@mui/material';
-import { type FormikErrors, useField, useFormikContext } from 'formik';
-import { useEffect, useRef } from 'react';
+import { type FormikErrors, type FormikHelpers, useField, useFormikContext } from 'formik';
+import { useEffect, useId, useMemo, useRef } from 'react';
 import { useIntl } from 'react-intl';
 import { type AnySchema, ValidationError } from 'yup';
 import { ApiError } from './api-client';
 import { translateValidation } from './intl';
-import { toast } from './toasts';
+import { dismissToastGroup, notifyFormError, showToast } from './toasts';
 
 type FieldProps = Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'label'> & {
   name: string;
@@ -71,23 +71,65 @@ export function FormikCheckbox({
   );
 }
 
+export type FormFeedback = {
+  /** Saves the values (wrap the form's onSubmit body): see useFormFeedback. */
+  submit: <T>(helpers: FormikHelpers<T>, save: () => Promise<void>) => Promise<void>;
+  /** Whether the submit that just ended reached `submit` (passed validation); resets the answer. */
+  takeSubmitted: () => boolean;
+  group: string;
+  invalidMessageId: string;
+};
+
 /**
- * Place inside a <Formik>: an invalid submit (no call is made) shows the form's error alert
- * (SPEC §5), e.g. messageId="profile.form.invalid".
+ * The alerts of one form (SPEC §5, §8): one alert per failed submit, replacing the form's earlier
+ * one, and none left once the form is saved. An invalid submit (no call made) shows the form's
+ * `invalidMessageId` (through <InvalidSubmitNotifier>); a refused save shows the call's alert, titled
+ * with the same message when the server refused the data, and its messages go on the fields.
  */
-export function InvalidSubmitNotifier({ messageId }: { messageId: string }) {
+export function useFormFeedback(invalidMessageId: string): FormFeedback {
+  const group = useId();
+  const submitted = useRef(false);
+  return useMemo<FormFeedback>(
+    () => ({
+      group,
+      invalidMessageId,
+      takeSubmitted: () => {
+        const value = submitted.current;
+        submitted.current = false;
+        return value;
+      },
+      submit: async (helpers, save) => {
+        submitted.current = true;
+        try {
+          await save();
+          dismissToastGroup(group);
+        } catch (error) {
+          notifyFormError(error, group, { id: invalidMessageId });
+          applyServerErrors(error, helpers.setErrors);
+        }
+      },
+    }),
+    [group, invalidMessageId],
+  );
+}
+
+/** Place inside the <Formik> of `feedback`: an invalid submit (no call is made) shows the form's alert. */
+export function InvalidSubmitNotifier({ feedback }: { feedback: FormFeedback }) {
   const { isSubmitting, isValidating, errors, submitCount } = useFormikContext();
   const seen = useRef(submitCount);
   useEffect(() => {
     if (isSubmitting || isValidating || submitCount === seen.current) return;
     seen.current = submitCount;
-    if (Object.keys(errors).length > 0) toast.error({ id: messageId });
-  }, [isSubmitting, isValidating, errors, submitCount, messageId]);
+    // A submit that reached the save has had its alert (or its success) from feedback.submit.
+    if (feedback.takeSubmitted()) return;
+    if (Object.keys(errors).length > 0)
+      showToast({ severity: 'error', title: { id: feedback.invalidMessageId }, group: feedback.group });
+  }, [isSubmitting, isValidating, errors, submitCount, feedback]);
   return null;
 }
 
 /** Shows a validation_error answer on the form's fields (the toast lists them too). */
-export function applyServerErrors<T>(error: unknown, setErrors: (errors: FormikErrors<T>) => void): void {
+function applyServerErrors<T>(error: unknown, setErrors: (errors: FormikErrors<T>) => void): void {
   if (!(error instanceof ApiError) || error.message !== 'validation_error') return;
   if (typeof error.data !== 'object' || error.data === null) return;
   const errors: Record<string, string> = {};

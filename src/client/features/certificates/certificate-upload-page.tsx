@@ -20,10 +20,10 @@ import { DayPicker } from '../../components/date-field';
 import { ButtonLink } from '../../components/router-link';
 import { dayFromIso, isoFromDay } from '../../lib/dates';
 import {
-  applyServerErrors,
   FormikTextField,
   InvalidSubmitNotifier,
   initialErrorsFor,
+  useFormFeedback,
 } from '../../lib/form-fields';
 import { translateValidation } from '../../lib/intl';
 import { useAbilities } from '../../lib/session';
@@ -79,21 +79,20 @@ export function CertificateUploadPage() {
     italian_file: null,
   };
 
+  const feedback = useFormFeedback('certificates.upload.invalid');
   const onSubmit = async (values: FormValues, helpers: FormikHelpers<FormValues>) => {
-    if (!values.italian_file) return;
-    try {
+    const file = values.italian_file;
+    if (!file) return;
+    await feedback.submit(helpers, async () => {
       await upload.mutateAsync({
         lot_number: values.lot_number.trim(),
         validated_treatment_number: values.validated_treatment_number.trim(),
         expiration_date: values.expiration_date,
-        italian_file: values.italian_file,
+        italian_file: file,
       });
       toast.success({ id: 'certificates.uploaded' });
       await navigate({ to: '/certificates' });
-    } catch (error) {
-      // The alert came from the mutation cache (SPEC §8); the fields show the server's messages.
-      applyServerErrors(error, helpers.setErrors);
-    }
+    });
   };
 
   return (
@@ -135,7 +134,7 @@ export function CertificateUploadPage() {
                 hidden={upload.isPending}
                 style={upload.isPending ? { display: 'none' } : undefined}
               >
-                <InvalidSubmitNotifier messageId="certificates.upload.invalid" />
+                <InvalidSubmitNotifier feedback={feedback} />
                 <FormikTextField
                   name="lot_number"
                   labelId="certificates.upload.lot_number"

@@ -4,10 +4,10 @@ import { useIntl } from 'react-intl';
 import { customerSchema } from '../../../shared/validation/index.ts';
 import { trimValues } from '../../lib/form-data';
 import {
-  applyServerErrors,
   FormikCheckbox,
   FormikTextField,
   InvalidSubmitNotifier,
+  useFormFeedback,
 } from '../../lib/form-fields';
 import type { CustomerData, CustomerFormValues } from './api/customers';
 import { CountrySelect } from './country-select';
@@ -40,14 +40,9 @@ export function CustomerForm({
   const readOnly = !canSave;
   const initialValues = customerFormValues(customer);
 
-  const onSubmit = async (values: CustomerFormValues, helpers: FormikHelpers<CustomerFormValues>) => {
-    try {
-      await onSave(trimValues(values));
-    } catch (error) {
-      // The alert came from the mutation cache (SPEC §8); the fields show the server's messages too.
-      applyServerErrors(error, helpers.setErrors);
-    }
-  };
+  const feedback = useFormFeedback('customers.form.invalid');
+  const onSubmit = (values: CustomerFormValues, helpers: FormikHelpers<CustomerFormValues>) =>
+    feedback.submit(helpers, () => onSave(trimValues(values)));
 
   const text = (name: keyof CustomerFormValues, extra: { type?: string; required?: boolean } = {}) => (
     <FormikTextField name={name} labelId={`fields.${name}`} slotProps={{ input: { readOnly } }} {...extra} />
@@ -64,7 +59,7 @@ export function CustomerForm({
         >
           {({ isSubmitting }) => (
             <Form noValidate aria-label={intl.formatMessage({ id: 'customers.form.label' })}>
-              <InvalidSubmitNotifier messageId="customers.form.invalid" />
+              <InvalidSubmitNotifier feedback={feedback} />
               <Grid container columnSpacing={2}>
                 <Grid size={{ xs: 12, md: 6 }}>{text('name', { required: true })}</Grid>
                 <Grid size={{ xs: 12, md: 6 }}>{text('email', { type: 'email' })}</Grid>

@@ -22,7 +22,7 @@ import type { Role } from '../../../shared/api/index.ts';
 import { userSchema } from '../../../shared/validation/index.ts';
 import { PageError, PagePending } from '../../components/route-fallbacks';
 import { trimValues } from '../../lib/form-data';
-import { applyServerErrors, FormikTextField, InvalidSubmitNotifier } from '../../lib/form-fields';
+import { FormikTextField, InvalidSubmitNotifier, useFormFeedback } from '../../lib/form-fields';
 import { translateValidation } from '../../lib/intl';
 import { useAbilities, useSession } from '../../lib/session';
 import { toast } from '../../lib/toasts';
@@ -156,20 +156,18 @@ function UserForm({
   };
   const readOnly = { input: { readOnly: !canSave } };
 
-  const onSubmit = async (values: UserFormValues, helpers: FormikHelpers<UserFormValues>) => {
-    try {
+  const feedback = useFormFeedback('users.form.invalid');
+  const onSubmit = (values: UserFormValues, helpers: FormikHelpers<UserFormValues>) =>
+    feedback.submit(helpers, async () => {
       await onSave(trimValues(values));
       if (!isNew) helpers.resetForm({ values: { ...values, new_password: '', repeat_new_password: '' } });
-    } catch (error) {
-      applyServerErrors(error, helpers.setErrors);
-    }
-  };
+    });
 
   return (
     <Formik initialValues={initialValues} validationSchema={schema} enableReinitialize onSubmit={onSubmit}>
       {({ isSubmitting }) => (
         <Form noValidate aria-label={intl.formatMessage({ id: 'users.form.label' })}>
-          <InvalidSubmitNotifier messageId="users.form.invalid" />
+          <InvalidSubmitNotifier feedback={feedback} />
           <FormikTextField name="name" labelId="users.form.name" required slotProps={readOnly} />
           <FormikTextField
             name="email"

@@ -7,10 +7,10 @@ import { useIntl } from 'react-intl';
 import type { Device, DeviceForm as DeviceFormBody, Product } from '../../../../shared/api/index.ts';
 import { deviceSchema } from '../../../../shared/validation/index.ts';
 import {
-  applyServerErrors,
   FormikTextField,
   InvalidSubmitNotifier,
   initialErrorsFor,
+  useFormFeedback,
 } from '../../../lib/form-fields';
 import { useAbilities } from '../../../lib/session';
 import { notifyApiError } from '../../../lib/toasts';
@@ -179,14 +179,11 @@ export function DeviceForm({
   const initialValues = deviceFormValues(device);
   const readOnly = !canSave;
 
-  const onSubmit = async (values: DeviceFormValues, helpers: FormikHelpers<DeviceFormValues>) => {
-    try {
+  const feedback = useFormFeedback('devices.form.invalid');
+  const onSubmit = (values: DeviceFormValues, helpers: FormikHelpers<DeviceFormValues>) =>
+    feedback.submit(helpers, async () => {
       await onSave(bodyOf(values));
-    } catch (error) {
-      // The alert came from the mutation cache (SPEC §8); the fields show the server's messages.
-      applyServerErrors(error, helpers.setErrors);
-    }
-  };
+    });
 
   return (
     <Card>
@@ -200,7 +197,7 @@ export function DeviceForm({
         >
           {({ isSubmitting }) => (
             <Form noValidate aria-label={intl.formatMessage({ id: 'devices.form.label' })}>
-              <InvalidSubmitNotifier messageId="devices.form.invalid" />
+              <InvalidSubmitNotifier feedback={feedback} />
               <Box
                 sx={{
                   display: 'grid',
