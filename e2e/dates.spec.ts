@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, test } from '@playwright/test';
 import {
   apiCreateCustomer,
   apiToken,
@@ -7,12 +7,7 @@ import {
   expectSearch,
   unique,
 } from './customers-helpers.ts';
-import { DEMO, loginAs } from './fixtures.ts';
-
-/** After an English login, the rest of the test in Italian (the choice the language switch stores). */
-async function inItalian(page: Page): Promise<void> {
-  await page.evaluate(() => localStorage.setItem('uvtrace.locale', 'it'));
-}
+import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { apiCreateCustomer, apiToken, unique } from './customers-helpers.ts';
-import { DEMO, loginAs } from './fixtures.ts';
+import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 const form = (page: Page) => page.getByRole('form', { name: "Dati dell'utente" });
 const alerts = (page: Page) => page.getByRole('alert');
@@ -16,7 +16,7 @@ test.describe('form feedback', () => {
   }) => {
     const customer = await apiCreateCustomer(request, await apiToken(request), `E2E Alerts ${unique()}`);
     await loginAs(page, DEMO.admin);
-    await page.evaluate(() => localStorage.setItem('uvtrace.locale', 'it'));
+    await inItalian(page);
     await page.goto(`/customers/${customer.id}/users/new`);
 
     // Invalid: no call, the form's own alert.

@@ -4,7 +4,7 @@
  */
 import { Checkbox, FormControlLabel, TextField, type TextFieldProps } from '@mui/material';
 import { type FormikErrors, type FormikHelpers, useField, useFormikContext } from 'formik';
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useId, useMemo, useRef } from 'react';
 import { useIntl } from 'react-intl';
 import { type AnySchema, ValidationError } from 'yup';
 import { ApiError } from './api-client';
@@ -19,10 +19,41 @@ type FieldProps = Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' 
   helperId?: string;
 };
 
+const FieldsReadOnly = createContext(false);
+
+/**
+ * The fields inside are read-only, for a user who may not save the form (who has no Save button):
+ * they show as values rather than inputs (readOnlyLook) and password fields are left out, since
+ * there is nothing to set a password for.
+ */
+export function ReadOnlyFields({ when, children }: { when: boolean; children: ReactNode }) {
+  return <FieldsReadOnly.Provider value={when}>{children}</FieldsReadOnly.Provider>;
+}
+
+/** Whether the fields here are read-only (inside <ReadOnlyFields when>). */
+export const useFieldsReadOnly = (): boolean => useContext(FieldsReadOnly);
+
+type LookProps = { variant: 'filled'; slotProps: TextFieldProps['slotProps'] };
+
+/**
+ * How a read-only field looks: filled and without underline, so it reads as a value (an outlined
+ * input that refuses typing looks editable and broken). Every read-only field uses it, and drops its
+ * required mark.
+ */
+export function readOnlyLook(slotProps: TextFieldProps['slotProps'] = {}): LookProps {
+  const input = typeof slotProps.input === 'object' ? slotProps.input : {};
+  return {
+    variant: 'filled',
+    slotProps: { ...slotProps, input: { ...input, readOnly: true, disableUnderline: true } },
+  };
+}
+
 export function FormikTextField({ name, labelId, helperId, id, ...rest }: FieldProps) {
   const intl = useIntl();
   const [field, meta] = useField<string | undefined>(name);
   const { submitCount } = useFormikContext();
+  const readOnly = useFieldsReadOnly();
+  if (readOnly && rest.type === 'password') return null;
   const showError = Boolean(meta.error) && (meta.touched || submitCount > 0);
   const helper = helperId ? intl.formatMessage({ id: helperId }) : rest.helperText;
   return (
@@ -30,6 +61,8 @@ export function FormikTextField({ name, labelId, helperId, id, ...rest }: FieldP
       fullWidth
       margin="normal"
       {...rest}
+      {...(readOnly ? readOnlyLook(rest.slotProps) : {})}
+      required={rest.required && !readOnly}
       id={id ?? `field-${name}`}
       name={field.name}
       value={field.value ?? ''}
@@ -54,6 +87,7 @@ export function FormikCheckbox({
 }) {
   const intl = useIntl();
   const [field, , helpers] = useField<string | boolean | undefined>(name);
+  const readOnly = useFieldsReadOnly();
   const checked = field.value === true || field.value === '1';
   return (
     <FormControlLabel
@@ -62,7 +96,7 @@ export function FormikCheckbox({
         <Checkbox
           name={field.name}
           checked={checked}
-          disabled={disabled}
+          disabled={disabled || readOnly}
           onChange={(event) => void helpers.setValue(event.target.checked ? '1' : '0')}
           onBlur={field.onBlur}
         />

@@ -7,6 +7,7 @@ import {
   FormikCheckbox,
   FormikTextField,
   InvalidSubmitNotifier,
+  ReadOnlyFields,
   useFormFeedback,
 } from '../../lib/form-fields';
 import type { CustomerData, CustomerFormValues } from './api/customers';
@@ -45,7 +46,7 @@ export function CustomerForm({
     feedback.submit(helpers, () => onSave(trimValues(values)));
 
   const text = (name: keyof CustomerFormValues, extra: { type?: string; required?: boolean } = {}) => (
-    <FormikTextField name={name} labelId={`fields.${name}`} slotProps={{ input: { readOnly } }} {...extra} />
+    <FormikTextField name={name} labelId={`fields.${name}`} {...extra} />
   );
 
   return (
@@ -60,25 +61,23 @@ export function CustomerForm({
           {({ isSubmitting }) => (
             <Form noValidate aria-label={intl.formatMessage({ id: 'customers.form.label' })}>
               <InvalidSubmitNotifier feedback={feedback} />
-              <Grid container columnSpacing={2}>
-                <Grid size={{ xs: 12, md: 6 }}>{text('name', { required: true })}</Grid>
-                <Grid size={{ xs: 12, md: 6 }}>{text('email', { type: 'email' })}</Grid>
-                <Grid size={{ xs: 12, md: 6 }}>{text('address')}</Grid>
-                <Grid size={{ xs: 12, md: 6 }}>{text('city')}</Grid>
-                <Grid size={{ xs: 12, md: 6 }}>{text('postcode')}</Grid>
-                <Grid size={{ xs: 12, md: 6 }}>
-                  <CountrySelect name="country" readOnly={readOnly} />
+              <ReadOnlyFields when={readOnly}>
+                <Grid container columnSpacing={2}>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('name', { required: true })}</Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('email', { type: 'email' })}</Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('address')}</Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('city')}</Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('postcode')}</Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>
+                    <CountrySelect name="country" />
+                  </Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('phone', { type: 'tel' })}</Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('referrer')}</Grid>
+                  <Grid size={12}>
+                    <FormikCheckbox name="enable_blockchain" labelId="customers.form.enable_blockchain" />
+                  </Grid>
                 </Grid>
-                <Grid size={{ xs: 12, md: 6 }}>{text('phone', { type: 'tel' })}</Grid>
-                <Grid size={{ xs: 12, md: 6 }}>{text('referrer')}</Grid>
-                <Grid size={12}>
-                  <FormikCheckbox
-                    name="enable_blockchain"
-                    labelId="customers.form.enable_blockchain"
-                    disabled={readOnly}
-                  />
-                </Grid>
-              </Grid>
+              </ReadOnlyFields>
               {canSave && (
                 <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 2 }}>
                   <Button

@@ -5,6 +5,7 @@ import { Box, Button, Stack, Typography } from '@mui/material';
 import { useCallback, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Sterilization } from '../../../shared/api/index.ts';
+import { AbilityGate } from '../../components/ability-gate';
 import {
   type DataColumn,
   DataTable,
@@ -196,22 +197,23 @@ export function SterilizationListPage({
           )
         }
       >
-        <SelectFilter
-          name="customerId"
-          labelId="sterilizations.filter.customer"
-          value={customerId === undefined ? undefined : String(customerId)}
-          options={customers.map((option) => ({ value: String(option.id), label: option.name }))}
-          allLabelId={canSeeAll ? 'sterilizations.filter.all_customers' : undefined}
-          disabled={!canSeeAll}
-          minWidth={240}
-          onChange={(value) =>
-            onSearchChange({
-              customerId: value === undefined ? undefined : Number(value),
-              deviceId: undefined,
-              page: 1,
-            })
-          }
-        />
+        <AbilityGate ability="canSeeAllSterilizations">
+          <SelectFilter
+            name="customerId"
+            labelId="sterilizations.filter.customer"
+            value={customerId === undefined ? undefined : String(customerId)}
+            options={customers.map((option) => ({ value: String(option.id), label: option.name }))}
+            allLabelId={canSeeAll ? 'sterilizations.filter.all_customers' : undefined}
+            minWidth={240}
+            onChange={(value) =>
+              onSearchChange({
+                customerId: value === undefined ? undefined : Number(value),
+                deviceId: undefined,
+                page: 1,
+              })
+            }
+          />
+        </AbilityGate>
         <SelectFilter
           name="deviceId"
           labelId="sterilizations.filter.device"

@@ -11,19 +11,22 @@ import {
   DialogTitle,
   MenuItem,
   Stack,
-  TextField,
   Typography,
 } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
-import { Form, Formik, type FormikHelpers, useField } from 'formik';
+import { Form, Formik, type FormikHelpers } from 'formik';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Role } from '../../../shared/api/index.ts';
 import { userSchema } from '../../../shared/validation/index.ts';
 import { PageError, PagePending } from '../../components/route-fallbacks';
 import { trimValues } from '../../lib/form-data';
-import { FormikTextField, InvalidSubmitNotifier, useFormFeedback } from '../../lib/form-fields';
-import { translateValidation } from '../../lib/intl';
+import {
+  FormikTextField,
+  InvalidSubmitNotifier,
+  ReadOnlyFields,
+  useFormFeedback,
+} from '../../lib/form-fields';
 import { useAbilities, useSession } from '../../lib/session';
 import { toast } from '../../lib/toasts';
 import {
@@ -56,28 +59,14 @@ export function roleOptions(customerId: number, callerRole: Role | undefined, cu
 
 function RoleSelect({ options, disabled }: { options: Role[]; disabled: boolean }) {
   const intl = useIntl();
-  const [field, meta] = useField<string>('role');
   return (
-    <TextField
-      select
-      fullWidth
-      margin="normal"
-      id="field-role"
-      name={field.name}
-      value={field.value}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      disabled={disabled}
-      label={intl.formatMessage({ id: 'fields.role' })}
-      error={Boolean(meta.error)}
-      helperText={meta.error ? translateValidation(intl, meta.error) : undefined}
-    >
+    <FormikTextField name="role" labelId="fields.role" select disabled={disabled}>
       {options.map((role) => (
         <MenuItem key={role} value={role}>
           {intl.formatMessage({ id: ROLE_LABEL_IDS[role] })}
         </MenuItem>
       ))}
-    </TextField>
+    </FormikTextField>
   );
 }
 
@@ -154,7 +143,6 @@ function UserForm({
     new_password: '',
     repeat_new_password: '',
   };
-  const readOnly = { input: { readOnly: !canSave } };
 
   const feedback = useFormFeedback('users.form.invalid');
   const onSubmit = (values: UserFormValues, helpers: FormikHelpers<UserFormValues>) =>
@@ -168,33 +156,32 @@ function UserForm({
       {({ isSubmitting }) => (
         <Form noValidate aria-label={intl.formatMessage({ id: 'users.form.label' })}>
           <InvalidSubmitNotifier feedback={feedback} />
-          <FormikTextField name="name" labelId="users.form.name" required slotProps={readOnly} />
-          <FormikTextField
-            name="email"
-            labelId="users.form.email"
-            type="email"
-            autoComplete="off"
-            required
-            slotProps={readOnly}
-          />
-          <RoleSelect options={options} disabled={!canSave || isSelf || options.length <= 1} />
-          <FormikTextField
-            name="new_password"
-            labelId="users.form.new_password"
-            type="password"
-            autoComplete="new-password"
-            required={isNew}
-            helperId={isNew ? undefined : 'users.form.password_hint'}
-            slotProps={readOnly}
-          />
-          <FormikTextField
-            name="repeat_new_password"
-            labelId="users.form.repeat_new_password"
-            type="password"
-            autoComplete="new-password"
-            required={isNew}
-            slotProps={readOnly}
-          />
+          <ReadOnlyFields when={!canSave}>
+            <FormikTextField name="name" labelId="users.form.name" required />
+            <FormikTextField
+              name="email"
+              labelId="users.form.email"
+              type="email"
+              autoComplete="off"
+              required
+            />
+            <RoleSelect options={options} disabled={isSelf || options.length <= 1} />
+            <FormikTextField
+              name="new_password"
+              labelId="users.form.new_password"
+              type="password"
+              autoComplete="new-password"
+              required={isNew}
+              helperId={isNew ? undefined : 'users.form.password_hint'}
+            />
+            <FormikTextField
+              name="repeat_new_password"
+              labelId="users.form.repeat_new_password"
+              type="password"
+              autoComplete="new-password"
+              required={isNew}
+            />
+          </ReadOnlyFields>
           <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 2, mt: 2 }}>
             {!isNew && abilities.canUpdateUsers && !isSelf && (
               <ActivationButton customerId={customerId} user={user} />

@@ -10,9 +10,9 @@ import {
   FormikTextField,
   InvalidSubmitNotifier,
   initialErrorsFor,
+  ReadOnlyFields,
   useFormFeedback,
 } from '../../../lib/form-fields';
-import { useAbilities } from '../../../lib/session';
 import { notifyApiError } from '../../../lib/toasts';
 import { useProductOptions } from '../api/devices';
 import { generateDeviceKeyPair, signTestToken, type TestToken } from '../device-keys';
@@ -91,7 +91,6 @@ function KeySlots({
   privateKeys: PrivateKeys;
   setPrivateKeys: (update: (keys: PrivateKeys) => PrivateKeys) => void;
 }) {
-  const abilities = useAbilities();
   const { values, setFieldValue } = useFormikContext<DeviceFormValues>();
   const [slots, setSlots] = useState<KeySlots>(IDLE);
   const patch = (slot: KeySlot, change: Partial<KeySlots[KeySlot]>) =>
@@ -134,7 +133,6 @@ function KeySlots({
             slot={slot}
             privateKey={privateKeys[slot]}
             unsaved={Boolean(values[field]) && values[field] !== (device?.[field] ?? '')}
-            canGenerate={Boolean(abilities.canGenerateDeviceKeys)}
             generating={slots[slot].generating}
             onGenerate={() => void generate(slot)}
             testToken={slots[slot].token}
@@ -198,28 +196,25 @@ export function DeviceForm({
           {({ isSubmitting }) => (
             <Form noValidate aria-label={intl.formatMessage({ id: 'devices.form.label' })}>
               <InvalidSubmitNotifier feedback={feedback} />
-              <Box
-                sx={{
-                  display: 'grid',
-                  gap: { md: 2 },
-                  gridTemplateColumns: { xs: '1fr', md: '1fr 2fr 1fr' },
-                }}
-              >
-                <FormikTextField
-                  name="device_serial"
-                  labelId="fields.device_serial"
-                  required
-                  slotProps={{ input: { readOnly }, htmlInput: { maxLength: 8 } }}
-                />
-                <FormikTextField
-                  name="label"
-                  labelId="fields.label"
-                  required
-                  slotProps={{ input: { readOnly } }}
-                />
-                <ProductSelect options={productOptions(products.data?.data, device)} disabled={readOnly} />
-              </Box>
-              <KeySlots device={device} privateKeys={privateKeys} setPrivateKeys={setPrivateKeys} />
+              <ReadOnlyFields when={readOnly}>
+                <Box
+                  sx={{
+                    display: 'grid',
+                    gap: { md: 2 },
+                    gridTemplateColumns: { xs: '1fr', md: '1fr 2fr 1fr' },
+                  }}
+                >
+                  <FormikTextField
+                    name="device_serial"
+                    labelId="fields.device_serial"
+                    required
+                    slotProps={{ htmlInput: { maxLength: 8 } }}
+                  />
+                  <FormikTextField name="label" labelId="fields.label" required />
+                  <ProductSelect options={productOptions(products.data?.data, device)} disabled={readOnly} />
+                </Box>
+                <KeySlots device={device} privateKeys={privateKeys} setPrivateKeys={setPrivateKeys} />
+              </ReadOnlyFields>
               <Stack
                 direction="row"
                 spacing={1}
