@@ -13,8 +13,8 @@ import {
   ReadOnlyFields,
   useFormFeedback,
 } from '../../../lib/form-fields';
+import { useProductOptions } from '../../../lib/reference-lists';
 import { notifyApiError } from '../../../lib/toasts';
-import { useProductOptions } from '../api/devices';
 import { generateDeviceKeyPair, signTestToken, type TestToken } from '../device-keys';
 import type { KeySlot, PrivateKeys } from '../private-key-handoff';
 import { KeySlotPanel } from './key-slot';
