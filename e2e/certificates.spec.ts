@@ -241,7 +241,9 @@ test.describe('certificates', () => {
     await dropFile(page, 'copia.pdf', 'application/pdf', await makePdf('copia'));
     await uploadButton(page).click();
     const message = 'A certificate with this lot number and validated treatment number already exists';
-    await expect(toast(page, 'Check data you entered')).toContainText(message);
+    // One alert, the form's own (docs/decisions.md, form alerts), naming the field's problem.
+    await expect(toast(page, 'Verify inserted data')).toContainText(message);
+    await expect(page.getByRole('alert').filter({ hasText: 'Check data you entered' })).toHaveCount(0);
     // The form is back with the values and the message on the field.
     await expect(lotField(page)).toHaveValue(lot);
     await expect(uploadForm(page)).toContainText(message);

@@ -82,3 +82,32 @@ export async function expectSearch(page: Page, expected: Record<string, string |
     })
     .toEqual(expected);
 }
+
+/** The id of a product of this type (1 plug, 2 bath). */
+export async function apiProductIdOfType(
+  request: APIRequestContext,
+  token: string,
+  type: 1 | 2,
+): Promise<string> {
+  const response = await request.get('/api/v1/products?sortBy=type', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const { data } = (await response.json()) as { data: { data: Array<{ id: number; type: number }> } };
+  const product = data.data.find((row) => row.type === type);
+  expect(product, `a product of type ${type}`).toBeTruthy();
+  return String(product?.id);
+}
+
+export async function apiCreateDevice(
+  request: APIRequestContext,
+  token: string,
+  customerId: number,
+  values: { device_serial: string; label: string; product_id: string },
+): Promise<Created> {
+  const response = await request.post(`/api/v1/customers/${customerId}/devices`, {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: values,
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { data: Created }).data;
+}

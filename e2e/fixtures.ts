@@ -52,3 +52,8 @@ export async function logout(page: Page, name: string): Promise<void> {
   await page.getByRole('banner').getByRole('button', { name }).click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();
 }
+
+/** From the next page load on, the app in Italian (the choice the language switch stores). */
+export async function inItalian(page: Page): Promise<void> {
+  await page.evaluate(() => localStorage.setItem('uvtrace.locale', 'it'));
+}

@@ -3,13 +3,13 @@
  * src/shared/validation, or the server's validation_error data) translated here.
  */
 import { Checkbox, FormControlLabel, TextField, type TextFieldProps } from '@mui/material';
-import { type FormikErrors, useField, useFormikContext } from 'formik';
-import { useEffect, useRef } from 'react';
+import { type FormikErrors, type FormikHelpers, useField, useFormikContext } from 'formik';
+import { createContext, type ReactNode, useContext, useEffect, useId, useMemo, useRef } from 'react';
 import { useIntl } from 'react-intl';
 import { type AnySchema, ValidationError } from 'yup';
 import { ApiError } from './api-client';
 import { translateValidation } from './intl';
-import { toast } from './toasts';
+import { dismissToastGroup, notifyFormError, showToast } from './toasts';
 
 type FieldProps = Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'label'> & {
   name: string;
@@ -19,10 +19,41 @@ type FieldProps = Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' 
   helperId?: string;
 };
 
+const FieldsReadOnly = createContext(false);
+
+/**
+ * The fields inside are read-only, for a user who may not save the form (who has no Save button):
+ * they show as values rather than inputs (readOnlyLook) and password fields are left out, since
+ * there is nothing to set a password for.
+ */
+export function ReadOnlyFields({ when, children }: { when: boolean; children: ReactNode }) {
+  return <FieldsReadOnly.Provider value={when}>{children}</FieldsReadOnly.Provider>;
+}
+
+/** Whether the fields here are read-only (inside <ReadOnlyFields when>). */
+export const useFieldsReadOnly = (): boolean => useContext(FieldsReadOnly);
+
+type LookProps = { variant: 'filled'; slotProps: TextFieldProps['slotProps'] };
+
+/**
+ * How a read-only field looks: filled and without underline, so it reads as a value (an outlined
+ * input that refuses typing looks editable and broken). Every read-only field uses it, and drops its
+ * required mark.
+ */
+export function readOnlyLook(slotProps: TextFieldProps['slotProps'] = {}): LookProps {
+  const input = typeof slotProps.input === 'object' ? slotProps.input : {};
+  return {
+    variant: 'filled',
+    slotProps: { ...slotProps, input: { ...input, readOnly: true, disableUnderline: true } },
+  };
+}
+
 export function FormikTextField({ name, labelId, helperId, id, ...rest }: FieldProps) {
   const intl = useIntl();
   const [field, meta] = useField<string | undefined>(name);
   const { submitCount } = useFormikContext();
+  const readOnly = useFieldsReadOnly();
+  if (readOnly && rest.type === 'password') return null;
   const showError = Boolean(meta.error) && (meta.touched || submitCount > 0);
   const helper = helperId ? intl.formatMessage({ id: helperId }) : rest.helperText;
   return (
@@ -30,6 +61,8 @@ export function FormikTextField({ name, labelId, helperId, id, ...rest }: FieldP
       fullWidth
       margin="normal"
       {...rest}
+      {...(readOnly ? readOnlyLook(rest.slotProps) : {})}
+      required={rest.required && !readOnly}
       id={id ?? `field-${name}`}
       name={field.name}
       value={field.value ?? ''}
@@ -54,6 +87,7 @@ export function FormikCheckbox({
 }) {
   const intl = useIntl();
   const [field, , helpers] = useField<string | boolean | undefined>(name);
+  const readOnly = useFieldsReadOnly();
   const checked = field.value === true || field.value === '1';
   return (
     <FormControlLabel
@@ -62,7 +96,7 @@ export function FormikCheckbox({
         <Checkbox
           name={field.name}
           checked={checked}
-          disabled={disabled}
+          disabled={disabled || readOnly}
           onChange={(event) => void helpers.setValue(event.target.checked ? '1' : '0')}
           onBlur={field.onBlur}
         />
@@ -71,23 +105,65 @@ export function FormikCheckbox({
   );
 }
 
+export type FormFeedback = {
+  /** Saves the values (wrap the form's onSubmit body): see useFormFeedback. */
+  submit: <T>(helpers: FormikHelpers<T>, save: () => Promise<void>) => Promise<void>;
+  /** Whether the submit that just ended reached `submit` (passed validation); resets the answer. */
+  takeSubmitted: () => boolean;
+  group: string;
+  invalidMessageId: string;
+};
+
 /**
- * Place inside a <Formik>: an invalid submit (no call is made) shows the form's error alert
- * (SPEC §5), e.g. messageId="profile.form.invalid".
+ * The alerts of one form (SPEC §5, §8): one alert per failed submit, replacing the form's earlier
+ * one, and none left once the form is saved. An invalid submit (no call made) shows the form's
+ * `invalidMessageId` (through <InvalidSubmitNotifier>); a refused save shows the call's alert, titled
+ * with the same message when the server refused the data, and its messages go on the fields.
  */
-export function InvalidSubmitNotifier({ messageId }: { messageId: string }) {
+export function useFormFeedback(invalidMessageId: string): FormFeedback {
+  const group = useId();
+  const submitted = useRef(false);
+  return useMemo<FormFeedback>(
+    () => ({
+      group,
+      invalidMessageId,
+      takeSubmitted: () => {
+        const value = submitted.current;
+        submitted.current = false;
+        return value;
+      },
+      submit: async (helpers, save) => {
+        submitted.current = true;
+        try {
+          await save();
+          dismissToastGroup(group);
+        } catch (error) {
+          notifyFormError(error, group, { id: invalidMessageId });
+          applyServerErrors(error, helpers.setErrors);
+        }
+      },
+    }),
+    [group, invalidMessageId],
+  );
+}
+
+/** Place inside the <Formik> of `feedback`: an invalid submit (no call is made) shows the form's alert. */
+export function InvalidSubmitNotifier({ feedback }: { feedback: FormFeedback }) {
   const { isSubmitting, isValidating, errors, submitCount } = useFormikContext();
   const seen = useRef(submitCount);
   useEffect(() => {
     if (isSubmitting || isValidating || submitCount === seen.current) return;
     seen.current = submitCount;
-    if (Object.keys(errors).length > 0) toast.error({ id: messageId });
-  }, [isSubmitting, isValidating, errors, submitCount, messageId]);
+    // A submit that reached the save has had its alert (or its success) from feedback.submit.
+    if (feedback.takeSubmitted()) return;
+    if (Object.keys(errors).length > 0)
+      showToast({ severity: 'error', title: { id: feedback.invalidMessageId }, group: feedback.group });
+  }, [isSubmitting, isValidating, errors, submitCount, feedback]);
   return null;
 }
 
 /** Shows a validation_error answer on the form's fields (the toast lists them too). */
-export function applyServerErrors<T>(error: unknown, setErrors: (errors: FormikErrors<T>) => void): void {
+function applyServerErrors<T>(error: unknown, setErrors: (errors: FormikErrors<T>) => void): void {
   if (!(error instanceof ApiError) || error.message !== 'validation_error') return;
   if (typeof error.data !== 'object' || error.data === null) return;
   const errors: Record<string, string> = {};

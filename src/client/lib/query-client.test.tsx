@@ -1,11 +1,11 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { IntlProvider } from 'react-intl';
 import { afterEach, describe, expect, it } from 'vitest';
-import { customerOptionsQueryOptions } from '../features/devices/api/devices';
 import { sterilizationCustomerFilterQueryOptions } from '../features/sterilizations/api/sterilizations';
 import en from '../i18n/en.json';
 import { ApiError } from './api-client';
 import { createQueryClient, shouldRetryQuery } from './query-client';
+import { customerOptionsQueryOptions } from './reference-lists';
 import { dismissAllToasts, Toaster } from './toasts';
 
 afterEach(() => {

@@ -23,6 +23,8 @@ export type Toast = {
   fallback?: MessageRef;
   /** Per-field validation messages (message ids) from a validation_error answer. */
   fields?: Array<{ field: string; messages: string[] }>;
+  /** The form the alert belongs to: a form shows one alert at a time and clears it when saved. */
+  group?: string;
 };
 
 type ToastInput = Omit<Toast, 'key'>;
@@ -36,11 +38,25 @@ const emit = () => {
 
 const signature = ({ key: _key, ...rest }: Toast | (ToastInput & { key?: number })) => JSON.stringify(rest);
 
-export function showToast(input: ToastInput): void {
+/** Shows an alert and returns its key. An alert of a group replaces the group's earlier ones. */
+export function showToast(input: ToastInput): number {
   // The same alert twice at once (e.g. a 401 seen by the middleware and by the caller) shows once.
   const sig = signature(input);
-  if (toasts.some((toast) => signature(toast) === sig)) return;
-  toasts = [...toasts, { ...input, key: nextKey++ }];
+  const same = toasts.find((toast) => signature(toast) === sig);
+  if (same) return same.key;
+  const key = nextKey++;
+  toasts = [...withoutGroup(input.group), { ...input, key }];
+  emit();
+  return key;
+}
+
+const withoutGroup = (group: string | undefined) =>
+  group === undefined ? toasts : toasts.filter((toast) => toast.group !== group);
+
+/** Closes the alerts of a group (a form that has been saved). */
+export function dismissToastGroup(group: string): void {
+  if (!toasts.some((toast) => toast.group === group)) return;
+  toasts = withoutGroup(group);
   emit();
 }
 
@@ -71,32 +87,49 @@ function fieldErrors(data: unknown): Array<{ field: string; messages: string[] }
 }
 
 /**
- * SPEC §8: the alert for any failed call. `failureMessage` is the call's own text (e.g. "Unable to
- * retrieve client list"), shown instead of the server's message unless the session has expired.
+ * SPEC §8: the alert for a failed call. `failureMessage` is the call's own text (e.g. "Unable to
+ * retrieve client list"), shown instead of the server's message unless the session has expired;
+ * `invalidTitle` titles refused data (a form's "Verify inserted data"), which lists the fields.
  */
-export function notifyApiError(error: unknown, failureMessage?: MessageRef): void {
+function apiErrorToast(error: unknown, failureMessage?: MessageRef, invalidTitle?: MessageRef): ToastInput {
   const expired = error instanceof ApiError && (error.status === 401 || error.message === 'session_expired');
-  if (expired) {
-    showToast({ severity: 'error', title: { id: 'errors.session_expired' } });
-    return;
-  }
-  if (failureMessage) {
-    showToast({ severity: 'error', title: failureMessage });
-    return;
-  }
-  if (!(error instanceof ApiError)) {
-    showToast({ severity: 'error', title: { id: 'errors.generic' } });
-    return;
-  }
-  if (error.status === 405 || error.status >= 500) {
-    showToast({ severity: 'error', title: { id: 'errors.server' }, serverMessage: error.message });
-    return;
-  }
+  if (expired) return { severity: 'error', title: { id: 'errors.session_expired' } };
+  if (failureMessage) return { severity: 'error', title: failureMessage };
+  if (!(error instanceof ApiError)) return { severity: 'error', title: { id: 'errors.generic' } };
+  if (error.status === 405 || error.status >= 500)
+    return { severity: 'error', title: { id: 'errors.server' }, serverMessage: error.message };
   if (error.message === 'validation_error') {
-    showToast({ severity: 'error', title: { id: 'errors.validation' }, fields: fieldErrors(error.data) });
+    const title = invalidTitle ?? { id: 'errors.validation' };
+    return { severity: 'error', title, fields: fieldErrors(error.data) };
+  }
+  return { severity: 'error', serverMessage: error.message, fallback: { id: 'errors.generic' } };
+}
+
+/** The alert shown for each failed call, so a form can take it over instead of adding a second. */
+const errorToasts = new WeakMap<object, number>();
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+
+/** Shows the alert of a failed call (SPEC §8): every query and mutation failure comes here. */
+export function notifyApiError(error: unknown, failureMessage?: MessageRef): void {
+  const key = showToast(apiErrorToast(error, failureMessage));
+  if (isObject(error)) errorToasts.set(error, key);
+}
+
+/**
+ * A form's refused submit gets one alert. The mutation cache has usually shown the call's alert
+ * already: that alert becomes the form's (in place, titled with the form's message when the server
+ * refused the data) rather than a second one beside it, and replaces the form's earlier alert.
+ */
+export function notifyFormError(error: unknown, group: string, invalidTitle: MessageRef): void {
+  const input: ToastInput = { ...apiErrorToast(error, undefined, invalidTitle), group };
+  const shown = isObject(error) ? errorToasts.get(error) : undefined;
+  const others = withoutGroup(group);
+  if (shown !== undefined && others.some((toast) => toast.key === shown)) {
+    toasts = others.map((toast) => (toast.key === shown ? { ...input, key: shown } : toast));
+    emit();
     return;
   }
-  showToast({ severity: 'error', serverMessage: error.message, fallback: { id: 'errors.generic' } });
+  showToast(input);
 }
 
 function subscribe(listener: () => void) {

@@ -1,61 +1,11 @@
 /**
- * A list filter day (MUI X DatePicker, date-fns): the value travels as YYYY-MM-DD (the URL and API
- * format), the calendar follows the current language and weeks start on Monday.
+ * A list filter day (the shared DayPicker): the value travels as YYYY-MM-DD (the URL and API format).
  */
-import { LocalizationProvider } from '@mui/x-date-pickers';
-import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import { itIT } from '@mui/x-date-pickers/locales';
-import { format, isValid, parseISO } from 'date-fns';
-import { enUS, it } from 'date-fns/locale';
-import { type ReactNode, useEffect, useState } from 'react';
+import { isValid } from 'date-fns';
+import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { useLocale } from '../../lib/intl';
-
-const enMonday = { ...enUS, options: { ...enUS.options, weekStartsOn: 1 as const } };
-
-const PICKER_LOCALES = {
-  en: { adapterLocale: enMonday, localeText: undefined, format: 'yyyy-MM-dd' },
-  it: {
-    adapterLocale: it,
-    localeText: itIT.components.MuiLocalizationProvider.defaultProps.localeText,
-    format: 'dd/MM/yyyy',
-  },
-} as const;
-
-/** Date pickers inside get the current language and a Monday week start. */
-export function DateLocalization({ children }: { children: ReactNode }) {
-  const locale = useLocale();
-  const config = PICKER_LOCALES[locale];
-  return (
-    <LocalizationProvider
-      dateAdapter={AdapterDateFns}
-      adapterLocale={config.adapterLocale}
-      localeText={config.localeText}
-    >
-      {children}
-    </LocalizationProvider>
-  );
-}
-
-/**
- * Popper props naming the calendar dialog after its field. MUI X labels the desktop calendar with
- * the id of a toolbar that the desktop layout does not render, which leaves the dialog nameless.
- */
-export function calendarName(label: string): { 'aria-label': string } {
-  return { 'aria-label': label };
-}
-
-/** The day of a YYYY-MM-DD value (local midnight), or null. */
-export function dayFromIso(value: string | undefined): Date | null {
-  if (!value) return null;
-  const date = parseISO(value);
-  return isValid(date) ? date : null;
-}
-
-export function isoFromDay(date: Date | null): string | undefined {
-  return date && isValid(date) ? format(date, 'yyyy-MM-dd') : undefined;
-}
+import { dayFromIso, isoFromDay } from '../../lib/dates';
+import { DayPicker } from '../date-field';
 
 /**
  * A day filter: shows `value` (YYYY-MM-DD) and reports a valid day, or undefined when cleared. A day
@@ -74,7 +24,6 @@ export function DateFilter({
   name: string;
 }) {
   const intl = useIntl();
-  const locale = useLocale();
   const label = intl.formatMessage({ id: labelId });
   const [draft, setDraft] = useState<Date | null>(() => dayFromIso(value));
   // The URL changed (reset, back button, a link): show it.
@@ -90,28 +39,22 @@ export function DateFilter({
   };
 
   return (
-    <DateLocalization>
-      <DatePicker
-        label={label}
-        value={draft}
-        format={PICKER_LOCALES[locale].format}
-        onChange={(date) => setDraft(date)}
-        onAccept={commit}
-        slotProps={{
-          textField: {
-            size: 'small',
-            name,
-            sx: { width: 190 },
-            onBlur: () => commit(draft),
-            onKeyDown: (event) => {
-              if (event.key === 'Enter') commit(draft);
-            },
-          },
-          field: { clearable: true, onClear: () => commit(null) },
-          popper: calendarName(label),
-        }}
-      />
-    </DateLocalization>
+    <DayPicker
+      label={label}
+      value={draft}
+      onChange={(date) => setDraft(date)}
+      onAccept={commit}
+      onClear={() => commit(null)}
+      textField={{
+        size: 'small',
+        name,
+        sx: { width: 190 },
+        onBlur: () => commit(draft),
+        onKeyDown: (event) => {
+          if (event.key === 'Enter') commit(draft);
+        },
+      }}
+    />
   );
 }
 

@@ -20,6 +20,7 @@ import type { Certificate } from '../../../shared/api/index.ts';
 import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
 import { ListPage } from '../../components/list';
 import { ButtonLink } from '../../components/router-link';
+import { formatDay } from '../../lib/dates';
 import { useAbilities } from '../../lib/session';
 import { toast } from '../../lib/toasts';
 import {
@@ -136,7 +137,7 @@ export function CertificateListPage({
         id: 'expiration_date',
         headerId: 'certificates.list.expiration_date',
         sortKey: 'expiration_date',
-        cell: (row) => row.expiration_date,
+        cell: (row) => formatDay(row.expiration_date),
       },
       {
         id: 'it_file',

@@ -11,26 +11,21 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { useNavigate } from '@tanstack/react-router';
 import { isValid } from 'date-fns';
 import { Form, Formik, type FormikHelpers, useField, useFormikContext } from 'formik';
 import { useIntl } from 'react-intl';
 import { certificateUploadSchema } from '../../../shared/validation/index.ts';
-import {
-  calendarName,
-  DateLocalization,
-  dayFromIso,
-  isoFromDay,
-} from '../../components/data-table/date-filter';
+import { DayPicker } from '../../components/date-field';
 import { ButtonLink } from '../../components/router-link';
+import { dayFromIso, isoFromDay } from '../../lib/dates';
 import {
-  applyServerErrors,
   FormikTextField,
   InvalidSubmitNotifier,
   initialErrorsFor,
+  useFormFeedback,
 } from '../../lib/form-fields';
-import { translateValidation, useLocale } from '../../lib/intl';
+import { translateValidation } from '../../lib/intl';
 import { useAbilities } from '../../lib/session';
 import { toast } from '../../lib/toasts';
 import { type CertificateUploadValues, useUploadCertificate } from './api/certificates';
@@ -38,42 +33,32 @@ import { PdfDropzone } from './components/pdf-dropzone';
 
 type FormValues = Omit<CertificateUploadValues, 'italian_file'> & { italian_file: File | null };
 
-const DISPLAY_FORMAT = { en: 'yyyy-MM-dd', it: 'dd/MM/yyyy' } as const;
-
-/** The expiration date: a MUI X DatePicker (date-fns, week from Monday) whose form value is YYYY-MM-DD. */
+/** The expiration date: the shared DayPicker, whose form value is YYYY-MM-DD. */
 function ExpirationDateField({ name, labelId }: { name: string; labelId: string }) {
   const intl = useIntl();
-  const locale = useLocale();
   const [field, meta, helpers] = useField<string>(name);
   const { submitCount } = useFormikContext();
   const showError = Boolean(meta.error) && (meta.touched || submitCount > 0);
-  const label = intl.formatMessage({ id: labelId });
   return (
-    <DateLocalization>
-      <DatePicker
-        label={label}
-        value={dayFromIso(field.value)}
-        format={DISPLAY_FORMAT[locale]}
-        onChange={(date) => {
-          // A cleared or half-typed date leaves the field empty, so the form is invalid until it is complete.
-          void helpers.setValue(date && isValid(date) ? (isoFromDay(date) ?? '') : '', true);
-          void helpers.setTouched(true, false);
-        }}
-        slotProps={{
-          popper: calendarName(label),
-          textField: {
-            name,
-            id: `field-${name}`,
-            required: true,
-            fullWidth: true,
-            margin: 'normal',
-            error: showError,
-            onBlur: () => void helpers.setTouched(true),
-            helperText: showError && meta.error ? translateValidation(intl, meta.error) : undefined,
-          },
-        }}
-      />
-    </DateLocalization>
+    <DayPicker
+      label={intl.formatMessage({ id: labelId })}
+      value={dayFromIso(field.value)}
+      onChange={(date) => {
+        // A cleared or half-typed date leaves the field empty, so the form is invalid until it is complete.
+        void helpers.setValue(date && isValid(date) ? (isoFromDay(date) ?? '') : '', true);
+        void helpers.setTouched(true, false);
+      }}
+      textField={{
+        name,
+        id: `field-${name}`,
+        required: true,
+        fullWidth: true,
+        margin: 'normal',
+        error: showError,
+        onBlur: () => void helpers.setTouched(true),
+        helperText: showError && meta.error ? translateValidation(intl, meta.error) : undefined,
+      }}
+    />
   );
 }
 
@@ -94,21 +79,20 @@ export function CertificateUploadPage() {
     italian_file: null,
   };
 
+  const feedback = useFormFeedback('certificates.upload.invalid');
   const onSubmit = async (values: FormValues, helpers: FormikHelpers<FormValues>) => {
-    if (!values.italian_file) return;
-    try {
+    const file = values.italian_file;
+    if (!file) return;
+    await feedback.submit(helpers, async () => {
       await upload.mutateAsync({
         lot_number: values.lot_number.trim(),
         validated_treatment_number: values.validated_treatment_number.trim(),
         expiration_date: values.expiration_date,
-        italian_file: values.italian_file,
+        italian_file: file,
       });
       toast.success({ id: 'certificates.uploaded' });
       await navigate({ to: '/certificates' });
-    } catch (error) {
-      // The alert came from the mutation cache (SPEC §8); the fields show the server's messages.
-      applyServerErrors(error, helpers.setErrors);
-    }
+    });
   };
 
   return (
@@ -150,7 +134,7 @@ export function CertificateUploadPage() {
                 hidden={upload.isPending}
                 style={upload.isPending ? { display: 'none' } : undefined}
               >
-                <InvalidSubmitNotifier messageId="certificates.upload.invalid" />
+                <InvalidSubmitNotifier feedback={feedback} />
                 <FormikTextField
                   name="lot_number"
                   labelId="certificates.upload.lot_number"

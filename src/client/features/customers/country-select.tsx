@@ -1,6 +1,7 @@
 import { Autocomplete, createFilterOptions, TextField } from '@mui/material';
 import { useField, useFormikContext } from 'formik';
 import { useIntl } from 'react-intl';
+import { readOnlyLook, useFieldsReadOnly } from '../../lib/form-fields';
 import { translateValidation } from '../../lib/intl';
 import { type CountryOption, useCountryOptions } from './countries';
 
@@ -9,8 +10,9 @@ const filterOptions = createFilterOptions<CountryOption>({
 });
 
 /** Searchable country select (by name in the current language or by code); the form value is the code. */
-export function CountrySelect({ name, readOnly }: { name: string; readOnly?: boolean }) {
+export function CountrySelect({ name }: { name: string }) {
   const intl = useIntl();
+  const readOnly = useFieldsReadOnly();
   const [field, meta, helpers] = useField<string | undefined>(name);
   const { submitCount } = useFormikContext();
   const options = useCountryOptions(field.value || undefined);
@@ -34,10 +36,11 @@ export function CountrySelect({ name, readOnly }: { name: string; readOnly?: boo
           {...params}
           name={name}
           margin="normal"
-          required
+          required={!readOnly}
           label={intl.formatMessage({ id: 'fields.country' })}
           error={showError}
           helperText={showError && meta.error ? translateValidation(intl, meta.error) : undefined}
+          {...(readOnly ? readOnlyLook(params.slotProps) : {})}
         />
       )}
     />

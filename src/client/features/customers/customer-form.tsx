@@ -4,10 +4,11 @@ import { useIntl } from 'react-intl';
 import { customerSchema } from '../../../shared/validation/index.ts';
 import { trimValues } from '../../lib/form-data';
 import {
-  applyServerErrors,
   FormikCheckbox,
   FormikTextField,
   InvalidSubmitNotifier,
+  ReadOnlyFields,
+  useFormFeedback,
 } from '../../lib/form-fields';
 import type { CustomerData, CustomerFormValues } from './api/customers';
 import { CountrySelect } from './country-select';
@@ -40,17 +41,12 @@ export function CustomerForm({
   const readOnly = !canSave;
   const initialValues = customerFormValues(customer);
 
-  const onSubmit = async (values: CustomerFormValues, helpers: FormikHelpers<CustomerFormValues>) => {
-    try {
-      await onSave(trimValues(values));
-    } catch (error) {
-      // The alert came from the mutation cache (SPEC §8); the fields show the server's messages too.
-      applyServerErrors(error, helpers.setErrors);
-    }
-  };
+  const feedback = useFormFeedback('customers.form.invalid');
+  const onSubmit = (values: CustomerFormValues, helpers: FormikHelpers<CustomerFormValues>) =>
+    feedback.submit(helpers, () => onSave(trimValues(values)));
 
   const text = (name: keyof CustomerFormValues, extra: { type?: string; required?: boolean } = {}) => (
-    <FormikTextField name={name} labelId={`fields.${name}`} slotProps={{ input: { readOnly } }} {...extra} />
+    <FormikTextField name={name} labelId={`fields.${name}`} {...extra} />
   );
 
   return (
@@ -64,26 +60,24 @@ export function CustomerForm({
         >
           {({ isSubmitting }) => (
             <Form noValidate aria-label={intl.formatMessage({ id: 'customers.form.label' })}>
-              <InvalidSubmitNotifier messageId="customers.form.invalid" />
-              <Grid container columnSpacing={2}>
-                <Grid size={{ xs: 12, md: 6 }}>{text('name', { required: true })}</Grid>
-                <Grid size={{ xs: 12, md: 6 }}>{text('email', { type: 'email' })}</Grid>
-                <Grid size={{ xs: 12, md: 6 }}>{text('address')}</Grid>
-                <Grid size={{ xs: 12, md: 6 }}>{text('city')}</Grid>
-                <Grid size={{ xs: 12, md: 6 }}>{text('postcode')}</Grid>
-                <Grid size={{ xs: 12, md: 6 }}>
-                  <CountrySelect name="country" readOnly={readOnly} />
+              <InvalidSubmitNotifier feedback={feedback} />
+              <ReadOnlyFields when={readOnly}>
+                <Grid container columnSpacing={2}>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('name', { required: true })}</Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('email', { type: 'email' })}</Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('address')}</Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('city')}</Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('postcode')}</Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>
+                    <CountrySelect name="country" />
+                  </Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('phone', { type: 'tel' })}</Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>{text('referrer')}</Grid>
+                  <Grid size={12}>
+                    <FormikCheckbox name="enable_blockchain" labelId="customers.form.enable_blockchain" />
+                  </Grid>
                 </Grid>
-                <Grid size={{ xs: 12, md: 6 }}>{text('phone', { type: 'tel' })}</Grid>
-                <Grid size={{ xs: 12, md: 6 }}>{text('referrer')}</Grid>
-                <Grid size={12}>
-                  <FormikCheckbox
-                    name="enable_blockchain"
-                    labelId="customers.form.enable_blockchain"
-                    disabled={readOnly}
-                  />
-                </Grid>
-              </Grid>
+              </ReadOnlyFields>
               {canSave && (
                 <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 2 }}>
                   <Button

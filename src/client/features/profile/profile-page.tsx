@@ -18,7 +18,12 @@ import { useIntl } from 'react-intl';
 import { profileSchema } from '../../../shared/validation/index.ts';
 import { PageError, PagePending } from '../../components/route-fallbacks';
 import { trimValues } from '../../lib/form-data';
-import { FormikTextField, InvalidSubmitNotifier, initialErrorsFor } from '../../lib/form-fields';
+import {
+  FormikTextField,
+  InvalidSubmitNotifier,
+  initialErrorsFor,
+  useFormFeedback,
+} from '../../lib/form-fields';
 import { useSession } from '../../lib/session';
 import { type ProfileValues, useMe, useUpdateProfile } from './api/me';
 
@@ -37,15 +42,14 @@ export function ProfilePage() {
     repeat_new_password: '',
   };
 
-  const onSubmit = async (values: ProfileValues, helpers: FormikHelpers<ProfileValues>) => {
-    try {
+  const feedback = useFormFeedback('profile.form.invalid');
+  // A refusal keeps the values for a fix.
+  const onSubmit = (values: ProfileValues, helpers: FormikHelpers<ProfileValues>) =>
+    feedback.submit(helpers, async () => {
       await update.mutateAsync(trimValues(values));
       helpers.resetForm({ values: { ...values, new_password: '', repeat_new_password: '' } });
       setUpdatedOpen(true);
-    } catch {
-      // The alert was shown by the mutation cache (SPEC §8); the values stay for a fix.
-    }
-  };
+    });
 
   return (
     <Stack spacing={3} sx={{ maxWidth: 640 }}>
@@ -72,7 +76,7 @@ export function ProfilePage() {
             >
               {({ isValid, isSubmitting }) => (
                 <Form noValidate aria-label={intl.formatMessage({ id: 'profile.form.label' })}>
-                  <InvalidSubmitNotifier messageId="profile.form.invalid" />
+                  <InvalidSubmitNotifier feedback={feedback} />
                   <FormikTextField name="name" labelId="profile.form.name" autoComplete="name" required />
                   <FormikTextField
                     name="email"

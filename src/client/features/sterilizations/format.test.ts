@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatReceived, notesText, statusMessageId, truncateName } from './format';
+import { notesText, statusMessageId, truncateName } from './format';
 
 describe('truncateName', () => {
   it('keeps names up to 27 characters and cuts longer ones with "..."', () => {
@@ -28,13 +28,5 @@ describe('notesText', () => {
     expect(notesText('lamp replaced')).toBe('lamp replaced');
     expect(notesText(null)).toBe('');
     expect(notesText({ a: 1 })).toBe('');
-  });
-});
-
-describe('formatReceived', () => {
-  it('formats in local time with single colons', () => {
-    const local = new Date(2025, 2, 14, 9, 5, 7);
-    expect(formatReceived(local.toISOString())).toBe('2025-03-14 09:05:07');
-    expect(formatReceived('garbage')).toBe('garbage');
   });
 });

@@ -1,5 +1,4 @@
 /** Pure display rules of the sterilization list (SPEC §2, §4), unit-tested in format.test.ts. */
-import { format, isValid } from 'date-fns';
 
 /** SPEC §2: customer names longer than 27 characters are cut there and get "...". */
 export const CUSTOMER_NAME_MAX = 27;
@@ -8,15 +7,6 @@ export function truncateName(name: string, max = CUSTOMER_NAME_MAX): string {
   // Array.from counts code points, so an accented or emoji character is never split in half.
   const chars = Array.from(name);
   return chars.length > max ? `${chars.slice(0, max).join('')}...` : name;
-}
-
-/**
- * The list's date: local time as yyyy-MM-dd HH:mm:ss. (SPEC §2 writes "YYYY-MM-DD HH:mm::ss"; the
- * double colon is taken for a typo, see docs/decisions.md.)
- */
-export function formatReceived(value: string): string {
-  const date = new Date(value);
-  return isValid(date) ? format(date, 'yyyy-MM-dd HH:mm:ss') : value;
 }
 
 const STATUS_IDS: Record<number, string> = {

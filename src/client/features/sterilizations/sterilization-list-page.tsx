@@ -5,6 +5,7 @@ import { Box, Button, Stack, Typography } from '@mui/material';
 import { useCallback, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Sterilization } from '../../../shared/api/index.ts';
+import { AbilityGate } from '../../components/ability-gate';
 import {
   type DataColumn,
   DataTable,
@@ -15,6 +16,7 @@ import {
 import { DateRangeFilter } from '../../components/data-table/date-filter';
 import { ExportLink } from '../../components/export-link';
 import { FilterBar, ListPage, SelectFilter } from '../../components/list';
+import { formatDateTime } from '../../lib/dates';
 import { useAbilities, useSession } from '../../lib/session';
 import {
   type SterilizationFilters,
@@ -23,7 +25,7 @@ import {
   useSterilizations,
 } from './api/sterilizations';
 import { SterilizationDetails } from './components/sterilization-details';
-import { formatReceived, truncateName } from './format';
+import { truncateName } from './format';
 import { effectiveSearch, type SterilizationListSearch } from './search';
 
 function TwoLines({ main, sub }: { main: string; sub: string | null }) {
@@ -99,7 +101,7 @@ export function SterilizationListPage({
         sortKey: 'received_ts',
         cell: (row) => (
           <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-            {formatReceived(row.received_ts)}
+            {formatDateTime(row.received_ts)}
           </Box>
         ),
       },
@@ -195,23 +197,26 @@ export function SterilizationListPage({
           )
         }
       >
-        <SelectFilter
-          name="customerId"
-          labelId="sterilizations.filter.customer"
-          value={customerId === undefined ? undefined : String(customerId)}
-          options={customers.map((option) => ({ value: String(option.id), label: option.name }))}
-          allLabelId={canSeeAll ? 'sterilizations.filter.all_customers' : undefined}
-          disabled={!canSeeAll}
-          disabledHintId="sterilizations.filter.customer_hint"
-          minWidth={240}
-          onChange={(value) =>
-            onSearchChange({
-              customerId: value === undefined ? undefined : Number(value),
-              deviceId: undefined,
-              page: 1,
-            })
-          }
-        />
+        {/* The hint says what the filter shows; the gate's tooltip names the ability it lacks. */}
+        <AbilityGate ability="canSeeAllSterilizations">
+          <SelectFilter
+            name="customerId"
+            labelId="sterilizations.filter.customer"
+            value={customerId === undefined ? undefined : String(customerId)}
+            options={customers.map((option) => ({ value: String(option.id), label: option.name }))}
+            allLabelId={canSeeAll ? 'sterilizations.filter.all_customers' : undefined}
+            disabled={!canSeeAll}
+            disabledHintId="sterilizations.filter.customer_hint"
+            minWidth={240}
+            onChange={(value) =>
+              onSearchChange({
+                customerId: value === undefined ? undefined : Number(value),
+                deviceId: undefined,
+                page: 1,
+              })
+            }
+          />
+        </AbilityGate>
         <SelectFilter
           name="deviceId"
           labelId="sterilizations.filter.device"

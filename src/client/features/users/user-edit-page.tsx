@@ -11,11 +11,10 @@ import {
   DialogTitle,
   MenuItem,
   Stack,
-  TextField,
   Typography,
 } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
-import { Form, Formik, type FormikHelpers, useField } from 'formik';
+import { Form, Formik, type FormikHelpers } from 'formik';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { assignableRoles } from '../../../shared/access/index.ts';
@@ -23,8 +22,12 @@ import type { Role } from '../../../shared/api/index.ts';
 import { userSchema } from '../../../shared/validation/index.ts';
 import { PageError, PagePending } from '../../components/route-fallbacks';
 import { trimValues } from '../../lib/form-data';
-import { applyServerErrors, FormikTextField, InvalidSubmitNotifier } from '../../lib/form-fields';
-import { translateValidation } from '../../lib/intl';
+import {
+  FormikTextField,
+  InvalidSubmitNotifier,
+  ReadOnlyFields,
+  useFormFeedback,
+} from '../../lib/form-fields';
 import { useAbilities, useSession } from '../../lib/session';
 import { toast } from '../../lib/toasts';
 import {
@@ -40,28 +43,14 @@ import { ROLE_LABEL_IDS, RoleBadge } from './role-badge';
 
 function RoleSelect({ options, disabled }: { options: Role[]; disabled: boolean }) {
   const intl = useIntl();
-  const [field, meta] = useField<string>('role');
   return (
-    <TextField
-      select
-      fullWidth
-      margin="normal"
-      id="field-role"
-      name={field.name}
-      value={field.value}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      disabled={disabled}
-      label={intl.formatMessage({ id: 'fields.role' })}
-      error={Boolean(meta.error)}
-      helperText={meta.error ? translateValidation(intl, meta.error) : undefined}
-    >
+    <FormikTextField name="role" labelId="fields.role" select disabled={disabled}>
       {options.map((role) => (
         <MenuItem key={role} value={role}>
           {intl.formatMessage({ id: ROLE_LABEL_IDS[role] })}
         </MenuItem>
       ))}
-    </TextField>
+    </FormikTextField>
   );
 }
 
@@ -139,49 +128,45 @@ function UserForm({
     new_password: '',
     repeat_new_password: '',
   };
-  const readOnly = { input: { readOnly: !canSave } };
 
-  const onSubmit = async (values: UserFormValues, helpers: FormikHelpers<UserFormValues>) => {
-    try {
+  const feedback = useFormFeedback('users.form.invalid');
+  const onSubmit = (values: UserFormValues, helpers: FormikHelpers<UserFormValues>) =>
+    feedback.submit(helpers, async () => {
       await onSave(trimValues(values));
       if (!isNew) helpers.resetForm({ values: { ...values, new_password: '', repeat_new_password: '' } });
-    } catch (error) {
-      applyServerErrors(error, helpers.setErrors);
-    }
-  };
+    });
 
   return (
     <Formik initialValues={initialValues} validationSchema={schema} enableReinitialize onSubmit={onSubmit}>
       {({ isSubmitting }) => (
         <Form noValidate aria-label={intl.formatMessage({ id: 'users.form.label' })}>
-          <InvalidSubmitNotifier messageId="users.form.invalid" />
-          <FormikTextField name="name" labelId="users.form.name" required slotProps={readOnly} />
-          <FormikTextField
-            name="email"
-            labelId="users.form.email"
-            type="email"
-            autoComplete="off"
-            required
-            slotProps={readOnly}
-          />
-          <RoleSelect options={options} disabled={!canSave || isSelf || options.length <= 1} />
-          <FormikTextField
-            name="new_password"
-            labelId="users.form.new_password"
-            type="password"
-            autoComplete="new-password"
-            required={isNew}
-            helperId={isNew ? undefined : 'users.form.password_hint'}
-            slotProps={readOnly}
-          />
-          <FormikTextField
-            name="repeat_new_password"
-            labelId="users.form.repeat_new_password"
-            type="password"
-            autoComplete="new-password"
-            required={isNew}
-            slotProps={readOnly}
-          />
+          <InvalidSubmitNotifier feedback={feedback} />
+          <ReadOnlyFields when={!canSave}>
+            <FormikTextField name="name" labelId="users.form.name" required />
+            <FormikTextField
+              name="email"
+              labelId="users.form.email"
+              type="email"
+              autoComplete="off"
+              required
+            />
+            <RoleSelect options={options} disabled={isSelf || options.length <= 1} />
+            <FormikTextField
+              name="new_password"
+              labelId="users.form.new_password"
+              type="password"
+              autoComplete="new-password"
+              required={isNew}
+              helperId={isNew ? undefined : 'users.form.password_hint'}
+            />
+            <FormikTextField
+              name="repeat_new_password"
+              labelId="users.form.repeat_new_password"
+              type="password"
+              autoComplete="new-password"
+              required={isNew}
+            />
+          </ReadOnlyFields>
           <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 2, mt: 2 }}>
             {!isNew && abilities.canUpdateUsers && !isSelf && (
               <ActivationButton customerId={customerId} user={user} />

@@ -1,31 +1,58 @@
 /** How an audit entry reads, in the audit view and the history panels alike. */
 import { Box, Typography } from '@mui/material';
+import { useMemo } from 'react';
 import { type IntlShape, useIntl } from 'react-intl';
 import type { AuditChange, AuditEntry } from '../../../../shared/api/index.ts';
 import type { DataColumn } from '../../../components/data-table';
+import { formatDateTime } from '../../../lib/dates';
 import { translateKnown } from '../../../lib/intl';
+import { useCustomerOptions, useProductOptions } from '../../../lib/reference-lists';
 
 type Value = Extract<AuditChange, { old: unknown }>['old'];
 
 /** Long values (public keys, file digests) are cut; the whole value is in the tooltip. */
 const SHORT = 40;
 
-function valueText(intl: IntlShape, field: string, value: Value): string {
+/** Names by id of the records an entry refers to (field → id → name). */
+type ReferenceNames = Partial<Record<string, ReadonlyMap<number, string>>>;
+
+/**
+ * The names of what entries refer to by id, in the words the rest of the app uses: a product by its
+ * type (as the device type select), a customer by name, so a change reads "Product type: Sterilizing
+ * Neck Plug → Sterilizing Bath", not "1 → 2".
+ */
+function useReferenceNames(): ReferenceNames {
+  const intl = useIntl();
+  const products = useProductOptions(true);
+  const customers = useCustomerOptions(true);
+  return useMemo(
+    () => ({
+      product_id: new Map(
+        (products.data?.data ?? []).map((product) => [
+          product.id,
+          intl.formatMessage({ id: `products.type.${product.type}` }),
+        ]),
+      ),
+      customer_id: new Map((customers.data ?? []).map((customer) => [customer.id, customer.name])),
+    }),
+    [intl, products.data, customers.data],
+  );
+}
+
+function valueText(intl: IntlShape, field: string, value: Value, names: ReferenceNames): string {
   if (value === null) return intl.formatMessage({ id: 'audit.value.empty' });
+  const named = typeof value === 'number' ? names[field]?.get(value) : undefined;
+  if (named !== undefined) return named;
   if (typeof value === 'boolean') return intl.formatMessage({ id: value ? 'common.yes' : 'common.no' });
-  if (typeof value === 'string' && field.endsWith('_at')) {
-    const date = new Date(value);
-    if (!Number.isNaN(date.getTime()))
-      return intl.formatDate(date, { dateStyle: 'short', timeStyle: 'medium' });
-  }
+  if (typeof value === 'string' && field.endsWith('_at')) return formatDateTime(value);
   if (field === 'role' && typeof value === 'string')
     return translateKnown(intl, `users.role.${value}`) ?? value;
   return String(value);
 }
 
-function ValueView({ field, value }: { field: string; value: Value }) {
+function ValueView({ field, value, names }: { field: string; value: Value; names: ReferenceNames }) {
   const intl = useIntl();
-  const text = valueText(intl, field, value);
+  const text = valueText(intl, field, value, names);
   const short = text.length > SHORT ? `${text.slice(0, SHORT)}…` : text;
   return (
     <Box
@@ -44,6 +71,7 @@ function ValueView({ field, value }: { field: string; value: Value }) {
 /** Each changed field as "field: old → new"; a secret only as changed. */
 export function AuditChanges({ changes }: { changes: AuditEntry['changes'] }) {
   const intl = useIntl();
+  const names = useReferenceNames();
   const fields = Object.entries(changes);
   if (fields.length === 0) return null;
   return (
@@ -51,7 +79,7 @@ export function AuditChanges({ changes }: { changes: AuditEntry['changes'] }) {
       {fields.map(([field, change]) => (
         <Box component="li" key={field} sx={{ wordBreak: 'break-word' }}>
           <Box component="span" sx={{ fontWeight: 600 }}>
-            {translateKnown(intl, `fields.${field}`) ?? field}
+            {translateKnown(intl, `audit.field.${field}`) ?? translateKnown(intl, `fields.${field}`) ?? field}
           </Box>
           {': '}
           {'redacted' in change ? (
@@ -60,7 +88,8 @@ export function AuditChanges({ changes }: { changes: AuditEntry['changes'] }) {
             </Box>
           ) : (
             <>
-              <ValueView field={field} value={change.old} /> → <ValueView field={field} value={change.new} />
+              <ValueView field={field} value={change.old} names={names} /> →{' '}
+              <ValueView field={field} value={change.new} names={names} />
             </>
           )}
         </Box>
@@ -96,7 +125,7 @@ export function auditColumns(intl: IntlShape, withEntity: boolean): DataColumn<A
       headerId: 'audit.list.time',
       cell: (row) => (
         <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-          {intl.formatDate(row.occurred_at, { dateStyle: 'short', timeStyle: 'medium' })}
+          {formatDateTime(row.occurred_at)}
         </Box>
       ),
     },

@@ -1,7 +1,7 @@
 /**
  * Devices calls (SPEC §7): a customer's devices (list, one, create, update), the paged devices list,
- * reassignment to another customer, and the two option lists the device page needs (products for the
- * type select, the full customer list for the assign dialog).
+ * reassignment to another customer. The option lists of its type select and assign dialog are
+ * lib/reference-lists (the audit view names products and customers with them too).
  */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DeviceForm, QueryOf } from '../../../../shared/api/index.ts';
@@ -44,32 +44,6 @@ export const customerDeviceQueryOptions = (customerId: number, deviceId: number)
 
 export const useCustomerDevice = (customerId: number, deviceId: number) =>
   useQuery(customerDeviceQueryOptions(customerId, deviceId));
-
-/**
- * The products of the type select: the first page of GET /products by type (there are two). Only
- * users who may change a device's type ask for it (the products module is theirs).
- */
-export const productOptionsQueryOptions = () =>
-  queryOptions({
-    queryKey: ['products', { page: 1, sortBy: 'type', sortDir: 'asc' }],
-    queryFn: () =>
-      unwrap(api.GET('/products', { params: { query: { page: 1, sortBy: 'type', sortDir: 'asc' } } })),
-    staleTime: 5 * 60_000,
-  });
-
-export const useProductOptions = (enabled: boolean) => useQuery({ ...productOptionsQueryOptions(), enabled });
-
-/** GET /customers/full-list: loaded once per session of the page (SPEC: "list loaded once"). */
-export const customerOptionsQueryOptions = () =>
-  queryOptions({
-    queryKey: ['customers', 'full-list'],
-    queryFn: () => unwrap(api.GET('/customers/full-list')),
-    staleTime: Number.POSITIVE_INFINITY,
-    meta: { failureMessage: { id: 'errors.client_list' } },
-  });
-
-export const useCustomerOptions = (enabled: boolean) =>
-  useQuery({ ...customerOptionsQueryOptions(), enabled });
 
 /** Everything that lists or counts devices. */
 function invalidateDevices(queryClient: ReturnType<typeof useQueryClient>) {

@@ -14,8 +14,9 @@ import { useIntl } from 'react-intl';
 import type { Device, Option } from '../../../../shared/api/index.ts';
 import { ApiError } from '../../../lib/api-client';
 import { translateServerMessage } from '../../../lib/intl';
+import { useCustomerOptions } from '../../../lib/reference-lists';
 import { notifyApiError } from '../../../lib/toasts';
-import { useAssignDevice, useCustomerOptions } from '../api/devices';
+import { useAssignDevice } from '../api/devices';
 
 const SAME_CUSTOMER = 'devices.assign.same_customer';
 

@@ -7,14 +7,14 @@ import { useIntl } from 'react-intl';
 import type { Device, DeviceForm as DeviceFormBody, Product } from '../../../../shared/api/index.ts';
 import { deviceSchema } from '../../../../shared/validation/index.ts';
 import {
-  applyServerErrors,
   FormikTextField,
   InvalidSubmitNotifier,
   initialErrorsFor,
+  ReadOnlyFields,
+  useFormFeedback,
 } from '../../../lib/form-fields';
-import { useAbilities } from '../../../lib/session';
+import { useProductOptions } from '../../../lib/reference-lists';
 import { notifyApiError } from '../../../lib/toasts';
-import { useProductOptions } from '../api/devices';
 import { generateDeviceKeyPair, signTestToken, type TestToken } from '../device-keys';
 import type { KeySlot, PrivateKeys } from '../private-key-handoff';
 import { KeySlotPanel } from './key-slot';
@@ -91,7 +91,6 @@ function KeySlots({
   privateKeys: PrivateKeys;
   setPrivateKeys: (update: (keys: PrivateKeys) => PrivateKeys) => void;
 }) {
-  const abilities = useAbilities();
   const { values, setFieldValue } = useFormikContext<DeviceFormValues>();
   const [slots, setSlots] = useState<KeySlots>(IDLE);
   const patch = (slot: KeySlot, change: Partial<KeySlots[KeySlot]>) =>
@@ -134,7 +133,6 @@ function KeySlots({
             slot={slot}
             privateKey={privateKeys[slot]}
             unsaved={Boolean(values[field]) && values[field] !== (device?.[field] ?? '')}
-            canGenerate={Boolean(abilities.canGenerateDeviceKeys)}
             generating={slots[slot].generating}
             onGenerate={() => void generate(slot)}
             testToken={slots[slot].token}
@@ -179,14 +177,11 @@ export function DeviceForm({
   const initialValues = deviceFormValues(device);
   const readOnly = !canSave;
 
-  const onSubmit = async (values: DeviceFormValues, helpers: FormikHelpers<DeviceFormValues>) => {
-    try {
+  const feedback = useFormFeedback('devices.form.invalid');
+  const onSubmit = (values: DeviceFormValues, helpers: FormikHelpers<DeviceFormValues>) =>
+    feedback.submit(helpers, async () => {
       await onSave(bodyOf(values));
-    } catch (error) {
-      // The alert came from the mutation cache (SPEC §8); the fields show the server's messages.
-      applyServerErrors(error, helpers.setErrors);
-    }
-  };
+    });
 
   return (
     <Card>
@@ -200,29 +195,26 @@ export function DeviceForm({
         >
           {({ isSubmitting }) => (
             <Form noValidate aria-label={intl.formatMessage({ id: 'devices.form.label' })}>
-              <InvalidSubmitNotifier messageId="devices.form.invalid" />
-              <Box
-                sx={{
-                  display: 'grid',
-                  gap: { md: 2 },
-                  gridTemplateColumns: { xs: '1fr', md: '1fr 2fr 1fr' },
-                }}
-              >
-                <FormikTextField
-                  name="device_serial"
-                  labelId="fields.device_serial"
-                  required
-                  slotProps={{ input: { readOnly }, htmlInput: { maxLength: 8 } }}
-                />
-                <FormikTextField
-                  name="label"
-                  labelId="fields.label"
-                  required
-                  slotProps={{ input: { readOnly } }}
-                />
-                <ProductSelect options={productOptions(products.data?.data, device)} disabled={readOnly} />
-              </Box>
-              <KeySlots device={device} privateKeys={privateKeys} setPrivateKeys={setPrivateKeys} />
+              <InvalidSubmitNotifier feedback={feedback} />
+              <ReadOnlyFields when={readOnly}>
+                <Box
+                  sx={{
+                    display: 'grid',
+                    gap: { md: 2 },
+                    gridTemplateColumns: { xs: '1fr', md: '1fr 2fr 1fr' },
+                  }}
+                >
+                  <FormikTextField
+                    name="device_serial"
+                    labelId="fields.device_serial"
+                    required
+                    slotProps={{ htmlInput: { maxLength: 8 } }}
+                  />
+                  <FormikTextField name="label" labelId="fields.label" required />
+                  <ProductSelect options={productOptions(products.data?.data, device)} disabled={readOnly} />
+                </Box>
+                <KeySlots device={device} privateKeys={privateKeys} setPrivateKeys={setPrivateKeys} />
+              </ReadOnlyFields>
               <Stack
                 direction="row"
                 spacing={1}

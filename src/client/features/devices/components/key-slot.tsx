@@ -2,6 +2,7 @@ import KeyIcon from '@mui/icons-material/Key';
 import TokenIcon from '@mui/icons-material/Token';
 import { Alert, Box, Button, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
+import { AbilityGate } from '../../../components/ability-gate';
 import { FormikTextField } from '../../../lib/form-fields';
 import type { TestToken } from '../device-keys';
 import type { KeySlot } from '../private-key-handoff';
@@ -41,7 +42,6 @@ type KeySlotProps = {
   privateKey: string | undefined;
   /** The public key in the form differs from the stored one. */
   unsaved: boolean;
-  canGenerate: boolean;
   generating: boolean;
   onGenerate: () => void;
   testToken: TestToken | undefined;
@@ -54,7 +54,6 @@ export function KeySlotPanel({
   slot,
   privateKey,
   unsaved,
-  canGenerate,
   generating,
   onGenerate,
   testToken,
@@ -99,14 +98,16 @@ export function KeySlotPanel({
         </Alert>
       )}
       <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
-        <Button
-          variant="outlined"
-          onClick={onGenerate}
-          disabled={!canGenerate || generating}
-          startIcon={generating ? <CircularProgress size={18} color="inherit" /> : <KeyIcon />}
-        >
-          {intl.formatMessage({ id: 'devices.keys.generate' }, { n: slot })}
-        </Button>
+        <AbilityGate ability="canGenerateDeviceKeys">
+          <Button
+            variant="outlined"
+            onClick={onGenerate}
+            disabled={generating}
+            startIcon={generating ? <CircularProgress size={18} color="inherit" /> : <KeyIcon />}
+          >
+            {intl.formatMessage({ id: 'devices.keys.generate' }, { n: slot })}
+          </Button>
+        </AbilityGate>
         <Button
           variant="outlined"
           onClick={onSignTestToken}
