@@ -131,6 +131,12 @@ test.describe('data integrity verification', () => {
     const modal = dialog(page);
     await expect(modal).toBeVisible();
     await expect(modal.getByLabel('Record ID', { exact: true })).toHaveValue(String(record.id));
+    // The hashed instant stays in its UTC form; the reader gets it in local time (Europe/Rome) beside it.
+    const hashedInstant = await modal.locator('#integrity-received_ts').inputValue();
+    const utc = `${hashedInstant.slice(0, 10)} ${hashedInstant.slice(11, 23)} UTC`;
+    await expect(modal.locator('#integrity-received_ts-helper-text')).toHaveText(
+      new RegExp(`^Local time: \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} \\(${utc}\\)$`),
+    );
 
     await expect(modal.getByRole('button', { name: 'Verification successful' })).toBeVisible({
       timeout: 20_000,
@@ -408,5 +414,6 @@ test.describe('data integrity verification', () => {
     const modal = dialog(page, 'Verifica integrità dati');
     await expect(modal.getByRole('heading', { name: 'Dati sulla blockchain' })).toBeVisible();
     await expect(modal.getByRole('button', { name: 'Verifica riuscita' })).toBeVisible({ timeout: 20_000 });
+    await expect(modal.locator('#integrity-received_ts-helper-text')).toContainText(/^Ora locale: .* UTC\)$/);
   });
 });

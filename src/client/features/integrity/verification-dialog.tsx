@@ -33,6 +33,7 @@ import {
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Sterilization } from '../../../shared/api/index.ts';
+import { formatDateTimeWithUtc } from '../../lib/dates';
 import { useAnchorTransaction, useChainInfo, useServerHashes } from './api/integrity';
 import {
   anchoredValues,
@@ -208,7 +209,13 @@ function VerificationBody({ record }: { record: Sterilization }) {
                         { id: 'integrity.changed.stored' },
                         { value: stored[field] || intl.formatMessage({ id: 'integrity.changed.empty' }) },
                       )
-                    : undefined
+                    : field === 'received_ts'
+                      ? // The field holds the hashed UTC form; the reader gets their local time beside it.
+                        intl.formatMessage(
+                          { id: 'integrity.received_ts.local' },
+                          { value: formatDateTimeWithUtc(form.received_ts) },
+                        )
+                      : undefined
                 }
                 data-changed={isChanged ? 'true' : undefined}
                 sx={
