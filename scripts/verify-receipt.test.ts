@@ -14,6 +14,7 @@ import {
   leafHash,
   merkleTree,
 } from '../src/shared/integrity/index.ts';
+import { verifyReceipt as verifyWithConfirmations } from '../src/shared/integrity/receipt.ts';
 import { V1_BLOCK } from '../src/shared/integrity/v1-block.fixture.ts';
 import { type ReceiptInput, verifyReceipt } from './verify-receipt.ts';
 
@@ -151,6 +152,20 @@ describe('verifyReceipt', () => {
     expect(failing(await verify({ ...receipt, block_id: receipt.block_id + 1 }))).toEqual(['anchor_call']);
     const unknown = await verify({ ...receipt, transaction_hash: `0x${'00'.repeat(31)}01` });
     expect(failing(unknown)).toEqual(['transaction', 'contract', 'status', 'anchor_call']);
+  });
+
+  it('counts confirmations for the /verify page, which shares these checks', async () => {
+    const transport = custom({ request: chain.request });
+    const result = await verifyWithConfirmations(receipt, { transport, confirmations: true });
+    expect(result.checks.map((check) => check.name)).toContain('confirmations');
+    const confirmations = result.checks.find((check) => check.name === 'confirmations');
+    expect(confirmations?.ok).toBe(true);
+    expect(Number(confirmations?.values?.count)).toBeGreaterThanOrEqual(1);
+    const unknown = await verifyWithConfirmations(
+      { ...receipt, transaction_hash: `0x${'00'.repeat(31)}02` },
+      { transport, confirmations: true },
+    );
+    expect(failing(unknown)).toEqual(['transaction', 'contract', 'status', 'confirmations', 'anchor_call']);
   });
 
   it('fails the chain checks when there is no node to ask', async () => {

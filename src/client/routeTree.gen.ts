@@ -13,6 +13,7 @@ import { Route as AuthenticatedRouteImport } from './routes/_authenticated'
 import { Route as BlockchainRouteImport } from './routes/blockchain'
 import { Route as DashboardRouteImport } from './routes/dashboard'
 import { Route as LoginRouteImport } from './routes/login'
+import { Route as VerifyRouteImport } from './routes/verify'
 import { Route as AuthenticatedIndexRouteImport } from './routes/_authenticated/index'
 import { Route as AuthenticatedAuditRouteImport } from './routes/_authenticated/audit'
 import { Route as AuthenticatedDevicesRouteImport } from './routes/_authenticated/devices'
@@ -52,6 +53,11 @@ const DashboardRoute = DashboardRouteImport.update({
 const LoginRoute = LoginRouteImport.update({
   id: '/login',
   path: '/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyRoute = VerifyRouteImport.update({
+  id: '/verify',
+  path: '/verify',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AuthenticatedIndexRoute = AuthenticatedIndexRouteImport.update({
@@ -180,6 +186,7 @@ export interface FileRoutesByFullPath {
   '/blockchain': typeof BlockchainRoute
   '/dashboard': typeof DashboardRoute
   '/login': typeof LoginRoute
+  '/verify': typeof VerifyRoute
   '/audit': typeof AuthenticatedAuditRoute
   '/devices': typeof AuthenticatedDevicesRoute
   '/products': typeof AuthenticatedProductsRoute
@@ -205,6 +212,7 @@ export interface FileRoutesByTo {
   '/blockchain': typeof BlockchainRoute
   '/dashboard': typeof DashboardRoute
   '/login': typeof LoginRoute
+  '/verify': typeof VerifyRoute
   '/audit': typeof AuthenticatedAuditRoute
   '/devices': typeof AuthenticatedDevicesRoute
   '/products': typeof AuthenticatedProductsRoute
@@ -232,6 +240,7 @@ export interface FileRoutesById {
   '/blockchain': typeof BlockchainRoute
   '/dashboard': typeof DashboardRoute
   '/login': typeof LoginRoute
+  '/verify': typeof VerifyRoute
   '/_authenticated/audit': typeof AuthenticatedAuditRoute
   '/_authenticated/devices': typeof AuthenticatedDevicesRoute
   '/_authenticated/products': typeof AuthenticatedProductsRoute
@@ -261,6 +270,7 @@ export interface FileRouteTypes {
     | '/blockchain'
     | '/dashboard'
     | '/login'
+    | '/verify'
     | '/audit'
     | '/devices'
     | '/products'
@@ -286,6 +296,7 @@ export interface FileRouteTypes {
     | '/blockchain'
     | '/dashboard'
     | '/login'
+    | '/verify'
     | '/audit'
     | '/devices'
     | '/products'
@@ -312,6 +323,7 @@ export interface FileRouteTypes {
     | '/blockchain'
     | '/dashboard'
     | '/login'
+    | '/verify'
     | '/_authenticated/audit'
     | '/_authenticated/devices'
     | '/_authenticated/products'
@@ -340,6 +352,7 @@ export interface RootRouteChildren {
   BlockchainRoute: typeof BlockchainRoute
   DashboardRoute: typeof DashboardRoute
   LoginRoute: typeof LoginRoute
+  VerifyRoute: typeof VerifyRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -370,6 +383,13 @@ declare module '@tanstack/react-router' {
       path: '/login'
       fullPath: '/login'
       preLoaderRoute: typeof LoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/verify': {
+      id: '/verify'
+      path: '/verify'
+      fullPath: '/verify'
+      preLoaderRoute: typeof VerifyRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_authenticated/': {
@@ -597,6 +617,7 @@ const rootRouteChildren: RootRouteChildren = {
   BlockchainRoute: BlockchainRoute,
   DashboardRoute: DashboardRoute,
   LoginRoute: LoginRoute,
+  VerifyRoute: VerifyRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

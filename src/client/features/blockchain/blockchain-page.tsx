@@ -1,5 +1,6 @@
 import Verified from '@mui/icons-material/Verified';
-import { Box, Chip, Paper, Stack, Typography } from '@mui/material';
+import { Box, Button, Chip, Paper, Stack, Typography } from '@mui/material';
+import { Link } from '@tanstack/react-router';
 import { useIntl } from 'react-intl';
 
 /** Public teaser for the on-chain integrity feature (SPEC §2 Blockchain page). */
@@ -50,6 +51,14 @@ export function BlockchainPage() {
             label={intl.formatMessage({ id: 'blockchain.coming_soon' })}
             sx={{ bgcolor: 'common.white', color: 'primary.dark', fontWeight: 700 }}
           />
+          <Button
+            component={Link}
+            to="/verify"
+            variant="outlined"
+            sx={{ color: 'common.white', borderColor: 'rgba(255,255,255,0.7)' }}
+          >
+            {intl.formatMessage({ id: 'blockchain.verify_link' })}
+          </Button>
         </Stack>
       </Stack>
     </Paper>

@@ -33,6 +33,7 @@ import {
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Sterilization } from '../../../shared/api/index.ts';
+import { encodeReceiptFragment } from '../../../shared/integrity/receipt-link.ts';
 import { formatDateTimeWithUtc } from '../../lib/dates';
 import { useAnchorTransaction, useChainInfo, useServerHashes } from './api/integrity';
 import {
@@ -175,6 +176,11 @@ function VerificationBody({ record }: { record: Sterilization }) {
     const content = proofReceipt(record, chainInfo.data);
     if (content) saveJson(content, `uvtrace-proof-${record.id}.json`);
   };
+  // The public page with this receipt in the fragment: shareable, and no server of ours sees the record.
+  const publicLink = useMemo(() => {
+    const content = chainInfo.data ? proofReceipt(record, chainInfo.data) : null;
+    return content ? `/verify#${encodeReceiptFragment(content)}` : null;
+  }, [record, chainInfo.data]);
 
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '5fr 7fr' }, gap: 3 }}>
@@ -364,11 +370,24 @@ function VerificationBody({ record }: { record: Sterilization }) {
         {/* The receipt proves the stored record: offered only while the form shows exactly that. */}
         {data &&
           (changed.size === 0 ? (
-            <Box>
+            <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
               <Button size="small" startIcon={<FileDownload />} onClick={receipt} disabled={!chainInfo.data}>
                 {intl.formatMessage({ id: 'integrity.receipt' })}
               </Button>
-            </Box>
+              {publicLink && (
+                <Button
+                  size="small"
+                  component="a"
+                  href={publicLink}
+                  target="_blank"
+                  rel="noopener"
+                  startIcon={<OpenInNew />}
+                  data-testid="integrity-public-link"
+                >
+                  {intl.formatMessage({ id: 'integrity.verify_public' })}
+                </Button>
+              )}
+            </Stack>
           ) : (
             <Typography variant="caption" color="text.secondary" data-testid="integrity-receipt-unavailable">
               {intl.formatMessage({ id: 'integrity.receipt_unavailable' })}

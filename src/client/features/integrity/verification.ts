@@ -15,6 +15,7 @@ import {
   leafHash,
   processProof,
 } from '../../../shared/integrity/index.ts';
+import type { ProofReceipt } from '../../../shared/integrity/receipt.ts';
 
 export { INTEGRITY_FIELDS, type IntegrityField };
 
@@ -125,22 +126,10 @@ export function computeHashes(
 
 /**
  * The proof receipt ("download proof", issue 5): everything a third party needs to check the stored
- * record against the chain with no code of ours (docs/integrity.md §7). `record` holds the canonical
- * values of the 14 fields (strings or null), so recomputing the leaf from it is unambiguous.
+ * record against the chain with no code of ours (docs/integrity.md §7); its shape and checks are
+ * shared with scripts/verify-receipt.ts and the /verify page.
  */
-export type ProofReceipt = {
-  format: 'uvtrace-proof-receipt/1';
-  hashing_version: number;
-  record: Record<IntegrityField, string | null>;
-  leaf: string;
-  proof: string[];
-  root: string | null;
-  block_id: number;
-  network: string | null;
-  chain_id: number | null;
-  contract_address: string | null;
-  transaction_hash: string | null;
-};
+export type { ProofReceipt };
 
 export function proofReceipt(
   record: Sterilization,

@@ -1,0 +1,299 @@
+/**
+ * Proof receipts (`uvtrace-proof-receipt/1`, the verification modal's "Download proof"): their shape,
+ * every check of one against a chain node, and the compact form a link carries in its URL fragment
+ * (docs/integrity.md §9; the link's form is ./receipt-link.ts). One implementation for scripts/verify-receipt.ts and the public /verify page,
+ * so the command line and the browser cannot disagree about what "verified" means.
+ * Not re-exported from ./index.ts: it pulls viem's RPC client, which the hashing code does not need.
+ */
+import { type Abi, createClient, decodeFunctionData, type Hex, http, type Transport } from 'viem';
+import { getBlockNumber, getChainId, getTransaction, getTransactionReceipt } from 'viem/actions';
+import artifact from '../anchor-contract/Anchor.json' with { type: 'json' };
+import {
+  canonicalValue,
+  HASHING_VERSIONS,
+  INTEGRITY_FIELDS,
+  type IntegrityField,
+  isHashingVersion,
+  leafHash,
+  recordFromForm,
+} from './canonical.ts';
+import { processProof } from './merkle.ts';
+
+const ANCHOR_ABI = artifact.abi as Abi;
+
+export const RECEIPT_FORMAT = 'uvtrace-proof-receipt/1';
+
+/**
+ * What the modal downloads: everything a third party needs to check the stored record against the
+ * chain with no code of ours (docs/integrity.md §7). `record` holds the canonical values of the 14
+ * fields (strings or null), so recomputing the leaf from it is unambiguous.
+ */
+export type ProofReceipt = {
+  format: 'uvtrace-proof-receipt/1';
+  hashing_version: number;
+  record: Record<IntegrityField, string | null>;
+  leaf: string;
+  proof: string[];
+  root: string | null;
+  block_id: number;
+  network: string | null;
+  chain_id: number | null;
+  contract_address: string | null;
+  transaction_hash: string | null;
+};
+
+/** A receipt as read from a file or a link: the modal's shape, possibly with a node's URL. */
+export type ReceiptInput = ProofReceipt & { rpc_url?: string | null };
+
+export type CheckName =
+  | 'format'
+  | 'leaf'
+  | 'root'
+  | 'chain_id'
+  | 'transaction'
+  | 'contract'
+  | 'status'
+  | 'confirmations'
+  | 'anchor_call';
+
+/**
+ * One check. `detail` is an English sentence (the command line prints it); `values` holds the same
+ * facts as data, so a page can say them in its own language.
+ */
+export type ReceiptCheck = {
+  name: CheckName;
+  ok: boolean;
+  detail: string;
+  values?: Record<string, string>;
+};
+export type ReceiptVerification = { ok: boolean; checks: ReceiptCheck[] };
+
+export type VerifyOptions = {
+  /** JSON-RPC URL of a node of the receipt's chain. */
+  rpcUrl?: string | undefined;
+  /** A viem transport to use instead of http(rpcUrl) (tests: an in-process node). */
+  transport?: Transport | undefined;
+  /** Also count the transaction's confirmations (the page shows them; the command line never did). */
+  confirmations?: boolean | undefined;
+};
+
+const HEX32 = /^0x[0-9a-fA-F]{64}$/;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+const sameHex = (a: unknown, b: unknown) =>
+  typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+
+const message = (error: unknown) =>
+  error instanceof Error ? (error as { shortMessage?: string }).shortMessage || error.message : String(error);
+
+function formatCheck(receipt: ReceiptInput): ReceiptCheck {
+  const problems: string[] = [];
+  if (receipt?.format !== RECEIPT_FORMAT) problems.push(`format is ${JSON.stringify(receipt?.format)}`);
+  if (!isHashingVersion(receipt?.hashing_version)) {
+    problems.push(
+      `hashing_version ${JSON.stringify(receipt?.hashing_version)} is not one of ${HASHING_VERSIONS.join(', ')}`,
+    );
+  }
+  if (typeof receipt?.record !== 'object' || receipt.record === null) problems.push('no record');
+  if (!Number.isSafeInteger(receipt?.block_id)) problems.push('block_id is not an integer');
+  return {
+    name: 'format',
+    ok: problems.length === 0,
+    detail:
+      problems.length === 0
+        ? `${RECEIPT_FORMAT}, hashing_version ${receipt.hashing_version}`
+        : problems.join('; '),
+    values: { version: String(receipt?.hashing_version) },
+  };
+}
+
+/**
+ * The fields that cannot be what the modal wrote: the modal writes each value in its canonical form
+ * (or null), so a value that is not (e.g. "12.50" typed for 12.5, a number instead of a string) was
+ * changed by hand. A changed value that is still canonical cannot be told from the leaf alone.
+ */
+export function suspectFields(record: unknown, version: number): IntegrityField[] {
+  if (typeof record !== 'object' || record === null || !isHashingVersion(version)) return [];
+  const fields = record as Partial<Record<IntegrityField, unknown>>;
+  return INTEGRITY_FIELDS.filter((field) => {
+    const value = fields[field];
+    if (value === null) return false;
+    if (typeof value !== 'string') return true;
+    return canonicalValue(field, value, version) !== value;
+  });
+}
+
+function leafCheck(receipt: ReceiptInput): ReceiptCheck {
+  try {
+    const version = receipt.hashing_version;
+    if (!isHashingVersion(version)) {
+      return { name: 'leaf', ok: false, detail: `cannot hash with hashing_version ${version}` };
+    }
+    const computed = leafHash(recordFromForm(receipt.record), version);
+    const ok = sameHex(computed, receipt.leaf);
+    const suspects = ok ? [] : suspectFields(receipt.record, version);
+    return {
+      name: 'leaf',
+      ok,
+      detail: ok
+        ? `record hashes to ${computed}`
+        : `record hashes to ${computed}, receipt says ${receipt.leaf}` +
+          (suspects.length > 0 ? ` (not as recorded: ${suspects.join(', ')})` : ''),
+      values: { computed, recorded: String(receipt.leaf), fields: suspects.join(', ') },
+    };
+  } catch (error) {
+    return { name: 'leaf', ok: false, detail: `cannot compute the leaf: ${message(error)}` };
+  }
+}
+
+function rootCheck(receipt: ReceiptInput): ReceiptCheck {
+  try {
+    if (typeof receipt.leaf !== 'string' || !HEX32.test(receipt.leaf)) {
+      return { name: 'root', ok: false, detail: 'the leaf is not a 32-byte hex value' };
+    }
+    if (!Array.isArray(receipt.proof) || !receipt.proof.every((node) => HEX32.test(String(node)))) {
+      return { name: 'root', ok: false, detail: 'the proof is not a list of 32-byte hex values' };
+    }
+    if (typeof receipt.root !== 'string')
+      return { name: 'root', ok: false, detail: 'the receipt has no root' };
+    const folded = processProof(receipt.leaf as Hex, receipt.proof as Hex[]);
+    const ok = sameHex(folded, receipt.root);
+    return {
+      name: 'root',
+      ok,
+      detail: ok
+        ? `leaf and ${receipt.proof.length}-node proof fold to ${folded}`
+        : `leaf and proof fold to ${folded}, receipt says ${receipt.root}`,
+      values: { folded, recorded: receipt.root, nodes: String(receipt.proof.length) },
+    };
+  } catch (error) {
+    return { name: 'root', ok: false, detail: `cannot fold the proof: ${message(error)}` };
+  }
+}
+
+async function chainChecks(receipt: ReceiptInput, options: VerifyOptions): Promise<ReceiptCheck[]> {
+  const names: CheckName[] = ['chain_id', 'transaction', 'contract', 'status'];
+  if (options.confirmations) names.push('confirmations');
+  names.push('anchor_call');
+  const checks: ReceiptCheck[] = [];
+  const failRest = (detail: string) => {
+    for (const name of names) {
+      if (!checks.some((check) => check.name === name)) checks.push({ name, ok: false, detail });
+    }
+    return names.map((name) => checks.find((check) => check.name === name) as ReceiptCheck);
+  };
+  if (!options.transport && !options.rpcUrl) return failRest('no RPC URL (pass --rpc URL)');
+  const client = createClient({
+    transport: options.transport ?? http(options.rpcUrl, { retryCount: 1, timeout: 15_000 }),
+  });
+
+  try {
+    const chainId = await getChainId(client);
+    const ok = receipt.chain_id !== null && chainId === Number(receipt.chain_id);
+    checks.push({
+      name: 'chain_id',
+      ok,
+      detail: ok
+        ? `node is on chain ${chainId}`
+        : `node is on chain ${chainId}, receipt says ${receipt.chain_id}`,
+      values: { node: String(chainId), recorded: String(receipt.chain_id) },
+    });
+  } catch (error) {
+    return failRest(`cannot reach the node: ${message(error)}`);
+  }
+
+  const hash = receipt.transaction_hash;
+  if (typeof hash !== 'string' || !HEX32.test(hash)) return failRest('the receipt has no transaction hash');
+  let transaction: Awaited<ReturnType<typeof getTransaction>>;
+  try {
+    transaction = await getTransaction(client, { hash: hash as Hex });
+    checks.push({
+      name: 'transaction',
+      ok: true,
+      detail: `${hash} is in block ${transaction.blockNumber}`,
+      values: { hash, block: String(transaction.blockNumber) },
+    });
+  } catch (error) {
+    checks.push({ name: 'transaction', ok: false, detail: `${hash} not found: ${message(error)}` });
+    return failRest('no transaction');
+  }
+
+  const contract = receipt.contract_address;
+  const contractOk =
+    typeof contract === 'string' && ADDRESS.test(contract) && sameHex(transaction.to, contract);
+  checks.push({
+    name: 'contract',
+    ok: contractOk,
+    detail: contractOk ? `sent to ${transaction.to}` : `sent to ${transaction.to}, receipt says ${contract}`,
+    values: { to: String(transaction.to), recorded: String(contract) },
+  });
+
+  try {
+    const mined = await getTransactionReceipt(client, { hash: hash as Hex });
+    checks.push({
+      name: 'status',
+      ok: mined.status === 'success',
+      detail: `receipt status ${mined.status}`,
+      values: { status: mined.status },
+    });
+  } catch (error) {
+    checks.push({ name: 'status', ok: false, detail: `no transaction receipt: ${message(error)}` });
+  }
+
+  if (options.confirmations) {
+    try {
+      // A transaction in the head block has one confirmation; one still in the mempool has none.
+      const head = await getBlockNumber(client, { cacheTime: 0 });
+      const count = transaction.blockNumber === null ? 0n : head - transaction.blockNumber + 1n;
+      checks.push({
+        name: 'confirmations',
+        ok: count >= 1n,
+        detail: `${count} confirmations (head block ${head})`,
+        values: { count: String(count), head: String(head) },
+      });
+    } catch (error) {
+      checks.push({
+        name: 'confirmations',
+        ok: false,
+        detail: `cannot read the head block: ${message(error)}`,
+      });
+    }
+  }
+
+  try {
+    const call = decodeFunctionData({ abi: ANCHOR_ABI, data: transaction.input });
+    const [blockId, root] = (call.args ?? []) as readonly unknown[];
+    const blockOk = typeof blockId === 'bigint' && blockId === BigInt(receipt.block_id);
+    const rootOk = sameHex(root, receipt.root);
+    const ok = call.functionName === 'anchor' && blockOk && rootOk;
+    const called = `${call.functionName}(${String(blockId)}, ${String(root)})`;
+    checks.push({
+      name: 'anchor_call',
+      ok,
+      detail: ok ? called : `${called}, receipt says anchor(${receipt.block_id}, ${receipt.root})`,
+      values: {
+        function: call.functionName,
+        block: String(blockId),
+        root: String(root),
+        recordedBlock: String(receipt.block_id),
+        recordedRoot: String(receipt.root),
+      },
+    });
+  } catch (error) {
+    checks.push({ name: 'anchor_call', ok: false, detail: `input is not an Anchor call: ${message(error)}` });
+  }
+  return checks;
+}
+
+/** Every check of a receipt; ok only when all pass. */
+export async function verifyReceipt(
+  receipt: ReceiptInput,
+  options: VerifyOptions = {},
+): Promise<ReceiptVerification> {
+  const format = formatCheck(receipt);
+  const checks: ReceiptCheck[] = [format];
+  if (format.ok || (typeof receipt === 'object' && receipt !== null)) {
+    checks.push(leafCheck(receipt), rootCheck(receipt), ...(await chainChecks(receipt, options)));
+  }
+  return { ok: checks.every((check) => check.ok), checks };
+}
