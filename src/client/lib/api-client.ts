@@ -6,7 +6,9 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '../../shared/api/index.ts';
 import { session } from './session';
 
-export const api = createClient<paths>({ baseUrl: '/api/v1' });
+/** Relative to the page: the SPA is served by the API's own server. */
+export const API_BASE_URL = '/api/v1';
+export const api = createClient<paths>({ baseUrl: API_BASE_URL });
 
 /** A failed call: HTTP status, the envelope's message (an i18n id such as "validation_error") and data. */
 export class ApiError extends Error {

@@ -67,6 +67,17 @@ export type IntegrityRecord = { [K in IntegrityField]: IntegrityValue };
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
 /**
+ * The whitespace a number or an instant may have around it: tab, LF, CR and space only (not
+ * JavaScript's trim(), whose Unicode set a verifier in another language would have to copy).
+ */
+const AROUND = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+export function stripSpace(text: string): string {
+  return text.replace(AROUND, '');
+}
+/** The largest exponent a number may have: bounds the digits "1e999999999" would expand to. */
+export const MAX_EXPONENT = 10_000;
+
+/**
  * canonicalDecimal for the plain text PostgreSQL gives a numeric column (`-?digits[.digits]`): the
  * same result without the general parser's allocations (blocks of many thousands of records are
  * hashed at once). Anything else (exponent, "+", ".5", "5.") returns undefined and goes the general way.
@@ -98,12 +109,15 @@ function plainDecimal(text: string): string | undefined {
  * The one decimal form of a number: optional "-", the integer digits without leading zeros ("0" when
  * none), then "." and the fraction digits without trailing zeros when the fraction is not zero. No "+",
  * no exponent; "-0" is "0". So 12.50, "12.5", "012.500" and "1.25e1" all give "12.5".
- * Returns undefined when the value is not a finite decimal number.
+ * A text is a number when, without the whitespace around it (stripSpace), it is: an optional "+" or
+ * "-"; ASCII digits with at most one "." anywhere among them and at least one digit ("5", ".5", "5.");
+ * then optionally "e" or "E", an optional sign and digits, the exponent at most MAX_EXPONENT in size
+ * (docs/integrity.md §2.1). Returns undefined for anything else.
  */
 export function canonicalDecimal(value: string | number | bigint): string | undefined {
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number' && !Number.isFinite(value)) return undefined;
-  const text = typeof value === 'number' ? String(value) : value.trim();
+  const text = typeof value === 'number' ? String(value) : stripSpace(value);
   const plain = plainDecimal(text);
   if (plain !== undefined) return plain;
   const match = DECIMAL.exec(text);
@@ -111,9 +125,10 @@ export function canonicalDecimal(value: string | number | bigint): string | unde
   const [, sign = '', intDigits = '', fracDigits = '', exponentText] = match;
   if (intDigits === '' && fracDigits === '') return undefined;
   // Shift the decimal point by the exponent, working on the digit string only (no floating point).
+  const exponent = exponentText === undefined ? 0 : Number(exponentText);
+  if (Math.abs(exponent) > MAX_EXPONENT) return undefined;
   let digits = intDigits + fracDigits;
-  let point = intDigits.length + (exponentText === undefined ? 0 : Number(exponentText));
-  if (!Number.isSafeInteger(point) || Math.abs(point) > 10_000) return undefined;
+  let point = intDigits.length + exponent;
   if (point < 0) {
     digits = '0'.repeat(-point) + digits;
     point = 0;
@@ -126,17 +141,19 @@ export function canonicalDecimal(value: string | number | bigint): string | unde
 }
 
 const TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?[\t\n\r ]*(Z|z|[+-]\d{2}(?::?\d{2})?)$/;
 
 /**
  * The one form of an instant: UTC ISO-8601 with exactly three fraction digits and "Z"
- * (YYYY-MM-DDTHH:mm:ss.sssZ). Accepts ISO-8601 and PostgreSQL's text form with any offset ("Z",
- * "+02", "+02:00", "+0200"); digits past the millisecond are cut, not rounded. A text without an
- * offset is not an instant and returns undefined, as does anything unparsable. Dates give toISOString().
+ * (YYYY-MM-DDTHH:mm:ss.sssZ). Accepts ISO-8601 / RFC 3339 and PostgreSQL's text form: a date, "T", "t"
+ * or one space, hours and minutes, optional seconds with an optional fraction ("." or ","), optional
+ * whitespace, then an offset "Z", "z", "±HH", "±HHMM" or "±HH:MM" (hours to 23, minutes to 59).
+ * Digits past the millisecond are cut, not rounded. A text without an offset is not an instant and
+ * returns undefined, as does anything else (docs/integrity.md §2.2). Dates give toISOString().
  */
 export function canonicalTimestamp(value: string | Date): string | undefined {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
-  const match = TIMESTAMP.exec(value.trim());
+  const match = TIMESTAMP.exec(stripSpace(value));
   if (!match) return undefined;
   const [, y, mo, d, h, mi, s = '0', frac = '', zone = 'Z'] = match;
   const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as number[];
@@ -147,7 +164,9 @@ export function canonicalTimestamp(value: string | Date): string | undefined {
   let offsetMinutes = 0;
   if (zone !== 'Z' && zone !== 'z') {
     const digits = zone.slice(1).replace(':', '');
-    offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0');
+    const [offsetHours, offsetRest] = [Number(digits.slice(0, 2)), Number(digits.slice(2) || '0')];
+    if (offsetHours > 23 || offsetRest > 59) return undefined;
+    offsetMinutes = offsetHours * 60 + offsetRest;
     if (zone.startsWith('-')) offsetMinutes = -offsetMinutes;
   }
   const date = new Date(0);
@@ -178,11 +197,11 @@ export function canonicalValue(
   if (version >= 2 && value === '') return null;
   if (NUMERIC_FIELDS.has(field)) {
     if (value instanceof Date) return value.toISOString();
-    if (typeof value === 'string' && value.trim() === '') return null;
+    if (typeof value === 'string' && stripSpace(value) === '') return null;
     return canonicalDecimal(value) ?? String(value);
   }
   if (TIMESTAMP_FIELDS.has(field)) {
-    if (typeof value === 'string' && value.trim() === '') return null;
+    if (typeof value === 'string' && stripSpace(value) === '') return null;
     if (typeof value === 'number' || typeof value === 'bigint') return String(value);
     return canonicalTimestamp(value) ?? String(value);
   }

@@ -2,4 +2,5 @@
 export * from './canonical.ts';
 export { type Keccak256, setKeccak256 } from './hash.ts';
 export * from './merkle.ts';
+export * from './rpc-url.ts';
 export * from './slices.ts';

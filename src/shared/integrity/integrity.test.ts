@@ -26,9 +26,12 @@ import {
   merkleTree,
   processProof,
   recordFromForm,
+  resolveRpcUrl,
   setKeccak256,
   verifyProof,
 } from './index.ts';
+import { type ProofReceipt, verifyReceipt } from './receipt.ts';
+import { decodeReceiptFragment, encodeReceiptFragment } from './receipt-link.ts';
 
 /** The worked example of docs/integrity.md §5. */
 const BASE = {
@@ -264,6 +267,205 @@ describe('canonical forms', () => {
     );
     expect(leafHash(recordFromForm(form))).toBe(EXPECTED.leaves[0]);
     expect(leafHash({ ...record, supplied_energy: 'twelve' })).not.toBe(EXPECTED.leaves[0]);
+  });
+});
+
+/** The regular expressions docs/integrity.md §2.1 and §2.2 give, so the doc and the code are checked alike. */
+function docRegex(which: 0 | 1): RegExp {
+  const doc = readFileSync(path.resolve(import.meta.dirname, '../../../docs/integrity.md'), 'utf8');
+  const found = [...doc.matchAll(/As a regular\s+expression:\s+`([^`]+)`/g)].map((match) => match[1]!);
+  expect(found).toHaveLength(2);
+  return new RegExp(found[which]!);
+}
+/** Whitespace as the doc defines it (tab, LF, CR, space), removed around a value before the regex. */
+const stripDoc = (text: string) => text.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+
+/** docs/integrity.md "Rules a verifier must not guess": one test per rule, named after it. */
+describe('rules a verifier must not guess (docs/integrity.md)', () => {
+  it('rule 1, numbers: sign, digits with at most one point, exponent, tab/LF/CR/space around; hashed in one form', () => {
+    const numbers: [string, string][] = [
+      ['+5', '5'],
+      ['.5', '0.5'],
+      ['5.', '5'],
+      ['-.5', '-0.5'],
+      ['+.5e1', '5'],
+      ['1e3', '1000'],
+      ['1E+3', '1000'],
+      ['25e-1', '2.5'],
+      ['-0', '0'],
+      ['-0.000e7', '0'],
+      ['007', '7'],
+      ['00.50', '0.5'],
+      [' \t\r\n12.50\n ', '12.5'],
+      ['1e10000', `1${'0'.repeat(10_000)}`],
+    ];
+    for (const [text, canonical] of numbers) {
+      expect(canonicalDecimal(text), JSON.stringify(text)).toBe(canonical);
+      // The hashed form normalises: the typed text and its canonical form are one value, in both versions.
+      for (const version of [1, 2] as const) {
+        expect(canonicalValue('supplied_energy', text, version), JSON.stringify(text)).toBe(canonical);
+      }
+    }
+    const notNumbers = [
+      '.',
+      '+',
+      '-',
+      'e3',
+      '.e3',
+      '1e',
+      '1e+',
+      '1.5.0',
+      '1,5',
+      '--5',
+      '+-5',
+      '5-',
+      '1 000',
+      '0x10',
+      'Infinity',
+      'NaN',
+      '١٢', // Arabic-Indic digits: only ASCII 0-9 are digits
+      '\u00a012', // no-break space is not whitespace here
+      '12\u3000',
+      '1e10001', // the doc's exponent bound, not its regular expression
+      '1e-10001',
+    ];
+    const number = docRegex(0);
+    for (const [text] of numbers) expect(number.test(stripDoc(text)), JSON.stringify(text)).toBe(true);
+    for (const text of notNumbers.slice(0, -2)) {
+      expect(number.test(stripDoc(text)), JSON.stringify(text)).toBe(false);
+    }
+    for (const text of notNumbers) {
+      expect(canonicalDecimal(text), JSON.stringify(text)).toBeUndefined();
+      // A text that is not a number is hashed exactly as typed (and so never verifies).
+      expect(canonicalValue('latitude', text), JSON.stringify(text)).toBe(text);
+    }
+    // Only whitespace (of the four) is no value; the same in version 1.
+    expect(canonicalValue('latitude', ' \t\r\n', 1)).toBeNull();
+    expect(canonicalValue('latitude', ' \t\r\n', 2)).toBeNull();
+  });
+
+  it('rule 2, instants: date, T/t/space, HH:mm, optional :ss and fraction cut to ms, optional spaces, then Z/z/±HH/±HHMM/±HH:MM', () => {
+    const instants: [string, string][] = [
+      ['2025-03-14T09:26:53.589Z', '2025-03-14T09:26:53.589Z'],
+      ['2025-03-14t09:26:53.589z', '2025-03-14T09:26:53.589Z'],
+      ['2025-03-14 09:26:53.589Z', '2025-03-14T09:26:53.589Z'],
+      ['2025-03-14T10:26:53.589+01:00', '2025-03-14T09:26:53.589Z'],
+      ['2025-03-14T10:26:53.589+0100', '2025-03-14T09:26:53.589Z'],
+      ['2025-03-14T10:26:53.589+01', '2025-03-14T09:26:53.589Z'],
+      ['2025-03-14T04:56:53.589-04:30', '2025-03-14T09:26:53.589Z'],
+      ['2025-03-14T09:26:53.589 Z', '2025-03-14T09:26:53.589Z'],
+      ['2025-03-14 10:26:53.589  +01', '2025-03-14T09:26:53.589Z'],
+      ['2025-03-14T09:26Z', '2025-03-14T09:26:00.000Z'],
+      ['2025-03-14T09:26:53Z', '2025-03-14T09:26:53.000Z'],
+      ['2025-03-14T09:26:53.5Z', '2025-03-14T09:26:53.500Z'],
+      ['2025-03-14T09:26:53,5Z', '2025-03-14T09:26:53.500Z'],
+      ['2025-03-14T09:26:53.5899999Z', '2025-03-14T09:26:53.589Z'], // cut, not rounded
+      ['2025-03-14T09:26:53.999999999Z', '2025-03-14T09:26:53.999Z'],
+      ['2025-03-15T00:30:00+01:00', '2025-03-14T23:30:00.000Z'],
+      ['2024-02-29T12:00:00Z', '2024-02-29T12:00:00.000Z'],
+      [' \n2025-03-14T09:26:53.589Z\t', '2025-03-14T09:26:53.589Z'],
+      ['0000-01-01T00:00:00Z', '0000-01-01T00:00:00.000Z'],
+    ];
+    for (const [text, canonical] of instants) {
+      expect(canonicalTimestamp(text), JSON.stringify(text)).toBe(canonical);
+      for (const version of [1, 2] as const)
+        expect(canonicalValue('received_ts', text, version)).toBe(canonical);
+    }
+    const notInstants = [
+      '2025-03-14T09:26:53.589', // no offset: a local time, not an instant
+      '2025-03-14',
+      '2025-03-14T09Z',
+      '2025-03-14T09:26.5Z', // a fraction needs seconds
+      '2025-03-14T09:26:53.Z',
+      '2025-03-14T09:26:53.589+1',
+      '2025-03-14T09:26:53.589+01:0',
+      '2025-03-14T09:26:53.589+01:00:00',
+      '2025-03-14T09:26:53.589+24',
+      '2025-03-14T09:26:53.589+01:60',
+      '2025-03-14T09:26:53.589 UTC',
+      '2025-03-14T09:26:53.589GMT',
+      '2025-03-14T24:00:00Z',
+      '2025-03-14T09:60:00Z',
+      '2025-03-14T09:26:60Z', // no leap second
+      '2025-02-29T09:26:53Z',
+      '2025-13-01T00:00:00Z',
+      '25-03-14T09:26:53Z',
+      '+002025-03-14T09:26:53Z',
+      '2025-03-14_09:26:53Z',
+      '2025-03-14  09:26:53Z',
+      '20250314T092653Z',
+      '0000-01-01T00:30:00+01:00', // before year 0000 in UTC
+      '9999-12-31T23:30:00-01:00', // after year 9999 in UTC
+    ];
+    // The doc's regular expression: every instant matches; what it rejects is every non-instant but
+    // those that fail the doc's ranges (hour 24, minute 60, 29 February 2025, …).
+    const instant = docRegex(1);
+    const outOfRange = notInstants.filter((text) => instant.test(stripDoc(text)));
+    for (const [text] of instants) expect(instant.test(stripDoc(text)), JSON.stringify(text)).toBe(true);
+    expect(outOfRange).toEqual([
+      '2025-03-14T09:26:53.589+24',
+      '2025-03-14T09:26:53.589+01:60',
+      '2025-03-14T24:00:00Z',
+      '2025-03-14T09:60:00Z',
+      '2025-03-14T09:26:60Z',
+      '2025-02-29T09:26:53Z',
+      '2025-13-01T00:00:00Z',
+      '0000-01-01T00:30:00+01:00',
+      '9999-12-31T23:30:00-01:00',
+    ]);
+    for (const text of notInstants) {
+      expect(canonicalTimestamp(text), JSON.stringify(text)).toBeUndefined();
+      expect(canonicalValue('received_ts', text), JSON.stringify(text)).toBe(text);
+    }
+  });
+
+  it('rule 3, the chain RPC URL: a path in GET /chain is relative to the API, resolved against its URL', () => {
+    const chainInfo = 'https://uvtrace.example/api/v1/chain';
+    expect(resolveRpcUrl('/chain-rpc', chainInfo)).toBe('https://uvtrace.example/chain-rpc');
+    expect(resolveRpcUrl('/chain-rpc', 'http://localhost:4210/api/v1/chain')).toBe(
+      'http://localhost:4210/chain-rpc',
+    );
+    expect(resolveRpcUrl('https://rpc.sepolia.example/v1', chainInfo)).toBe('https://rpc.sepolia.example/v1');
+  });
+
+  it('rule 4, numbers are read as written: a receipt carries every leaf value as the string hashed', async () => {
+    // 20 significant digits: a binary float (JSON.parse, float64) keeps only about 17.
+    const latitude = '45.464211000000000001';
+    const api = `{"latitude":${latitude}}`;
+    expect(canonicalValue('latitude', String((JSON.parse(api) as { latitude: number }).latitude))).not.toBe(
+      latitude,
+    );
+    expect(canonicalValue('latitude', '1e21')).toBe('1000000000000000000000');
+    expect(String(1e21)).toBe('1e+21'); // what a float prints instead (still read as the number here)
+
+    const record = Object.fromEntries(
+      INTEGRITY_FIELDS.map((field) => [field, canonicalValue(field, { ...EXAMPLE[0]!, latitude }[field])]),
+    ) as ProofReceipt['record'];
+    expect(Object.values(record).every((value) => value === null || typeof value === 'string')).toBe(true);
+    const leaf = leafHash(record);
+    const receipt: ProofReceipt = {
+      format: 'uvtrace-proof-receipt/1',
+      hashing_version: 2,
+      record,
+      leaf,
+      proof: [],
+      root: leaf,
+      block_id: 1,
+      network: 'devnet',
+      chain_id: 31337,
+      contract_address: null,
+      transaction_hash: null,
+    };
+    const leafOk = async (input: unknown) =>
+      (await verifyReceipt(input as ProofReceipt)).checks.find((check) => check.name === 'leaf')?.ok;
+    expect(await leafOk(receipt)).toBe(true);
+    // The link form carries the same strings.
+    expect(decodeReceiptFragment(encodeReceiptFragment(receipt))?.record).toEqual(record);
+    expect(await leafOk(decodeReceiptFragment(encodeReceiptFragment(receipt)))).toBe(true);
+    // A receipt written with numbers (by hand or another tool) is still read, its numbers as JSON gives them.
+    const withNumbers = { ...receipt, record: { ...record, latitude: 45.464211, status_code: 0, id: 101 } };
+    const numbersLeaf = leafHash({ ...record, latitude: '45.464211', status_code: '0', id: '101' });
+    expect(await leafOk({ ...withNumbers, leaf: numbersLeaf, root: numbersLeaf })).toBe(true);
   });
 });
 

@@ -7,6 +7,8 @@
 import { type Abi, createClient, decodeFunctionData, type Hex, http } from 'viem';
 import { getTransaction, getTransactionReceipt } from 'viem/actions';
 import { abi } from '../../../shared/anchor-contract/Anchor.json';
+import { resolveRpcUrl } from '../../../shared/integrity/rpc-url.ts';
+import { API_BASE_URL } from '../../lib/api-client';
 import type { AnchorTransaction } from './verification';
 
 const ANCHOR_ABI = abi as Abi;
@@ -36,8 +38,10 @@ function decode(input: Hex): Pick<AnchorTransaction, 'functionName' | 'params'> 
 }
 
 export async function readAnchorTransaction(rpcUrl: string, hash: Hex): Promise<AnchorTransaction> {
+  // GET /chain's rpc_url may be a path on the API's server (`/chain-rpc`): resolved against the API.
+  const chainInfoUrl = new URL(`${API_BASE_URL}/chain`, window.location.href);
   const client = createClient({
-    transport: http(new URL(rpcUrl, window.location.href).href, { retryCount: 1, timeout: 15_000 }),
+    transport: http(resolveRpcUrl(rpcUrl, chainInfoUrl), { retryCount: 1, timeout: 15_000 }),
   });
   const [transaction, receipt] = await Promise.all([
     getTransaction(client, { hash }),
