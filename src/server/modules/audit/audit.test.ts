@@ -11,16 +11,7 @@ import { recordAudit } from '../../audit/record.ts';
 import { verifyAuditChain } from '../../audit/verify.ts';
 import { PER_PAGE } from '../../http/paging.ts';
 import {
-  createTestApp,
-  DEMO,
-  DEMO_PASSWORD,
-  formBody,
-  type TestApp,
-  uniqueClientAddress,
-} from '../../test/test-app.ts';
-import {
   customerIdOf,
-  expectContract,
   makeCustomer,
   makeDevice,
   makeUser,
@@ -28,7 +19,16 @@ import {
   rsaPublicKeyPem,
   unique,
   userIdOf,
-} from '../customers/test-support.ts';
+} from '../../test/fixtures.ts';
+import { expectContract } from '../../test/response-checks.ts';
+import {
+  createTestApp,
+  DEMO,
+  DEMO_PASSWORD,
+  formBody,
+  type TestApp,
+  uniqueClientAddress,
+} from '../../test/test-app.ts';
 import type { AuditEntryView } from './repository.ts';
 
 let t: TestApp;

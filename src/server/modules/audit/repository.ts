@@ -3,7 +3,7 @@ import { and, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { AuditChanges } from '../../audit/chain.ts';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
-import type { ReceivedWindow } from '../customers/repository.ts';
+import type { ReceivedWindow } from '../../http/received-window.ts';
 
 export interface AuditFilter {
   entityType?: string;

@@ -3,6 +3,7 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import { abilitiesFor, modulesFor } from '../../../shared/access/index.ts';
 import { loginSchema, profileSchema, validateForm } from '../../../shared/validation/index.ts';
 import { auditSource, recordAudit } from '../../audit/record.ts';
+import { userChanges } from '../../audit/user-changes.ts';
 import { currentAuth } from '../../auth/guards.ts';
 import type { LoginThrottle } from '../../auth/login-throttle.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
@@ -12,7 +13,6 @@ import type { Db } from '../../db/client.ts';
 import { customers, users } from '../../db/schema.ts';
 import { updateRowById } from '../../db/update-row.ts';
 import { ApiError, ok, validationFailed } from '../../http/envelope.ts';
-import { userChanges } from '../users/repository.ts';
 
 export function sessionUserView(user: AuthUser) {
   return {

@@ -11,16 +11,17 @@ import { mixed } from 'yup';
 import { certificateUploadSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
 import { changedFields } from '../../audit/changes.ts';
 import { auditSource, recordAudit } from '../../audit/record.ts';
-import { currentAuth, requireAbility } from '../../auth/guards.ts';
+import { currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
 import type { CertificateLanguage } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { ApiError, ok, validationFailed } from '../../http/envelope.ts';
+import { filledFields } from '../../http/form-fields.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
 import { generateChecklistPdf } from '../../pdf/checklist.ts';
 import { isPdf } from '../../pdf/is-pdf.ts';
 import { isUploadedFile, type UploadedFile } from '../../plugins/multipart.ts';
-import { filledFields, isUniqueViolation, requireModule } from '../customers/shared.ts';
 import {
   checklistFileName,
   contentDisposition,

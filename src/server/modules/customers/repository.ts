@@ -1,9 +1,10 @@
 /** Customers with their counts (SPEC §2 Customer list / Customer page), and their writes. */
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { AuditFields } from '../../audit/changes.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import { toNumber } from '../../db/pg-number.ts';
 import { type Customer, customers, type NewCustomer } from '../../db/schema.ts';
-import { toNumber } from './shared.ts';
+import type { ReceivedWindow } from '../../http/received-window.ts';
 
 export interface CustomerView {
   id: number;
@@ -22,29 +23,6 @@ export interface CustomerView {
   devices_count: number;
   users_count: number;
   sterilizations_ok_count: number;
-}
-
-/**
- * The window sterilizations_ok_count covers: whole UTC days, both ends inclusive. `from` is the first
- * instant counted and `toExclusive` the first instant after the last day (the day after filterTo at
- * 00:00 UTC). A window whose end is before its start simply counts nothing.
- */
-export interface ReceivedWindow {
-  from: Date | null;
-  toExclusive: Date | null;
-}
-
-export function receivedWindow(filterFrom: string | undefined, filterTo: string | undefined): ReceivedWindow {
-  const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
-  let toExclusive: Date | null = null;
-  if (filterTo) {
-    toExclusive = dayStart(filterTo);
-    toExclusive.setUTCDate(toExclusive.getUTCDate() + 1);
-  }
-  // A bound outside PostgreSQL's years 1..9999 (year 0000, the day after 9999-12-31) excludes nothing.
-  const inRange = (date: Date | null) =>
-    date && date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999 ? date : null;
-  return { from: inRange(filterFrom ? dayStart(filterFrom) : null), toExclusive: inRange(toExclusive) };
 }
 
 export type CustomerSort = 'name' | 'active';
@@ -127,11 +105,6 @@ export async function findCustomerView(db: Db, id: number): Promise<CustomerView
   );
   const row = result.rows[0];
   return row ? toView(row) : undefined;
-}
-
-export async function findCustomer(db: Db, id: number) {
-  const [row] = await db.select().from(customers).where(eq(customers.id, id)).limit(1);
-  return row;
 }
 
 /** Active customers as options (the assign-to-customer dialog), by name. */

@@ -2,23 +2,23 @@
 import { customerSchema, validateForm } from '../../../shared/validation/index.ts';
 import { changedFields } from '../../audit/changes.ts';
 import { auditSource, recordAudit, recordChanges } from '../../audit/record.ts';
-import { currentAuth, requireAbility } from '../../auth/guards.ts';
+import { assertTenant, currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
+import { findCustomer } from '../../db/lookups.ts';
 import { customers, type NewCustomer } from '../../db/schema.ts';
 import { updateRowById } from '../../db/update-row.ts';
 import { notFound, ok, validationFailed } from '../../http/envelope.ts';
+import { filledFields } from '../../http/form-fields.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
+import { receivedWindow } from '../../http/received-window.ts';
 import {
   activeCustomerOptions,
   customerAuditFields,
-  findCustomer,
   findCustomerView,
   insertCustomer,
   listCustomerPage,
-  receivedWindow,
 } from './repository.ts';
-import { assertTenant, filledFields, requireModule } from './shared.ts';
 
 const CUSTOMER_FIELDS = [
   'name',

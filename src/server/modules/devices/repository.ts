@@ -2,8 +2,8 @@
 import { and, asc, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { AuditFields } from '../../audit/changes.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import { toNumber } from '../../db/pg-number.ts';
 import { customers, type Device, devices, type NewDevice, PRODUCT_TYPES, products } from '../../db/schema.ts';
-import { toNumber } from '../customers/shared.ts';
 
 export type ProductTypeName = 'plug' | 'bath';
 export const productTypeName = (type: number): ProductTypeName =>

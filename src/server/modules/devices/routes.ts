@@ -9,17 +9,18 @@ import { can } from '../../../shared/access/index.ts';
 import { deviceSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
 import { changedFields } from '../../audit/changes.ts';
 import { auditSource, recordAudit, recordChanges } from '../../audit/record.ts';
-import { currentAuth, requireAbility } from '../../auth/guards.ts';
+import { assertTenant, currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
 import type { AuthContext } from '../../auth/session-store.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import { isRsaSpkiPem, normalizePem, samePublicKey } from '../../crypto/public-key.ts';
 import type { Db } from '../../db/client.ts';
+import { findCustomer } from '../../db/lookups.ts';
 import { devices, type NewDevice } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { updateRowById } from '../../db/update-row.ts';
 import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
+import { filledFields } from '../../http/form-fields.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
-import { findCustomer } from '../customers/repository.ts';
-import { assertTenant, filledFields, isUniqueViolation, requireModule } from '../customers/shared.ts';
 import {
   activeProductExists,
   type DeviceView,

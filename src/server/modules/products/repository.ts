@@ -1,8 +1,8 @@
 /** Products (SPEC §2 Products list): the plug and bath models devices are registered as. */
 import { asc, desc, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { toNumber } from '../../db/pg-number.ts';
 import { PRODUCT_TYPES, products } from '../../db/schema.ts';
-import { toNumber } from '../customers/shared.ts';
 
 export interface ProductView {
   id: number;

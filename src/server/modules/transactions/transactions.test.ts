@@ -11,8 +11,8 @@ import {
   recordFromForm,
 } from '../../../shared/integrity/index.ts';
 import { ANCHOR_ABI } from '../../chain/artifact.ts';
+import { expectContract } from '../../test/response-checks.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '../../test/test-app.ts';
-import { expectContract } from '../customers/test-support.ts';
 
 let t: TestApp;
 let token: string;

@@ -1,12 +1,10 @@
 /** Users as the users list and a customer's users tab show them (SPEC §2 Customer users, Users list). */
 import { and, asc, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Role } from '../../../shared/access/index.ts';
-import type { AuditChanges } from '../../audit/chain.ts';
-import { changedFields, isoOrNull, REDACTED } from '../../audit/changes.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import { toNumber } from '../../db/pg-number.ts';
 import { customers, type NewUser, type User, users } from '../../db/schema.ts';
 import { updateRowById } from '../../db/update-row.ts';
-import { toNumber } from '../customers/shared.ts';
 
 export interface UserView {
   id: number;
@@ -137,21 +135,4 @@ export function setUserDisabled(tx: Tx, userId: number, disabled: boolean) {
   return updateRowById(tx, users, userId, {
     deletedAt: disabled ? sql`coalesce(${users.deletedAt}, now())` : null,
   });
-}
-
-/**
- * What the audit trail records of a user's change (docs/audit.md): its fields, and of the password
- * only that it was set — never the hash.
- */
-export function userChanges(before: User | null, after: User): AuditChanges {
-  const fields = (row: User) => ({
-    customer_id: row.customerId,
-    name: row.name,
-    email: row.email,
-    role: row.role,
-    deleted_at: isoOrNull(row.deletedAt),
-  });
-  const changes = changedFields(before && fields(before), fields(after));
-  if (before?.passwordHash !== after.passwordHash) changes.password = REDACTED;
-  return changes;
 }

@@ -23,17 +23,19 @@ import {
 } from '../../../shared/access/index.ts';
 import { userSchema, validateForm } from '../../../shared/validation/index.ts';
 import { auditSource, recordAudit, recordChanges } from '../../audit/record.ts';
-import { currentAuth, requireAbility } from '../../auth/guards.ts';
+import { userChanges } from '../../audit/user-changes.ts';
+import { assertTenant, currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import type { AuthContext, SessionStore } from '../../auth/session-store.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
+import { findCustomer } from '../../db/lookups.ts';
 import { type NewUser, users } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { updateRowById } from '../../db/update-row.ts';
 import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
+import { filledFields } from '../../http/form-fields.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
-import { findCustomer } from '../customers/repository.ts';
-import { assertTenant, filledFields, isUniqueViolation, requireModule } from '../customers/shared.ts';
 import {
   emailTaken,
   findUserOfCustomer,
@@ -42,7 +44,6 @@ import {
   listUsersOfCustomer,
   setUserDisabled,
   type UserView,
-  userChanges,
 } from './repository.ts';
 
 const TEXT_FIELDS = ['name', 'email', 'role'] as const;
