@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { mixed } from 'yup';
 import { certificateUploadSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
 import { changedFields } from '../../audit/changes.ts';
-import { auditSource, recordAudit } from '../../audit/record.ts';
+import { auditSource, writeAudited } from '../../audit/write-audited.ts';
 import { currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
@@ -145,7 +145,8 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
 
         let id: number;
         try {
-          id = await db.transaction(async (tx) => {
+          const uploaded = { action: 'upload', entityType: 'certificate' } as const;
+          id = await writeAudited(db, auditSource(request, auth), uploaded, async (tx) => {
             const values = {
               lotNumber,
               validatedTreatmentNumber: treatment,
@@ -160,14 +161,11 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
               en: { content: checklist, contentType: 'application/pdf' },
             });
             const digest = createHash('sha256').update(file.data).digest('hex');
-            await recordAudit(tx, {
-              ...auditSource(request, auth),
-              action: 'upload',
-              entityType: 'certificate',
+            return {
+              result: certificateId,
               entityId: certificateId,
               changes: changedFields(null, certificateAuditFields(values, digest)),
-            });
-            return certificateId;
+            };
           });
         } catch (error) {
           // Two uploads of the same pair racing: the unique index decides, nothing half-saved.
@@ -181,16 +179,11 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
 
       async deleteCertificate(request) {
         const auth = requireAbility(request, 'canUploadCertificates');
-        await db.transaction(async (tx) => {
+        const deleted = { action: 'delete', entityType: 'certificate', entityId: request.params.id } as const;
+        await writeAudited(db, auditSource(request, auth), deleted, async (tx) => {
           const removed = await deleteCertificate(tx, request.params.id);
           if (!removed) throw certificateNotFound();
-          await recordAudit(tx, {
-            ...auditSource(request, auth),
-            action: 'delete',
-            entityType: 'certificate',
-            entityId: request.params.id,
-            changes: changedFields(removed, null),
-          });
+          return { result: undefined, changes: changedFields(removed, null) };
         });
         return ok(null, 'certificates.deleted');
       },

@@ -8,12 +8,12 @@
 import { can } from '../../../shared/access/index.ts';
 import { deviceSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
 import { changedFields } from '../../audit/changes.ts';
-import { auditSource, recordAudit, recordChanges } from '../../audit/record.ts';
+import { auditSource, writeAudited } from '../../audit/write-audited.ts';
 import { assertTenant, currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
 import type { AuthContext } from '../../auth/session-store.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import { isRsaSpkiPem, normalizePem, samePublicKey } from '../../crypto/public-key.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { findCustomer } from '../../db/lookups.ts';
 import { devices, type NewDevice } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
@@ -42,6 +42,12 @@ function productIdOf(text: string | undefined): number | null {
   if (!text || !/^\d{1,10}$/.test(text)) return null;
   const id = Number(text);
   return id >= 1 && id <= MAX_INT4 ? id : null;
+}
+
+/** An update of a device's columns, with what the audit trail records of it. */
+async function updateDevice(tx: Tx, id: number, columns: Partial<NewDevice>) {
+  const { before, after } = await updateRowById(tx, devices, id, columns);
+  return { result: undefined, changes: changedFields(deviceAuditFields(before), deviceAuditFields(after)) };
 }
 
 const serialTakenError = () => validationFailed({ device_serial: ['validation.device.serial.taken'] });
@@ -162,7 +168,8 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         const columns = columnsOf(form, undefined, keys);
         let id: number;
         try {
-          id = await db.transaction(async (tx) => {
+          const created = { action: 'create', entityType: 'device' } as const;
+          id = await writeAudited(db, auditSource(request, auth), created, async (tx) => {
             const row = await insertDevice(tx, {
               ...columns,
               customerId: customer.id,
@@ -170,14 +177,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
               label: columns.label ?? '',
               productId: columns.productId ?? 0,
             });
-            await recordAudit(tx, {
-              ...auditSource(request, auth),
-              action: 'create',
-              entityType: 'device',
-              entityId: row.id,
-              changes: changedFields(null, deviceAuditFields(row)),
-            });
-            return row.id;
+            return { result: row.id, entityId: row.id, changes: changedFields(null, deviceAuditFields(row)) };
           });
         } catch (error) {
           if (isUniqueViolation(error)) throw serialTakenError();
@@ -197,17 +197,16 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         const columns = columnsOf(form, existing, keys);
         if (Object.keys(columns).length > 0) {
           try {
-            await db.transaction(async (tx) => {
-              const { before, after } = await updateRowById(tx, devices, existing.id, columns);
-              await recordChanges(tx, {
-                ...auditSource(request, auth),
-                // A new or changed public key is what a security review looks for: named as such.
-                action: keys.length > 0 ? 'key_change' : 'update',
-                entityType: 'device',
-                entityId: existing.id,
-                changes: changedFields(deviceAuditFields(before), deviceAuditFields(after)),
-              });
-            });
+            const updated = {
+              // A new or changed public key is what a security review looks for: named as such.
+              action: keys.length > 0 ? 'key_change' : 'update',
+              entityType: 'device',
+              entityId: existing.id,
+              skipUnchanged: true,
+            } as const;
+            await writeAudited(db, auditSource(request, auth), updated, (tx) =>
+              updateDevice(tx, existing.id, columns),
+            );
           } catch (error) {
             if (isUniqueViolation(error)) throw serialTakenError();
             throw error;
@@ -231,16 +230,15 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         }
         if (target.deletedAt !== null)
           throw validationFailed({ customerId: ['devices.assign.customer_disabled'] });
-        await db.transaction(async (tx) => {
-          const { before, after } = await updateRowById(tx, devices, device.id, { customerId: target.id });
-          await recordChanges(tx, {
-            ...auditSource(request, auth),
-            action: 'reassign',
-            entityType: 'device',
-            entityId: device.id,
-            changes: changedFields(deviceAuditFields(before), deviceAuditFields(after)),
-          });
-        });
+        const reassigned = {
+          action: 'reassign',
+          entityType: 'device',
+          entityId: device.id,
+          skipUnchanged: true,
+        } as const;
+        await writeAudited(db, auditSource(request, auth), reassigned, (tx) =>
+          updateDevice(tx, device.id, { customerId: target.id }),
+        );
         return ok(await findDevice(db, device.id), 'devices.assigned');
       },
     },

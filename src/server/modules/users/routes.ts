@@ -22,8 +22,8 @@ import {
   rolesAllowedFor,
 } from '../../../shared/access/index.ts';
 import { userSchema, validateForm } from '../../../shared/validation/index.ts';
-import { auditSource, recordAudit, recordChanges } from '../../audit/record.ts';
 import { userChanges } from '../../audit/user-changes.ts';
+import { auditSource, writeAudited } from '../../audit/write-audited.ts';
 import { assertTenant, currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import type { AuthContext, SessionStore } from '../../auth/session-store.ts';
@@ -149,16 +149,10 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         };
         let id: number;
         try {
-          id = await db.transaction(async (tx) => {
+          const created = { action: 'create', entityType: 'user' } as const;
+          id = await writeAudited(db, auditSource(request, auth), created, async (tx) => {
             const row = await insertUser(tx, values);
-            await recordAudit(tx, {
-              ...auditSource(request, auth),
-              action: 'create',
-              entityType: 'user',
-              entityId: row.id,
-              changes: userChanges(null, row),
-            });
-            return row.id;
+            return { result: row.id, entityId: row.id, changes: userChanges(null, row) };
           });
         } catch (error) {
           if (isUniqueViolation(error)) throw emailTakenError();
@@ -191,7 +185,13 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         }
         if (Object.keys(values).length > 0) {
           try {
-            await db.transaction(async (tx) => {
+            const updated = {
+              action: 'update',
+              entityType: 'user',
+              entityId: target.id,
+              skipUnchanged: true,
+            } as const;
+            await writeAudited(db, auditSource(request, auth), updated, async (tx) => {
               const { before, after } = await updateRowById(tx, users, target.id, values);
               // A new password ends the user's sessions at once (a role change needs no logout: the
               // role is read from the users table on every request).
@@ -200,13 +200,7 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
                 await sessions.revokeAllForUser(tx, target.id, keep);
               }
               const changes = userChanges(before, after);
-              await recordChanges(tx, {
-                ...auditSource(request, auth),
-                action: changes.password ? 'password_change' : 'update',
-                entityType: 'user',
-                entityId: target.id,
-                changes,
-              });
+              return { result: undefined, changes, action: changes.password ? 'password_change' : 'update' };
             });
           } catch (error) {
             if (isUniqueViolation(error)) throw emailTakenError();
@@ -221,16 +215,16 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         const target = await userOrNotFound(auth, request.params.id, request.params.userId);
         if (target.id === auth.user.id) throw forbidden();
         assertMayManage(auth, target, target.role);
-        await db.transaction(async (tx) => {
+        const disabled = {
+          action: 'disable',
+          entityType: 'user',
+          entityId: target.id,
+          skipUnchanged: true,
+        } as const;
+        await writeAudited(db, auditSource(request, auth), disabled, async (tx) => {
           const { before, after } = await setUserDisabled(tx, target.id, true);
           await sessions.revokeAllForUser(tx, target.id);
-          await recordChanges(tx, {
-            ...auditSource(request, auth),
-            action: 'disable',
-            entityType: 'user',
-            entityId: target.id,
-            changes: userChanges(before, after),
-          });
+          return { result: undefined, changes: userChanges(before, after) };
         });
         return ok(await findUserOfCustomer(db, target.customer_id, target.id), 'users.disabled');
       },
@@ -239,15 +233,15 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         const auth = requireAbility(request, 'canUpdateUsers');
         const target = await userOrNotFound(auth, request.params.id, request.params.userId);
         assertMayManage(auth, target, target.role);
-        await db.transaction(async (tx) => {
+        const enabled = {
+          action: 'enable',
+          entityType: 'user',
+          entityId: target.id,
+          skipUnchanged: true,
+        } as const;
+        await writeAudited(db, auditSource(request, auth), enabled, async (tx) => {
           const { before, after } = await setUserDisabled(tx, target.id, false);
-          await recordChanges(tx, {
-            ...auditSource(request, auth),
-            action: 'enable',
-            entityType: 'user',
-            entityId: target.id,
-            changes: userChanges(before, after),
-          });
+          return { result: undefined, changes: userChanges(before, after) };
         });
         return ok(await findUserOfCustomer(db, target.customer_id, target.id), 'users.enabled');
       },
