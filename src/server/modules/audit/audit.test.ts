@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../../shared/api/index.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { verifyAuditChain } from '../../audit/verify.ts';
 import { PER_PAGE } from '../../http/paging.ts';
@@ -29,7 +30,6 @@ import {
   type TestApp,
   uniqueClientAddress,
 } from '../../test/test-app.ts';
-import type { AuditEntryView } from './repository.ts';
 
 let t: TestApp;
 let superToken: string;
@@ -40,7 +40,7 @@ let adminId: number;
 let superId: number;
 
 /** A stored entry as the tests read it: the view's fields plus the chain's two hashes. */
-type Entry = Omit<AuditEntryView, 'changes'> & {
+type Entry = Omit<AuditEntry, 'changes'> & {
   changes: Record<string, unknown>;
   prev_hash: string;
   hash: string;

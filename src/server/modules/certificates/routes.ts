@@ -16,6 +16,7 @@ import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
 import type { CertificateLanguage } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { written } from '../../db/written.ts';
 import { ApiError, ok, validationFailed } from '../../http/envelope.ts';
 import { filledFields } from '../../http/form-fields.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
@@ -174,7 +175,7 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
           throw error;
         }
         reply.code(201);
-        return ok(await findCertificate(db, id), 'certificates.uploaded');
+        return ok(written(await findCertificate(db, id), 'certificate'), 'certificates.uploaded');
       },
 
       async deleteCertificate(request) {

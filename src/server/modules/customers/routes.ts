@@ -8,6 +8,7 @@ import type { Db } from '../../db/client.ts';
 import { findCustomer } from '../../db/lookups.ts';
 import { customers, type NewCustomer } from '../../db/schema.ts';
 import { updateRowById } from '../../db/update-row.ts';
+import { written } from '../../db/written.ts';
 import { notFound, ok, validationFailed } from '../../http/envelope.ts';
 import { filledFields } from '../../http/form-fields.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
@@ -102,7 +103,7 @@ export function customersModule(deps: { db: Db }): ApiModule {
           return { result: row.id, entityId: row.id, changes: changedFields(null, customerAuditFields(row)) };
         });
         reply.code(201);
-        return ok(await findCustomerView(db, id), 'customers.created');
+        return ok(written(await findCustomerView(db, id), 'customer'), 'customers.created');
       },
 
       async updateCustomer(request) {
@@ -129,7 +130,7 @@ export function customersModule(deps: { db: Db }): ApiModule {
             };
           });
         }
-        return ok(await findCustomerView(db, existing.id), 'customers.updated');
+        return ok(written(await findCustomerView(db, existing.id), 'customer'), 'customers.updated');
       },
     },
   };

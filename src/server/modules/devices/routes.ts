@@ -6,6 +6,7 @@
  * works for every role.
  */
 import { can } from '../../../shared/access/index.ts';
+import type { Device as DeviceAnswer } from '../../../shared/api/index.ts';
 import { deviceSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
 import { changedFields } from '../../audit/changes.ts';
 import { auditSource, writeAudited } from '../../audit/write-audited.ts';
@@ -18,12 +19,12 @@ import { findCustomer } from '../../db/lookups.ts';
 import { devices, type NewDevice } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { updateRowById } from '../../db/update-row.ts';
+import { written } from '../../db/written.ts';
 import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
 import { filledFields } from '../../http/form-fields.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
 import {
   activeProductExists,
-  type DeviceView,
   deviceAuditFields,
   findDevice,
   findDeviceOfCustomer,
@@ -63,7 +64,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
   }
 
   /** The keys this form would change (compared as keys, so a re-wrapped PEM of the stored key is no change). */
-  function changedKeys(form: DeviceForm, existing: DeviceView | undefined) {
+  function changedKeys(form: DeviceForm, existing: DeviceAnswer | undefined) {
     return KEY_FIELDS.filter(
       (field) => form[field] !== undefined && !samePublicKey(form[field], existing?.[field]),
     );
@@ -73,7 +74,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
    * Every rule of the form at once: the shared schema on the merged values, then product, serial and
    * keys against the database — only for the fields this request changes.
    */
-  async function validate(form: DeviceForm, existing: DeviceView | undefined, keys: readonly string[]) {
+  async function validate(form: DeviceForm, existing: DeviceAnswer | undefined, keys: readonly string[]) {
     const merged: DeviceForm = existing
       ? {
           device_serial: existing.device_serial,
@@ -110,7 +111,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
 
   function columnsOf(
     form: DeviceForm,
-    existing: DeviceView | undefined,
+    existing: DeviceAnswer | undefined,
     keys: readonly string[],
   ): Partial<NewDevice> {
     const columns: Partial<NewDevice> = {};
@@ -184,7 +185,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
           throw error;
         }
         reply.code(201);
-        return ok(await findDevice(db, id), 'devices.created');
+        return ok(written(await findDevice(db, id), 'device'), 'devices.created');
       },
 
       async updateCustomerDevice(request) {
@@ -212,7 +213,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
             throw error;
           }
         }
-        return ok(await findDevice(db, existing.id), 'devices.updated');
+        return ok(written(await findDevice(db, existing.id), 'device'), 'devices.updated');
       },
 
       /**
@@ -239,7 +240,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         await writeAudited(db, auditSource(request, auth), reassigned, (tx) =>
           updateDevice(tx, device.id, { customerId: target.id }),
         );
-        return ok(await findDevice(db, device.id), 'devices.assigned');
+        return ok(written(await findDevice(db, device.id), 'device'), 'devices.assigned');
       },
     },
   };

@@ -21,6 +21,7 @@ import {
   type Role,
   rolesAllowedFor,
 } from '../../../shared/access/index.ts';
+import type { User as UserAnswer } from '../../../shared/api/index.ts';
 import { userSchema, validateForm } from '../../../shared/validation/index.ts';
 import { userChanges } from '../../audit/user-changes.ts';
 import { auditSource, writeAudited } from '../../audit/write-audited.ts';
@@ -33,6 +34,7 @@ import { findCustomer } from '../../db/lookups.ts';
 import { type NewUser, users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { updateRowById } from '../../db/update-row.ts';
+import { written } from '../../db/written.ts';
 import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
 import { filledFields } from '../../http/form-fields.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
@@ -43,7 +45,6 @@ import {
   listUserPage,
   listUsersOfCustomer,
   setUserDisabled,
-  type UserView,
 } from './repository.ts';
 
 const TEXT_FIELDS = ['name', 'email', 'role'] as const;
@@ -67,7 +68,7 @@ function userForm(body: unknown): UserForm {
   return form;
 }
 
-function assertMayManage(auth: AuthContext, target: UserView | undefined, newRole: Role): void {
+function assertMayManage(auth: AuthContext, target: UserAnswer | undefined, newRole: Role): void {
   if (auth.user.role === 'SUPER_ADMIN') return;
   const self = target?.id === auth.user.id;
   if (target && PRIVILEGED_ROLES.includes(target.role) && !self) throw forbidden();
@@ -159,7 +160,7 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
           throw error;
         }
         reply.code(201);
-        return ok(await findUserOfCustomer(db, customer.id, id), 'users.created');
+        return ok(written(await findUserOfCustomer(db, customer.id, id), 'user'), 'users.created');
       },
 
       async updateCustomerUser(request) {
@@ -207,7 +208,10 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
             throw error;
           }
         }
-        return ok(await findUserOfCustomer(db, target.customer_id, target.id), 'users.updated');
+        return ok(
+          written(await findUserOfCustomer(db, target.customer_id, target.id), 'user'),
+          'users.updated',
+        );
       },
 
       async disableCustomerUser(request) {
@@ -226,7 +230,10 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
           await sessions.revokeAllForUser(tx, target.id);
           return { result: undefined, changes: userChanges(before, after) };
         });
-        return ok(await findUserOfCustomer(db, target.customer_id, target.id), 'users.disabled');
+        return ok(
+          written(await findUserOfCustomer(db, target.customer_id, target.id), 'user'),
+          'users.disabled',
+        );
       },
 
       async enableCustomerUser(request) {
@@ -243,7 +250,10 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
           const { before, after } = await setUserDisabled(tx, target.id, false);
           return { result: undefined, changes: userChanges(before, after) };
         });
-        return ok(await findUserOfCustomer(db, target.customer_id, target.id), 'users.enabled');
+        return ok(
+          written(await findUserOfCustomer(db, target.customer_id, target.id), 'user'),
+          'users.enabled',
+        );
       },
     },
   };
