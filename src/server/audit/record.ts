@@ -1,13 +1,11 @@
 /**
  * recordAudit: the one way an audit entry is written, always inside the transaction of the change it
- * records, so the change and its entry commit or roll back together (a refused or failed request
+ * records (handlers go through writeAudited, which opens that transaction), so the change and its entry commit or roll back together (a refused or failed request
  * leaves neither). Writers are serialised by a transaction-scoped advisory lock, so the chain never
  * forks: each entry links to the one committed before it.
  */
 import { sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { AuditAction, AuditEntityType } from '../../shared/api/index.ts';
-import type { AuthContext } from '../auth/session-store.ts';
 import type { Tx } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
 import { type AuditChanges, entryHash, GENESIS_HASH } from './chain.ts';
@@ -29,14 +27,6 @@ export interface AuditEntry {
   changes?: AuditChanges;
   reason?: string | null;
   clientAddress: string | null;
-}
-
-/** Who acts and from where, for a request with a session: spread it into an AuditEntry. */
-export function auditSource(request: FastifyRequest, auth: AuthContext) {
-  return {
-    actor: { id: auth.user.id, email: auth.user.email, role: auth.user.role } satisfies AuditActor,
-    clientAddress: request.ip,
-  };
 }
 
 export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
@@ -69,9 +59,4 @@ export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
     clientAddress: entry.clientAddress,
   };
   await tx.insert(auditLog).values({ ...chained, prevHash, hash: entryHash(prevHash, chained) });
-}
-
-/** recordAudit for an update: nothing when it changed no audited field (it saved the stored values). */
-export async function recordChanges(tx: Tx, entry: AuditEntry & { changes: AuditChanges }): Promise<void> {
-  if (Object.keys(entry.changes).length > 0) await recordAudit(tx, entry);
 }

@@ -12,15 +12,6 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestionClaims } from '../../shared/ingestion/claims.ts';
 import {
-  customerIdOf,
-  expectContract,
-  makeCustomer,
-  makeDevice,
-  makeUser,
-  productId,
-  unique,
-} from '../modules/customers/test-support.ts';
-import {
   databaseDigest,
   devnetTransactionHash,
   expectErrorEnvelope,
@@ -33,6 +24,8 @@ import {
   signDeviceToken,
   userIdByEmail,
 } from '../test/contract-support.ts';
+import { customerIdOf, makeCustomer, makeDevice, makeUser, productId, unique } from '../test/fixtures.ts';
+import { expectContract } from '../test/response-checks.ts';
 import { createTestApp, DEMO, DEMO_PASSWORD, type TestApp, uniqueClientAddress } from '../test/test-app.ts';
 
 type Role = 'SUPER_ADMIN' | 'ADMIN' | 'CUSTOMER_CARE' | 'CUSTOMER';

@@ -20,15 +20,6 @@ import {
 } from '../../shared/ingestion/claims.ts';
 import { READ_ONLY_METHODS } from '../chain/rpc-proxy.ts';
 import {
-  customerIdOf,
-  expectContract,
-  makeCustomer,
-  makeDevice,
-  makeUser,
-  productId,
-  unique,
-} from '../modules/customers/test-support.ts';
-import {
   type Digest,
   databaseDigest,
   devnetTransactionHash,
@@ -42,6 +33,8 @@ import {
   signDeviceToken,
   userIdByEmail,
 } from '../test/contract-support.ts';
+import { customerIdOf, makeCustomer, makeDevice, makeUser, productId, unique } from '../test/fixtures.ts';
+import { expectContract } from '../test/response-checks.ts';
 import { createTestApp, DEMO, DEMO_PASSWORD, type TestApp, uniqueClientAddress } from '../test/test-app.ts';
 import type { ContractOperation, JsonSchema } from './load-contract.ts';
 

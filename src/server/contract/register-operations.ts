@@ -9,7 +9,7 @@ import type { AnySchema } from 'yup';
 import { validateForm } from '../../shared/validation/index.ts';
 import { ApiError, notFound, validationFailed } from '../http/envelope.ts';
 import { isUploadedFile } from '../plugins/multipart.ts';
-import type { ApiModule, Handlers, OperationHandler, OperationId } from './handler-types.ts';
+import type { ApiModule, Handlers, OperationId } from './handler-types.ts';
 import type { ContractOperation } from './load-contract.ts';
 import { compileBodyValidator, compileTextValidator, type ErrorObject, fieldOf } from './validators.ts';
 
@@ -189,5 +189,3 @@ export function unimplementedOperations(contract: ContractOperation[], modules: 
   const handlers: Handlers = Object.assign({}, ...modules.map((module) => module.handlers));
   return contract.filter((item) => !(item.operationId in handlers)).map((item) => item.operationId);
 }
-
-export type { OperationHandler };

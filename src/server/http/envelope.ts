@@ -1,21 +1,12 @@
 /** The response envelope every /api/v1 answer uses (SPEC §7): {status, message, data}. */
 import type { FieldErrors } from '../../shared/validation/index.ts';
 
-export interface Envelope<T> {
-  status: 'success' | 'error';
-  message: string;
-  data: T;
-}
-
-export function ok<T>(data: T, message = 'ok'): Envelope<T> {
+/**
+ * A success answer. Its `data` is checked where it is returned: a handler must answer its operation's
+ * success body (contract/handler-types.ts), so `data` must fit the contract's schema there.
+ */
+export function ok<T>(data: T, message = 'ok'): { status: 'success'; message: string; data: T } {
   return { status: 'success', message, data };
-}
-
-export interface Page<T> {
-  data: T[];
-  total: number;
-  per_page: number;
-  page: number;
 }
 
 /** An expected refusal: becomes an error envelope with this status and message; never a stack trace. */

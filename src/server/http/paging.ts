@@ -1,5 +1,5 @@
 /** One page size and one way to page and sort every list (SPEC §9: page size comes from the server). */
-import type { Page } from './envelope.ts';
+import type { Paged } from '../../shared/api/index.ts';
 
 export const PER_PAGE = 20;
 
@@ -14,7 +14,7 @@ export function pageRequest(page: number | undefined, perPage = PER_PAGE): PageR
   return { page: current, limit: perPage, offset: (current - 1) * perPage };
 }
 
-export function pageOf<T>(rows: T[], total: number, request: PageRequest): Page<T> {
+export function pageOf<T>(rows: T[], total: number, request: PageRequest): Paged<T> {
   return { data: rows, total, per_page: request.limit, page: request.page };
 }
 

@@ -10,7 +10,7 @@ import { PDFDocument } from 'pdf-lib';
 import { expect } from 'vitest';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { type ContractOperation, loadContract } from '../contract/load-contract.ts';
-import { unique } from '../modules/customers/test-support.ts';
+import { unique } from './fixtures.ts';
 import type { TestApp } from './test-app.ts';
 
 export const contract = loadContract();

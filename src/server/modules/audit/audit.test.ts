@@ -7,9 +7,21 @@
 import { createHash } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../../shared/api/index.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { verifyAuditChain } from '../../audit/verify.ts';
 import { PER_PAGE } from '../../http/paging.ts';
+import {
+  customerIdOf,
+  makeCustomer,
+  makeDevice,
+  makeUser,
+  productId,
+  rsaPublicKeyPem,
+  unique,
+  userIdOf,
+} from '../../test/fixtures.ts';
+import { expectContract } from '../../test/response-checks.ts';
 import {
   createTestApp,
   DEMO,
@@ -18,18 +30,6 @@ import {
   type TestApp,
   uniqueClientAddress,
 } from '../../test/test-app.ts';
-import {
-  customerIdOf,
-  expectContract,
-  makeCustomer,
-  makeDevice,
-  makeUser,
-  productId,
-  rsaPublicKeyPem,
-  unique,
-  userIdOf,
-} from '../customers/test-support.ts';
-import type { AuditEntryView } from './repository.ts';
 
 let t: TestApp;
 let superToken: string;
@@ -40,7 +40,7 @@ let adminId: number;
 let superId: number;
 
 /** A stored entry as the tests read it: the view's fields plus the chain's two hashes. */
-type Entry = Omit<AuditEntryView, 'changes'> & {
+type Entry = Omit<AuditEntry, 'changes'> & {
   changes: Record<string, unknown>;
   prev_hash: string;
   hash: string;

@@ -1,9 +1,11 @@
 /** The audit trail as the audit view and the history panels read it: filtered, newest first. */
 import { and, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { AuditAction, AuditEntityType, AuditEntry } from '../../../shared/api/index.ts';
 import type { AuditChanges } from '../../audit/chain.ts';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
-import type { ReceivedWindow } from '../customers/repository.ts';
+import { isoInstant } from '../../http/instants.ts';
+import type { ReceivedWindow } from '../../http/received-window.ts';
 
 export interface AuditFilter {
   entityType?: string;
@@ -11,20 +13,6 @@ export interface AuditFilter {
   /** A user id (digits) or part of the actor's email, case-insensitive. */
   actor?: string;
   window: ReceivedWindow;
-}
-
-export interface AuditEntryView {
-  id: number;
-  occurred_at: Date;
-  actor_user_id: number | null;
-  actor_email: string | null;
-  actor_role: string | null;
-  action: string;
-  entity_type: string;
-  entity_id: number | null;
-  changes: AuditChanges;
-  reason: string | null;
-  client_address: string | null;
 }
 
 function conditions(filter: AuditFilter): SQL | undefined {
@@ -42,12 +30,33 @@ function conditions(filter: AuditFilter): SQL | undefined {
   return and(...parts);
 }
 
+type AuditRow = Omit<AuditEntry, 'occurred_at' | 'action' | 'entity_type' | 'changes'> & {
+  occurred_at: Date;
+  action: string;
+  entity_type: string;
+  changes: unknown;
+};
+
+/**
+ * The one place a stored entry becomes the contract's AuditEntry. The action and entity type columns
+ * are text, written only by recordAudit from the contract's enums.
+ */
+function toAuditEntry(row: AuditRow): AuditEntry {
+  return {
+    ...row,
+    occurred_at: isoInstant(row.occurred_at),
+    action: row.action as AuditAction,
+    entity_type: row.entity_type as AuditEntityType,
+    changes: row.changes as AuditChanges,
+  };
+}
+
 /** Ids follow the chain, which follows commit order: id order is time order. */
 export async function listAuditPage(
   db: Db,
   filter: AuditFilter,
   paging: { limit: number; offset: number },
-): Promise<{ rows: AuditEntryView[]; total: number }> {
+): Promise<{ rows: AuditEntry[]; total: number }> {
   const where = conditions(filter);
   const [rows, totals] = await Promise.all([
     db
@@ -72,7 +81,7 @@ export async function listAuditPage(
     db.select({ total: sql<string>`count(*)` }).from(auditLog).where(where),
   ]);
   return {
-    rows: rows.map((row) => ({ ...row, changes: row.changes as AuditChanges })),
+    rows: rows.map(toAuditEntry),
     total: Number(totals[0]?.total ?? 0),
   };
 }

@@ -4,7 +4,7 @@ import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
 import { ok } from '../../http/envelope.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
-import { receivedWindow } from '../customers/repository.ts';
+import { receivedWindow } from '../../http/received-window.ts';
 import { listAuditPage } from './repository.ts';
 
 export function auditModule(deps: { db: Db }): ApiModule {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectContract } from '../../test/response-checks.ts';
 import {
   createPeerApp,
   createTestApp,
@@ -9,7 +10,6 @@ import {
   type TestApp,
   uniqueClientAddress,
 } from '../../test/test-app.ts';
-import { expectContract } from '../customers/test-support.ts';
 
 let t: TestApp;
 beforeAll(async () => {

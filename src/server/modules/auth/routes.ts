@@ -2,7 +2,8 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { abilitiesFor, modulesFor } from '../../../shared/access/index.ts';
 import { loginSchema, profileSchema, validateForm } from '../../../shared/validation/index.ts';
-import { auditSource, recordAudit } from '../../audit/record.ts';
+import { userChanges } from '../../audit/user-changes.ts';
+import { auditSource, writeAudited } from '../../audit/write-audited.ts';
 import { currentAuth } from '../../auth/guards.ts';
 import type { LoginThrottle } from '../../auth/login-throttle.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
@@ -12,7 +13,6 @@ import type { Db } from '../../db/client.ts';
 import { customers, users } from '../../db/schema.ts';
 import { updateRowById } from '../../db/update-row.ts';
 import { ApiError, ok, validationFailed } from '../../http/envelope.ts';
-import { userChanges } from '../users/repository.ts';
 
 export function sessionUserView(user: AuthUser) {
   return {
@@ -66,45 +66,34 @@ export function authModule(deps: { db: Db; sessions: SessionStore; throttle: Log
         if (!user || user.deletedAt !== null || !valid) {
           await throttle.recordFailure(email, request.ip);
           // An unknown email has no actor: the entry keeps the email that was tried.
-          await db.transaction((tx) =>
-            recordAudit(tx, {
+          await writeAudited(
+            db,
+            {
               actor: { id: user?.id ?? null, email: user?.email ?? email, role: user?.role ?? null },
-              action: 'login_failed',
-              entityType: 'user',
-              entityId: user?.id ?? null,
               clientAddress: request.ip,
-            }),
+            },
+            { action: 'login_failed', entityType: 'user', entityId: user?.id ?? null },
           );
           throw new ApiError(401, 'login_failed');
         }
         await throttle.recordSuccess(email, request.ip);
         const { passwordHash: _hash, deletedAt: _deleted, ...authUser } = user;
-        const token = await db.transaction(async (tx) => {
-          const created = await sessions.create(tx, user.id, request);
-          await recordAudit(tx, {
-            actor: { id: user.id, email: user.email, role: user.role },
-            action: 'login',
-            entityType: 'user',
-            entityId: user.id,
-            clientAddress: request.ip,
-          });
-          return created;
-        });
+        const token = await writeAudited(
+          db,
+          { actor: { id: user.id, email: user.email, role: user.role }, clientAddress: request.ip },
+          { action: 'login', entityType: 'user', entityId: user.id },
+          async (tx) => ({ result: await sessions.create(tx, user.id, request) }),
+        );
         const view = sessionUserView(authUser as AuthUser);
         return ok({ user: view, token, modules: view.modules }, 'logged_in');
       },
 
       async logout(request) {
         const auth = currentAuth(request);
-        await db.transaction(async (tx) => {
-          await sessions.revoke(tx, auth.sessionId);
-          await recordAudit(tx, {
-            ...auditSource(request, auth),
-            action: 'logout',
-            entityType: 'user',
-            entityId: auth.user.id,
-          });
-        });
+        const loggedOut = { action: 'logout', entityType: 'user', entityId: auth.user.id } as const;
+        await writeAudited(db, auditSource(request, auth), loggedOut, async (tx) => ({
+          result: await sessions.revoke(tx, auth.sessionId),
+        }));
         return ok(null, 'logged_out');
       },
 
@@ -118,7 +107,12 @@ export function authModule(deps: { db: Db; sessions: SessionStore; throttle: Log
         if (!form.ok) throw validationFailed(form.errors);
         const { name, email, new_password: password } = form.value;
         const passwordHash = await hashPassword(password);
-        await db.transaction(async (tx) => {
+        const profileUpdated = {
+          action: 'profile_update',
+          entityType: 'user',
+          entityId: auth.user.id,
+        } as const;
+        await writeAudited(db, auditSource(request, auth), profileUpdated, async (tx) => {
           const [taken] = await tx
             .select({ id: users.id })
             .from(users)
@@ -133,13 +127,7 @@ export function authModule(deps: { db: Db; sessions: SessionStore; throttle: Log
           });
           // A new password ends every other session of this user; the one making the change stays.
           await sessions.revokeAllForUser(tx, auth.user.id, auth.sessionId);
-          await recordAudit(tx, {
-            ...auditSource(request, auth),
-            action: 'profile_update',
-            entityType: 'user',
-            entityId: auth.user.id,
-            changes: userChanges(before, after),
-          });
+          return { result: undefined, changes: userChanges(before, after) };
         });
         return ok(sessionUserView({ ...auth.user, name, email: email.toLowerCase() }), 'profile_updated');
       },

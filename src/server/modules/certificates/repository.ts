@@ -1,19 +1,11 @@
 /** Certificates and their two PDF files (SPEC §2 Certificate list / upload). */
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Certificate as CertificateAnswer } from '../../../shared/api/index.ts';
 import type { AuditFields } from '../../audit/changes.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { type CertificateLanguage, certificateFiles, certificates } from '../../db/schema.ts';
+import { isoInstant } from '../../http/instants.ts';
 import { checklistFileName } from './file-names.ts';
-
-export interface CertificateView {
-  id: number;
-  lot_number: string;
-  validated_treatment_number: string;
-  expiration_date: string;
-  it_file_name: string;
-  en_file_name: string;
-  created_at: Date;
-}
 
 const columns = {
   id: certificates.id,
@@ -35,7 +27,8 @@ type Row = {
   createdAt: Date;
 };
 
-function toView(row: Row): CertificateView {
+/** The one place a certificate row becomes the contract's Certificate. */
+function toCertificate(row: Row): CertificateAnswer {
   return {
     id: row.id,
     lot_number: row.lotNumber,
@@ -43,7 +36,7 @@ function toView(row: Row): CertificateView {
     expiration_date: row.expirationDate,
     it_file_name: row.itFileName,
     en_file_name: row.enFileName ?? checklistFileName(row.lotNumber, row.validatedTreatmentNumber),
-    created_at: row.createdAt,
+    created_at: isoInstant(row.createdAt),
   };
 }
 
@@ -62,7 +55,7 @@ function order(sortBy: CertificateSort, dir: 'asc' | 'desc'): SQL[] {
 export async function listCertificatePage(
   db: Db,
   options: { sortBy: CertificateSort; dir: 'asc' | 'desc'; limit: number; offset: number },
-): Promise<{ rows: CertificateView[]; total: number }> {
+): Promise<{ rows: CertificateAnswer[]; total: number }> {
   const [rows, totals] = await Promise.all([
     db
       .select(columns)
@@ -72,12 +65,12 @@ export async function listCertificatePage(
       .offset(options.offset),
     db.select({ total: count() }).from(certificates),
   ]);
-  return { rows: rows.map(toView), total: Number(totals[0]?.total ?? 0) };
+  return { rows: rows.map(toCertificate), total: Number(totals[0]?.total ?? 0) };
 }
 
-export async function findCertificate(db: Db, id: number): Promise<CertificateView | undefined> {
+export async function findCertificate(db: Db, id: number): Promise<CertificateAnswer | undefined> {
   const [row] = await db.select(columns).from(certificates).where(eq(certificates.id, id));
-  return row ? toView(row) : undefined;
+  return row ? toCertificate(row) : undefined;
 }
 
 export async function pairTaken(

@@ -10,17 +10,19 @@ import { Readable } from 'node:stream';
 import { mixed } from 'yup';
 import { certificateUploadSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
 import { changedFields } from '../../audit/changes.ts';
-import { auditSource, recordAudit } from '../../audit/record.ts';
-import { currentAuth, requireAbility } from '../../auth/guards.ts';
+import { auditSource, writeAudited } from '../../audit/write-audited.ts';
+import { currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
 import type { CertificateLanguage } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { written } from '../../db/written.ts';
 import { ApiError, ok, validationFailed } from '../../http/envelope.ts';
+import { filledFields } from '../../http/form-fields.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
 import { generateChecklistPdf } from '../../pdf/checklist.ts';
 import { isPdf } from '../../pdf/is-pdf.ts';
 import { isUploadedFile, type UploadedFile } from '../../plugins/multipart.ts';
-import { filledFields, isUniqueViolation, requireModule } from '../customers/shared.ts';
 import {
   checklistFileName,
   contentDisposition,
@@ -144,7 +146,8 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
 
         let id: number;
         try {
-          id = await db.transaction(async (tx) => {
+          const uploaded = { action: 'upload', entityType: 'certificate' } as const;
+          id = await writeAudited(db, auditSource(request, auth), uploaded, async (tx) => {
             const values = {
               lotNumber,
               validatedTreatmentNumber: treatment,
@@ -159,14 +162,11 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
               en: { content: checklist, contentType: 'application/pdf' },
             });
             const digest = createHash('sha256').update(file.data).digest('hex');
-            await recordAudit(tx, {
-              ...auditSource(request, auth),
-              action: 'upload',
-              entityType: 'certificate',
+            return {
+              result: certificateId,
               entityId: certificateId,
               changes: changedFields(null, certificateAuditFields(values, digest)),
-            });
-            return certificateId;
+            };
           });
         } catch (error) {
           // Two uploads of the same pair racing: the unique index decides, nothing half-saved.
@@ -175,21 +175,16 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
           throw error;
         }
         reply.code(201);
-        return ok(await findCertificate(db, id), 'certificates.uploaded');
+        return ok(written(await findCertificate(db, id), 'certificate'), 'certificates.uploaded');
       },
 
       async deleteCertificate(request) {
         const auth = requireAbility(request, 'canUploadCertificates');
-        await db.transaction(async (tx) => {
+        const deleted = { action: 'delete', entityType: 'certificate', entityId: request.params.id } as const;
+        await writeAudited(db, auditSource(request, auth), deleted, async (tx) => {
           const removed = await deleteCertificate(tx, request.params.id);
           if (!removed) throw certificateNotFound();
-          await recordAudit(tx, {
-            ...auditSource(request, auth),
-            action: 'delete',
-            entityType: 'certificate',
-            entityId: request.params.id,
-            changes: changedFields(removed, null),
-          });
+          return { result: undefined, changes: changedFields(removed, null) };
         });
         return ok(null, 'certificates.deleted');
       },

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PER_PAGE } from '../../http/paging.ts';
+import { makeCustomer, makeDevice, makeUser } from '../../test/fixtures.ts';
+import { expectContract, expectExactKeys } from '../../test/response-checks.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '../../test/test-app.ts';
-import { expectContract, expectExactKeys, makeCustomer, makeDevice, makeUser } from './test-support.ts';
 
 let t: TestApp;
 let admin: string;

@@ -1,51 +1,11 @@
 /** Customers with their counts (SPEC §2 Customer list / Customer page), and their writes. */
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Customer as CustomerAnswer } from '../../../shared/api/index.ts';
 import type { AuditFields } from '../../audit/changes.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import { toNumber } from '../../db/pg-number.ts';
 import { type Customer, customers, type NewCustomer } from '../../db/schema.ts';
-import { toNumber } from './shared.ts';
-
-export interface CustomerView {
-  id: number;
-  name: string;
-  address: string | null;
-  postcode: string | null;
-  city: string | null;
-  country: string;
-  email: string | null;
-  phone: string | null;
-  referrer: string | null;
-  enable_blockchain: boolean;
-  created_at: Date;
-  updated_at: Date | null;
-  deleted_at: Date | null;
-  devices_count: number;
-  users_count: number;
-  sterilizations_ok_count: number;
-}
-
-/**
- * The window sterilizations_ok_count covers: whole UTC days, both ends inclusive. `from` is the first
- * instant counted and `toExclusive` the first instant after the last day (the day after filterTo at
- * 00:00 UTC). A window whose end is before its start simply counts nothing.
- */
-export interface ReceivedWindow {
-  from: Date | null;
-  toExclusive: Date | null;
-}
-
-export function receivedWindow(filterFrom: string | undefined, filterTo: string | undefined): ReceivedWindow {
-  const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
-  let toExclusive: Date | null = null;
-  if (filterTo) {
-    toExclusive = dayStart(filterTo);
-    toExclusive.setUTCDate(toExclusive.getUTCDate() + 1);
-  }
-  // A bound outside PostgreSQL's years 1..9999 (year 0000, the day after 9999-12-31) excludes nothing.
-  const inRange = (date: Date | null) =>
-    date && date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999 ? date : null;
-  return { from: inRange(filterFrom ? dayStart(filterFrom) : null), toExclusive: inRange(toExclusive) };
-}
+import type { ReceivedWindow } from '../../http/received-window.ts';
 
 export type CustomerSort = 'name' | 'active';
 type Direction = 'asc' | 'desc';
@@ -90,14 +50,22 @@ function withCounts(source: SQL, order: SQL, window: ReceivedWindow): SQL {
     order by ${order}`;
 }
 
-type CustomerRow = Omit<CustomerView, 'devices_count' | 'users_count' | 'sterilizations_ok_count' | 'id'> & {
+/**
+ * A customer as withCounts selects it. drizzle's raw execute() hands timestamps back as PostgreSQL's
+ * text, which the answer passes on as it is (a date-time the contract accepts), and counts as text.
+ */
+type CustomerRow = Omit<
+  CustomerAnswer,
+  'devices_count' | 'users_count' | 'sterilizations_ok_count' | 'id'
+> & {
   id: number | string;
   devices_count: string | number;
   users_count: string | number;
   sterilizations_ok_count: string | number;
 };
 
-function toView(row: CustomerRow): CustomerView {
+/** The one place a customer row becomes the contract's Customer. */
+function toCustomer(row: CustomerRow): CustomerAnswer {
   return {
     ...row,
     id: Number(row.id),
@@ -111,27 +79,22 @@ function toView(row: CustomerRow): CustomerView {
 export async function listCustomerPage(
   db: Db,
   options: { sortBy: CustomerSort; dir: Direction; limit: number; offset: number; window: ReceivedWindow },
-): Promise<{ rows: CustomerView[]; total: number }> {
+): Promise<{ rows: CustomerAnswer[]; total: number }> {
   const order = customerOrder(options.sortBy, options.dir);
   const page = sql`select * from customers c order by ${order} limit ${options.limit} offset ${options.offset}`;
   const [rows, total] = await Promise.all([
     db.execute<CustomerRow>(withCounts(page, order, options.window)),
     db.execute<{ n: string }>(sql`select count(*) as n from customers`),
   ]);
-  return { rows: rows.rows.map(toView), total: toNumber(total.rows[0]?.n) };
+  return { rows: rows.rows.map(toCustomer), total: toNumber(total.rows[0]?.n) };
 }
 
-export async function findCustomerView(db: Db, id: number): Promise<CustomerView | undefined> {
+export async function findCustomerView(db: Db, id: number): Promise<CustomerAnswer | undefined> {
   const result = await db.execute<CustomerRow>(
     withCounts(sql`select * from customers where id = ${id}`, sql`c.id`, { from: null, toExclusive: null }),
   );
   const row = result.rows[0];
-  return row ? toView(row) : undefined;
-}
-
-export async function findCustomer(db: Db, id: number) {
-  const [row] = await db.select().from(customers).where(eq(customers.id, id)).limit(1);
-  return row;
+  return row ? toCustomer(row) : undefined;
 }
 
 /** Active customers as options (the assign-to-customer dialog), by name. */

@@ -1,24 +1,25 @@
 /** Customers (SPEC §2 Customer list, Customer page; §7 /customers). */
 import { customerSchema, validateForm } from '../../../shared/validation/index.ts';
 import { changedFields } from '../../audit/changes.ts';
-import { auditSource, recordAudit, recordChanges } from '../../audit/record.ts';
-import { currentAuth, requireAbility } from '../../auth/guards.ts';
+import { auditSource, writeAudited } from '../../audit/write-audited.ts';
+import { assertTenant, currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
+import { findCustomer } from '../../db/lookups.ts';
 import { customers, type NewCustomer } from '../../db/schema.ts';
 import { updateRowById } from '../../db/update-row.ts';
+import { written } from '../../db/written.ts';
 import { notFound, ok, validationFailed } from '../../http/envelope.ts';
+import { filledFields } from '../../http/form-fields.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
+import { receivedWindow } from '../../http/received-window.ts';
 import {
   activeCustomerOptions,
   customerAuditFields,
-  findCustomer,
   findCustomerView,
   insertCustomer,
   listCustomerPage,
-  receivedWindow,
 } from './repository.ts';
-import { assertTenant, filledFields, requireModule } from './shared.ts';
 
 const CUSTOMER_FIELDS = [
   'name',
@@ -92,23 +93,17 @@ export function customersModule(deps: { db: Db }): ApiModule {
         const auth = requireAbility(request, 'canCreateCustomers');
         const form = await validCustomerForm(filledFields(request.body, CUSTOMER_FIELDS));
         const columns = columnsOf(form);
-        const id = await db.transaction(async (tx) => {
+        const created = { action: 'create', entityType: 'customer' } as const;
+        const id = await writeAudited(db, auditSource(request, auth), created, async (tx) => {
           const row = await insertCustomer(tx, {
             ...columns,
             name: columns.name ?? '',
             country: columns.country ?? '',
           });
-          await recordAudit(tx, {
-            ...auditSource(request, auth),
-            action: 'create',
-            entityType: 'customer',
-            entityId: row.id,
-            changes: changedFields(null, customerAuditFields(row)),
-          });
-          return row.id;
+          return { result: row.id, entityId: row.id, changes: changedFields(null, customerAuditFields(row)) };
         });
         reply.code(201);
-        return ok(await findCustomerView(db, id), 'customers.created');
+        return ok(written(await findCustomerView(db, id), 'customer'), 'customers.created');
       },
 
       async updateCustomer(request) {
@@ -121,18 +116,21 @@ export function customersModule(deps: { db: Db }): ApiModule {
         await validCustomerForm({ name: existing.name, country: existing.country.trim(), ...given });
         const columns = columnsOf(given);
         if (Object.keys(columns).length > 0) {
-          await db.transaction(async (tx) => {
+          const updated = {
+            action: 'update',
+            entityType: 'customer',
+            entityId: existing.id,
+            skipUnchanged: true,
+          } as const;
+          await writeAudited(db, auditSource(request, auth), updated, async (tx) => {
             const { before, after } = await updateRowById(tx, customers, existing.id, columns);
-            await recordChanges(tx, {
-              ...auditSource(request, auth),
-              action: 'update',
-              entityType: 'customer',
-              entityId: existing.id,
+            return {
+              result: undefined,
               changes: changedFields(customerAuditFields(before), customerAuditFields(after)),
-            });
+            };
           });
         }
-        return ok(await findCustomerView(db, existing.id), 'customers.updated');
+        return ok(written(await findCustomerView(db, existing.id), 'customer'), 'customers.updated');
       },
     },
   };

@@ -1,17 +1,16 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PER_PAGE } from '../../http/paging.ts';
-import { createTestApp, DEMO, formBody, type TestApp } from '../../test/test-app.ts';
 import {
-  expectContract,
-  expectExactKeys,
   makeCustomer,
   makeDevice,
   productId,
   rsaPublicKeyPem,
   snapshot,
   unique,
-} from '../customers/test-support.ts';
+} from '../../test/fixtures.ts';
+import { expectContract, expectExactKeys } from '../../test/response-checks.ts';
+import { createTestApp, DEMO, formBody, type TestApp } from '../../test/test-app.ts';
 
 let t: TestApp;
 let superAdmin: string;

@@ -1,29 +1,14 @@
 /** Devices as the devices list and a customer's devices tab show them (SPEC §2 Customer devices, Devices list). */
 import { and, asc, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import type { Device as DeviceAnswer, ProductTypeName } from '../../../shared/api/index.ts';
 import type { AuditFields } from '../../audit/changes.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import { toNumber } from '../../db/pg-number.ts';
 import { customers, type Device, devices, type NewDevice, PRODUCT_TYPES, products } from '../../db/schema.ts';
-import { toNumber } from '../customers/shared.ts';
+import { isoInstant, isoInstantOrNull } from '../../http/instants.ts';
 
-export type ProductTypeName = 'plug' | 'bath';
 export const productTypeName = (type: number): ProductTypeName =>
   type === PRODUCT_TYPES.bath ? 'bath' : 'plug';
-
-export interface DeviceView {
-  id: number;
-  customer_id: number;
-  device_serial: string;
-  label: string;
-  product_id: number;
-  product: { name: string; type: 1 | 2 };
-  product_type: ProductTypeName;
-  public_key: string | null;
-  public_key_2: string | null;
-  created_at: Date;
-  updated_at: Date | null;
-  deleted_at: Date | null;
-  customer: { name: string };
-}
 
 const deviceColumns = {
   id: devices.id,
@@ -57,7 +42,8 @@ interface DeviceRow {
   customerName: string;
 }
 
-function toView(row: DeviceRow): DeviceView {
+/** The one place a device row becomes the contract's Device. */
+function toDevice(row: DeviceRow): DeviceAnswer {
   return {
     id: row.id,
     customer_id: row.customerId,
@@ -68,9 +54,9 @@ function toView(row: DeviceRow): DeviceView {
     product_type: productTypeName(row.productType),
     public_key: row.publicKey,
     public_key_2: row.publicKey2,
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-    deleted_at: row.deletedAt,
+    created_at: isoInstant(row.createdAt),
+    updated_at: isoInstantOrNull(row.updatedAt),
+    deleted_at: isoInstantOrNull(row.deletedAt),
     customer: { name: row.customerName },
   };
 }
@@ -99,7 +85,7 @@ function deviceOrder(sortBy: DeviceSort, dir: 'asc' | 'desc'): SQL[] {
 export async function listDevicePage(
   db: Db,
   options: { sortBy: DeviceSort; dir: 'asc' | 'desc'; limit: number; offset: number },
-): Promise<{ rows: DeviceView[]; total: number }> {
+): Promise<{ rows: DeviceAnswer[]; total: number }> {
   const [rows, total] = await Promise.all([
     selectDevices(db)
       .orderBy(...deviceOrder(options.sortBy, options.dir))
@@ -107,20 +93,20 @@ export async function listDevicePage(
       .offset(options.offset),
     db.execute<{ n: string }>(sql`select count(*) as n from devices`),
   ]);
-  return { rows: rows.map(toView), total: toNumber(total.rows[0]?.n) };
+  return { rows: rows.map(toDevice), total: toNumber(total.rows[0]?.n) };
 }
 
 /** Every device of one customer, by label. */
-export async function listDevicesOfCustomer(db: Db, customerId: number): Promise<DeviceView[]> {
+export async function listDevicesOfCustomer(db: Db, customerId: number): Promise<DeviceAnswer[]> {
   const rows = await selectDevices(db)
     .where(eq(devices.customerId, customerId))
     .orderBy(...deviceOrder('label', 'asc'));
-  return rows.map(toView);
+  return rows.map(toDevice);
 }
 
-export async function findDevice(db: Db, deviceId: number): Promise<DeviceView | undefined> {
+export async function findDevice(db: Db, deviceId: number): Promise<DeviceAnswer | undefined> {
   const [row] = await selectDevices(db).where(eq(devices.id, deviceId)).limit(1);
-  return row ? toView(row) : undefined;
+  return row ? toDevice(row) : undefined;
 }
 
 /** The device only when it belongs to that customer: a device id under another customer's id is not found. */
@@ -128,11 +114,11 @@ export async function findDeviceOfCustomer(
   db: Db,
   customerId: number,
   deviceId: number,
-): Promise<DeviceView | undefined> {
+): Promise<DeviceAnswer | undefined> {
   const [row] = await selectDevices(db)
     .where(and(eq(devices.id, deviceId), eq(devices.customerId, customerId)))
     .limit(1);
-  return row ? toView(row) : undefined;
+  return row ? toDevice(row) : undefined;
 }
 
 export async function serialTaken(db: Db, serial: string, exceptDeviceId?: number): Promise<boolean> {

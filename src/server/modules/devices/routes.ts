@@ -6,23 +6,25 @@
  * works for every role.
  */
 import { can } from '../../../shared/access/index.ts';
+import type { Device as DeviceAnswer } from '../../../shared/api/index.ts';
 import { deviceSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
 import { changedFields } from '../../audit/changes.ts';
-import { auditSource, recordAudit, recordChanges } from '../../audit/record.ts';
-import { currentAuth, requireAbility } from '../../auth/guards.ts';
+import { auditSource, writeAudited } from '../../audit/write-audited.ts';
+import { assertTenant, currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
 import type { AuthContext } from '../../auth/session-store.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import { isRsaSpkiPem, normalizePem, samePublicKey } from '../../crypto/public-key.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { findCustomer } from '../../db/lookups.ts';
 import { devices, type NewDevice } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { updateRowById } from '../../db/update-row.ts';
+import { written } from '../../db/written.ts';
 import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
+import { filledFields } from '../../http/form-fields.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
-import { findCustomer } from '../customers/repository.ts';
-import { assertTenant, filledFields, isUniqueViolation, requireModule } from '../customers/shared.ts';
 import {
   activeProductExists,
-  type DeviceView,
   deviceAuditFields,
   findDevice,
   findDeviceOfCustomer,
@@ -43,6 +45,12 @@ function productIdOf(text: string | undefined): number | null {
   return id >= 1 && id <= MAX_INT4 ? id : null;
 }
 
+/** An update of a device's columns, with what the audit trail records of it. */
+async function updateDevice(tx: Tx, id: number, columns: Partial<NewDevice>) {
+  const { before, after } = await updateRowById(tx, devices, id, columns);
+  return { result: undefined, changes: changedFields(deviceAuditFields(before), deviceAuditFields(after)) };
+}
+
 const serialTakenError = () => validationFailed({ device_serial: ['validation.device.serial.taken'] });
 
 export function devicesModule(deps: { db: Db }): ApiModule {
@@ -56,7 +64,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
   }
 
   /** The keys this form would change (compared as keys, so a re-wrapped PEM of the stored key is no change). */
-  function changedKeys(form: DeviceForm, existing: DeviceView | undefined) {
+  function changedKeys(form: DeviceForm, existing: DeviceAnswer | undefined) {
     return KEY_FIELDS.filter(
       (field) => form[field] !== undefined && !samePublicKey(form[field], existing?.[field]),
     );
@@ -66,7 +74,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
    * Every rule of the form at once: the shared schema on the merged values, then product, serial and
    * keys against the database — only for the fields this request changes.
    */
-  async function validate(form: DeviceForm, existing: DeviceView | undefined, keys: readonly string[]) {
+  async function validate(form: DeviceForm, existing: DeviceAnswer | undefined, keys: readonly string[]) {
     const merged: DeviceForm = existing
       ? {
           device_serial: existing.device_serial,
@@ -103,7 +111,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
 
   function columnsOf(
     form: DeviceForm,
-    existing: DeviceView | undefined,
+    existing: DeviceAnswer | undefined,
     keys: readonly string[],
   ): Partial<NewDevice> {
     const columns: Partial<NewDevice> = {};
@@ -161,7 +169,8 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         const columns = columnsOf(form, undefined, keys);
         let id: number;
         try {
-          id = await db.transaction(async (tx) => {
+          const created = { action: 'create', entityType: 'device' } as const;
+          id = await writeAudited(db, auditSource(request, auth), created, async (tx) => {
             const row = await insertDevice(tx, {
               ...columns,
               customerId: customer.id,
@@ -169,21 +178,14 @@ export function devicesModule(deps: { db: Db }): ApiModule {
               label: columns.label ?? '',
               productId: columns.productId ?? 0,
             });
-            await recordAudit(tx, {
-              ...auditSource(request, auth),
-              action: 'create',
-              entityType: 'device',
-              entityId: row.id,
-              changes: changedFields(null, deviceAuditFields(row)),
-            });
-            return row.id;
+            return { result: row.id, entityId: row.id, changes: changedFields(null, deviceAuditFields(row)) };
           });
         } catch (error) {
           if (isUniqueViolation(error)) throw serialTakenError();
           throw error;
         }
         reply.code(201);
-        return ok(await findDevice(db, id), 'devices.created');
+        return ok(written(await findDevice(db, id), 'device'), 'devices.created');
       },
 
       async updateCustomerDevice(request) {
@@ -196,23 +198,22 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         const columns = columnsOf(form, existing, keys);
         if (Object.keys(columns).length > 0) {
           try {
-            await db.transaction(async (tx) => {
-              const { before, after } = await updateRowById(tx, devices, existing.id, columns);
-              await recordChanges(tx, {
-                ...auditSource(request, auth),
-                // A new or changed public key is what a security review looks for: named as such.
-                action: keys.length > 0 ? 'key_change' : 'update',
-                entityType: 'device',
-                entityId: existing.id,
-                changes: changedFields(deviceAuditFields(before), deviceAuditFields(after)),
-              });
-            });
+            const updated = {
+              // A new or changed public key is what a security review looks for: named as such.
+              action: keys.length > 0 ? 'key_change' : 'update',
+              entityType: 'device',
+              entityId: existing.id,
+              skipUnchanged: true,
+            } as const;
+            await writeAudited(db, auditSource(request, auth), updated, (tx) =>
+              updateDevice(tx, existing.id, columns),
+            );
           } catch (error) {
             if (isUniqueViolation(error)) throw serialTakenError();
             throw error;
           }
         }
-        return ok(await findDevice(db, existing.id), 'devices.updated');
+        return ok(written(await findDevice(db, existing.id), 'device'), 'devices.updated');
       },
 
       /**
@@ -230,17 +231,16 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         }
         if (target.deletedAt !== null)
           throw validationFailed({ customerId: ['devices.assign.customer_disabled'] });
-        await db.transaction(async (tx) => {
-          const { before, after } = await updateRowById(tx, devices, device.id, { customerId: target.id });
-          await recordChanges(tx, {
-            ...auditSource(request, auth),
-            action: 'reassign',
-            entityType: 'device',
-            entityId: device.id,
-            changes: changedFields(deviceAuditFields(before), deviceAuditFields(after)),
-          });
-        });
-        return ok(await findDevice(db, device.id), 'devices.assigned');
+        const reassigned = {
+          action: 'reassign',
+          entityType: 'device',
+          entityId: device.id,
+          skipUnchanged: true,
+        } as const;
+        await writeAudited(db, auditSource(request, auth), reassigned, (tx) =>
+          updateDevice(tx, device.id, { customerId: target.id }),
+        );
+        return ok(written(await findDevice(db, device.id), 'device'), 'devices.assigned');
       },
     },
   };

@@ -1,15 +1,20 @@
 /** Products (SPEC §2 Products list): the plug and bath models devices are registered as. */
 import { asc, desc, type SQL, sql } from 'drizzle-orm';
+import type { Product as ProductAnswer } from '../../../shared/api/index.ts';
 import type { Db } from '../../db/client.ts';
-import { PRODUCT_TYPES, products } from '../../db/schema.ts';
-import { toNumber } from '../customers/shared.ts';
+import { toNumber } from '../../db/pg-number.ts';
+import { PRODUCT_TYPES, type Product, products } from '../../db/schema.ts';
+import { isoInstant, isoInstantOrNull } from '../../http/instants.ts';
 
-export interface ProductView {
-  id: number;
-  name: string;
-  type: 1 | 2;
-  created_at: Date;
-  deleted_at: Date | null;
+/** The one place a product row becomes the contract's Product. */
+function toProduct(row: Product): ProductAnswer {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type === PRODUCT_TYPES.bath ? 2 : 1,
+    created_at: isoInstant(row.createdAt),
+    deleted_at: isoInstantOrNull(row.deletedAt),
+  };
 }
 
 export type ProductSort = 'name' | 'type' | 'active';
@@ -29,7 +34,7 @@ function productOrder(sortBy: ProductSort, dir: 'asc' | 'desc'): SQL[] {
 export async function listProductPage(
   db: Db,
   options: { sortBy: ProductSort; dir: 'asc' | 'desc'; limit: number; offset: number },
-): Promise<{ rows: ProductView[]; total: number }> {
+): Promise<{ rows: ProductAnswer[]; total: number }> {
   const [rows, total] = await Promise.all([
     db
       .select()
@@ -40,13 +45,7 @@ export async function listProductPage(
     db.execute<{ n: string }>(sql`select count(*) as n from products`),
   ]);
   return {
-    rows: rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      type: row.type === PRODUCT_TYPES.bath ? 2 : 1,
-      created_at: row.createdAt,
-      deleted_at: row.deletedAt,
-    })),
+    rows: rows.map(toProduct),
     total: toNumber(total.rows[0]?.n),
   };
 }

@@ -1,9 +1,9 @@
 /** The products list (SPEC §2 Products list; §7 GET /products), for roles with the products module. */
+import { requireModule } from '../../auth/guards.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
 import { ok } from '../../http/envelope.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
-import { requireModule } from '../customers/shared.ts';
 import { listProductPage } from './repository.ts';
 
 export function productsModule(deps: { db: Db }): ApiModule {

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PER_PAGE } from '../../http/paging.ts';
+import { customerIdOf } from '../../test/fixtures.ts';
+import { expectContract } from '../../test/response-checks.ts';
 import { createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
-import { customerIdOf, expectContract } from '../customers/test-support.ts';
 import { totals } from './list.ts';
 import { expectedIds, type Fixture, makeFixture } from './test-fixtures.ts';
 

@@ -20,7 +20,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import type { ReceivedWindow } from '../customers/repository.ts';
+import type { ReceivedWindow } from '../../http/received-window.ts';
 
 export type SterilizationSort = 'received_ts' | 'device_serial' | 'consumables_lot';
 export type Direction = 'asc' | 'desc';

@@ -3,13 +3,12 @@
  * list), and the CSV exports with their one-time tickets (§7 /export/...).
  */
 import { can, isTenantScoped } from '../../../shared/access/index.ts';
-import { requireAbility, tenantScope } from '../../auth/guards.ts';
+import { requireAbility, requireModule, tenantScope } from '../../auth/guards.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
 import { forbidden, notFound, ok } from '../../http/envelope.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
-import { receivedWindow } from '../customers/repository.ts';
-import { requireModule } from '../customers/shared.ts';
+import { receivedWindow } from '../../http/received-window.ts';
 import { attachmentName, EXPORT_BATCH_ROWS, filteredExport, okExport } from './exports.ts';
 import { ingest } from './ingestion.ts';
 import {

@@ -3,8 +3,9 @@
  * the demo seed's recent records never mix with them, with ties on received_ts, null lots, and notes
  * that need CSV quoting or the formula guard.
  */
+
+import { makeCustomer, makeDevice } from '../../test/fixtures.ts';
 import type { TestApp } from '../../test/test-app.ts';
-import { makeCustomer, makeDevice } from '../customers/test-support.ts';
 
 export interface Fixture {
   alpha: number;

@@ -1,5 +1,6 @@
 /** The API shape of a sterilization record (contract schema Sterilization), from one SQL row. */
 import { sql } from 'drizzle-orm';
+import type { BlockStatus, Sterilization } from '../../../shared/api/index.ts';
 
 export type SterilizationRow = {
   id: string | number;
@@ -54,7 +55,20 @@ const num = (value: string | null) => (value === null ? null : Number(value));
 const iso = (value: Date | string) => new Date(value).toISOString();
 const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
 
-export function sterilizationView(row: SterilizationRow) {
+/**
+ * The block columns of a record in a block. Nullable in SterilizationRow only because of the left
+ * join: with block_id set, the NOT NULL ones are there (status checked to the contract's values).
+ */
+type InBlock = SterilizationRow & {
+  block_id: number;
+  block_status: BlockStatus;
+  block_hashing_version: number;
+  block_created_at: Date | string;
+};
+const inBlock = (row: SterilizationRow): row is InBlock => row.block_id !== null;
+
+/** The one place a record row becomes the contract's Sterilization. */
+export function sterilizationView(row: SterilizationRow): Sterilization {
   return {
     id: Number(row.id),
     device_id: row.device_id,
@@ -75,25 +89,24 @@ export function sterilizationView(row: SterilizationRow) {
     device: { device_serial: row.device_serial, customer: { name: row.customer_name } },
     // Issue 15: a record of a customer without blockchain will never be anchored; the modal says so.
     blockchain_enabled: row.customer_enable_blockchain,
-    blockchain_data:
-      row.block_id === null
-        ? null
-        : {
-            hashing_version: row.hashing_version ?? row.block_hashing_version ?? 1,
-            blockchain_data_block_id: row.block_id,
-            blockchain_data_block: {
-              id: row.block_id,
-              status: row.block_status,
-              network: row.block_network,
-              transaction_hash: row.block_transaction_hash,
-              merkle_root: row.block_merkle_root,
-              hashing_version: row.block_hashing_version,
-              created_at: isoOrNull(row.block_created_at),
-              sent_at: isoOrNull(row.block_sent_at),
-              mined_at: isoOrNull(row.block_mined_at),
-            },
-            // Stored with the block by the anchor worker, so a list row costs nothing to prove.
-            proof: row.merkle_proof ?? [],
+    blockchain_data: !inBlock(row)
+      ? null
+      : {
+          hashing_version: row.hashing_version ?? row.block_hashing_version ?? 1,
+          blockchain_data_block_id: row.block_id,
+          blockchain_data_block: {
+            id: row.block_id,
+            status: row.block_status,
+            network: row.block_network,
+            transaction_hash: row.block_transaction_hash,
+            merkle_root: row.block_merkle_root,
+            hashing_version: row.block_hashing_version,
+            created_at: iso(row.block_created_at),
+            sent_at: isoOrNull(row.block_sent_at),
+            mined_at: isoOrNull(row.block_mined_at),
           },
+          // Stored with the block by the anchor worker, so a list row costs nothing to prove.
+          proof: row.merkle_proof ?? [],
+        },
   };
 }

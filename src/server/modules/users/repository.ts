@@ -1,24 +1,12 @@
 /** Users as the users list and a customer's users tab show them (SPEC §2 Customer users, Users list). */
 import { and, asc, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Role } from '../../../shared/access/index.ts';
-import type { AuditChanges } from '../../audit/chain.ts';
-import { changedFields, isoOrNull, REDACTED } from '../../audit/changes.ts';
+import type { User as UserAnswer } from '../../../shared/api/index.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import { toNumber } from '../../db/pg-number.ts';
 import { customers, type NewUser, type User, users } from '../../db/schema.ts';
 import { updateRowById } from '../../db/update-row.ts';
-import { toNumber } from '../customers/shared.ts';
-
-export interface UserView {
-  id: number;
-  customer_id: number;
-  name: string;
-  email: string;
-  role: Role;
-  created_at: Date;
-  updated_at: Date | null;
-  deleted_at: Date | null;
-  customer: { name: string };
-}
+import { isoInstant, isoInstantOrNull } from '../../http/instants.ts';
 
 const userColumns = {
   id: users.id,
@@ -44,16 +32,17 @@ type UserRow = {
   customerName: string;
 };
 
-function toView(row: UserRow): UserView {
+/** The one place a user row becomes the contract's User. */
+function toUser(row: UserRow): UserAnswer {
   return {
     id: row.id,
     customer_id: row.customerId,
     name: row.name,
     email: row.email,
     role: row.role,
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-    deleted_at: row.deletedAt,
+    created_at: isoInstant(row.createdAt),
+    updated_at: isoInstantOrNull(row.updatedAt),
+    deleted_at: isoInstantOrNull(row.deletedAt),
     customer: { name: row.customerName },
   };
 }
@@ -81,7 +70,7 @@ function userOrder(sortBy: UserSort, dir: 'asc' | 'desc'): SQL[] {
 export async function listUserPage(
   db: Db,
   options: { sortBy: UserSort; dir: 'asc' | 'desc'; limit: number; offset: number },
-): Promise<{ rows: UserView[]; total: number }> {
+): Promise<{ rows: UserAnswer[]; total: number }> {
   const [rows, total] = await Promise.all([
     selectUsers(db)
       .orderBy(...userOrder(options.sortBy, options.dir))
@@ -89,15 +78,15 @@ export async function listUserPage(
       .offset(options.offset),
     db.execute<{ n: string }>(sql`select count(*) as n from users`),
   ]);
-  return { rows: rows.map(toView), total: toNumber(total.rows[0]?.n) };
+  return { rows: rows.map(toUser), total: toNumber(total.rows[0]?.n) };
 }
 
 /** Every user of one customer, active and disabled, by name. */
-export async function listUsersOfCustomer(db: Db, customerId: number): Promise<UserView[]> {
+export async function listUsersOfCustomer(db: Db, customerId: number): Promise<UserAnswer[]> {
   const rows = await selectUsers(db)
     .where(eq(users.customerId, customerId))
     .orderBy(...userOrder('name', 'asc'));
-  return rows.map(toView);
+  return rows.map(toUser);
 }
 
 /** The user only when it belongs to that customer: a user id under another customer's id is not found. */
@@ -105,11 +94,11 @@ export async function findUserOfCustomer(
   db: Db | Tx,
   customerId: number,
   userId: number,
-): Promise<UserView | undefined> {
+): Promise<UserAnswer | undefined> {
   const [row] = await selectUsers(db)
     .where(and(eq(users.id, userId), eq(users.customerId, customerId)))
     .limit(1);
-  return row ? toView(row) : undefined;
+  return row ? toUser(row) : undefined;
 }
 
 export async function emailTaken(db: Db | Tx, email: string, exceptUserId?: number): Promise<boolean> {
@@ -137,21 +126,4 @@ export function setUserDisabled(tx: Tx, userId: number, disabled: boolean) {
   return updateRowById(tx, users, userId, {
     deletedAt: disabled ? sql`coalesce(${users.deletedAt}, now())` : null,
   });
-}
-
-/**
- * What the audit trail records of a user's change (docs/audit.md): its fields, and of the password
- * only that it was set — never the hash.
- */
-export function userChanges(before: User | null, after: User): AuditChanges {
-  const fields = (row: User) => ({
-    customer_id: row.customerId,
-    name: row.name,
-    email: row.email,
-    role: row.role,
-    deleted_at: isoOrNull(row.deletedAt),
-  });
-  const changes = changedFields(before && fields(before), fields(after));
-  if (before?.passwordHash !== after.passwordHash) changes.password = REDACTED;
-  return changes;
 }

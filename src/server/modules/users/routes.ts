@@ -21,19 +21,23 @@ import {
   type Role,
   rolesAllowedFor,
 } from '../../../shared/access/index.ts';
+import type { User as UserAnswer } from '../../../shared/api/index.ts';
 import { userSchema, validateForm } from '../../../shared/validation/index.ts';
-import { auditSource, recordAudit, recordChanges } from '../../audit/record.ts';
-import { currentAuth, requireAbility } from '../../auth/guards.ts';
+import { userChanges } from '../../audit/user-changes.ts';
+import { auditSource, writeAudited } from '../../audit/write-audited.ts';
+import { assertTenant, currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import type { AuthContext, SessionStore } from '../../auth/session-store.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
+import { findCustomer } from '../../db/lookups.ts';
 import { type NewUser, users } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { updateRowById } from '../../db/update-row.ts';
+import { written } from '../../db/written.ts';
 import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
+import { filledFields } from '../../http/form-fields.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
-import { findCustomer } from '../customers/repository.ts';
-import { assertTenant, filledFields, isUniqueViolation, requireModule } from '../customers/shared.ts';
 import {
   emailTaken,
   findUserOfCustomer,
@@ -41,8 +45,6 @@ import {
   listUserPage,
   listUsersOfCustomer,
   setUserDisabled,
-  type UserView,
-  userChanges,
 } from './repository.ts';
 
 const TEXT_FIELDS = ['name', 'email', 'role'] as const;
@@ -66,7 +68,7 @@ function userForm(body: unknown): UserForm {
   return form;
 }
 
-function assertMayManage(auth: AuthContext, target: UserView | undefined, newRole: Role): void {
+function assertMayManage(auth: AuthContext, target: UserAnswer | undefined, newRole: Role): void {
   if (auth.user.role === 'SUPER_ADMIN') return;
   const self = target?.id === auth.user.id;
   if (target && PRIVILEGED_ROLES.includes(target.role) && !self) throw forbidden();
@@ -148,23 +150,17 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         };
         let id: number;
         try {
-          id = await db.transaction(async (tx) => {
+          const created = { action: 'create', entityType: 'user' } as const;
+          id = await writeAudited(db, auditSource(request, auth), created, async (tx) => {
             const row = await insertUser(tx, values);
-            await recordAudit(tx, {
-              ...auditSource(request, auth),
-              action: 'create',
-              entityType: 'user',
-              entityId: row.id,
-              changes: userChanges(null, row),
-            });
-            return row.id;
+            return { result: row.id, entityId: row.id, changes: userChanges(null, row) };
           });
         } catch (error) {
           if (isUniqueViolation(error)) throw emailTakenError();
           throw error;
         }
         reply.code(201);
-        return ok(await findUserOfCustomer(db, customer.id, id), 'users.created');
+        return ok(written(await findUserOfCustomer(db, customer.id, id), 'user'), 'users.created');
       },
 
       async updateCustomerUser(request) {
@@ -190,7 +186,13 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         }
         if (Object.keys(values).length > 0) {
           try {
-            await db.transaction(async (tx) => {
+            const updated = {
+              action: 'update',
+              entityType: 'user',
+              entityId: target.id,
+              skipUnchanged: true,
+            } as const;
+            await writeAudited(db, auditSource(request, auth), updated, async (tx) => {
               const { before, after } = await updateRowById(tx, users, target.id, values);
               // A new password ends the user's sessions at once (a role change needs no logout: the
               // role is read from the users table on every request).
@@ -199,20 +201,17 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
                 await sessions.revokeAllForUser(tx, target.id, keep);
               }
               const changes = userChanges(before, after);
-              await recordChanges(tx, {
-                ...auditSource(request, auth),
-                action: changes.password ? 'password_change' : 'update',
-                entityType: 'user',
-                entityId: target.id,
-                changes,
-              });
+              return { result: undefined, changes, action: changes.password ? 'password_change' : 'update' };
             });
           } catch (error) {
             if (isUniqueViolation(error)) throw emailTakenError();
             throw error;
           }
         }
-        return ok(await findUserOfCustomer(db, target.customer_id, target.id), 'users.updated');
+        return ok(
+          written(await findUserOfCustomer(db, target.customer_id, target.id), 'user'),
+          'users.updated',
+        );
       },
 
       async disableCustomerUser(request) {
@@ -220,35 +219,41 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         const target = await userOrNotFound(auth, request.params.id, request.params.userId);
         if (target.id === auth.user.id) throw forbidden();
         assertMayManage(auth, target, target.role);
-        await db.transaction(async (tx) => {
+        const disabled = {
+          action: 'disable',
+          entityType: 'user',
+          entityId: target.id,
+          skipUnchanged: true,
+        } as const;
+        await writeAudited(db, auditSource(request, auth), disabled, async (tx) => {
           const { before, after } = await setUserDisabled(tx, target.id, true);
           await sessions.revokeAllForUser(tx, target.id);
-          await recordChanges(tx, {
-            ...auditSource(request, auth),
-            action: 'disable',
-            entityType: 'user',
-            entityId: target.id,
-            changes: userChanges(before, after),
-          });
+          return { result: undefined, changes: userChanges(before, after) };
         });
-        return ok(await findUserOfCustomer(db, target.customer_id, target.id), 'users.disabled');
+        return ok(
+          written(await findUserOfCustomer(db, target.customer_id, target.id), 'user'),
+          'users.disabled',
+        );
       },
 
       async enableCustomerUser(request) {
         const auth = requireAbility(request, 'canUpdateUsers');
         const target = await userOrNotFound(auth, request.params.id, request.params.userId);
         assertMayManage(auth, target, target.role);
-        await db.transaction(async (tx) => {
+        const enabled = {
+          action: 'enable',
+          entityType: 'user',
+          entityId: target.id,
+          skipUnchanged: true,
+        } as const;
+        await writeAudited(db, auditSource(request, auth), enabled, async (tx) => {
           const { before, after } = await setUserDisabled(tx, target.id, false);
-          await recordChanges(tx, {
-            ...auditSource(request, auth),
-            action: 'enable',
-            entityType: 'user',
-            entityId: target.id,
-            changes: userChanges(before, after),
-          });
+          return { result: undefined, changes: userChanges(before, after) };
         });
-        return ok(await findUserOfCustomer(db, target.customer_id, target.id), 'users.enabled');
+        return ok(
+          written(await findUserOfCustomer(db, target.customer_id, target.id), 'user'),
+          'users.enabled',
+        );
       },
     },
   };

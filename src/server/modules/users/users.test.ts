@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PER_PAGE } from '../../http/paging.ts';
+import { customerIdOf, makeCustomer, makeUser, snapshot, unique, userIdOf } from '../../test/fixtures.ts';
+import { expectContract, expectExactKeys } from '../../test/response-checks.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '../../test/test-app.ts';
-import {
-  customerIdOf,
-  expectContract,
-  expectExactKeys,
-  makeCustomer,
-  makeUser,
-  snapshot,
-  unique,
-  userIdOf,
-} from '../customers/test-support.ts';
 
 let t: TestApp;
 let superAdmin: string;

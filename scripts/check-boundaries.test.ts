@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findViolations, importsOf, violation } from './check-boundaries.ts';
+
+/** The verdict on one import written in `from`. */
+const verdict = (from: string, specifier: string) => {
+  const [edge] = importsOf(from, `import { x } from '${specifier}';`);
+  if (!edge) throw new Error('no import parsed');
+  return violation(edge);
+};
+
+describe('check-boundaries', () => {
+  it('reads static imports, re-exports, type imports and dynamic imports', () => {
+    const text = [
+      "import a from 'fastify';",
+      "import type { B } from '../b.ts';",
+      "export { c } from './c.ts';",
+      "const d = await import('./d.ts');",
+    ].join('\n');
+    expect(importsOf('src/server/x/y.ts', text)).toEqual([
+      { from: 'src/server/x/y.ts', specifier: 'fastify', target: undefined },
+      { from: 'src/server/x/y.ts', specifier: '../b.ts', target: 'src/server/b.ts' },
+      { from: 'src/server/x/y.ts', specifier: './c.ts', target: 'src/server/x/c.ts' },
+      { from: 'src/server/x/y.ts', specifier: './d.ts', target: 'src/server/x/d.ts' },
+    ]);
+  });
+
+  it('keeps src/shared isomorphic: no server, client or node: imports (tests may read from disk)', () => {
+    expect(verdict('src/shared/integrity/leaf.ts', 'node:crypto')).toMatch(/no node: imports/);
+    expect(verdict('src/shared/access/index.ts', '../../server/auth/guards.ts')).toMatch(
+      /src\/shared may not import src\/server/,
+    );
+    expect(verdict('src/shared/access/index.ts', '../../client/lib/intl.ts')).toMatch(
+      /src\/shared may not import src\/client/,
+    );
+    expect(verdict('src/shared/integrity/leaf.test.ts', 'node:fs')).toBeUndefined();
+    expect(verdict('src/shared/integrity/leaf.ts', 'viem')).toBeUndefined();
+  });
+
+  it('keeps the server and the client apart, both free to use src/shared', () => {
+    expect(verdict('src/server/app.ts', '../client/main.tsx')).toMatch(
+      /src\/server may not import src\/client/,
+    );
+    expect(verdict('src/client/lib/api.ts', '../../server/http/envelope.ts')).toMatch(
+      /src\/client may not import src\/server/,
+    );
+    expect(verdict('src/server/app.ts', '../shared/access/index.ts')).toBeUndefined();
+    expect(verdict('src/client/lib/api.ts', '../../shared/api/index.ts')).toBeUndefined();
+  });
+
+  it('forbids one server module importing another, allows shared homes and its own files', () => {
+    expect(verdict('src/server/modules/users/routes.ts', '../customers/repository.ts')).toMatch(
+      /server\/modules\/users may not import server\/modules\/customers/,
+    );
+    expect(verdict('src/server/modules/users/routes.ts', './repository.ts')).toBeUndefined();
+    expect(verdict('src/server/modules/users/routes.ts', '../../auth/guards.ts')).toBeUndefined();
+    expect(verdict('src/server/modules/users/routes.ts', '../../db/lookups.ts')).toBeUndefined();
+    // The app assembles the modules: outside any module, so it may import them all.
+    expect(verdict('src/server/app.ts', './modules/users/routes.ts')).toBeUndefined();
+  });
+
+  it('forbids one client feature importing another, allows components and lib', () => {
+    expect(verdict('src/client/features/devices/list.tsx', '../customers/api/queries.ts')).toMatch(
+      /client\/features\/devices may not import client\/features\/customers/,
+    );
+    expect(
+      verdict('src/client/features/devices/list.tsx', '../../components/paged-table.tsx'),
+    ).toBeUndefined();
+    expect(verdict('src/client/features/devices/list.tsx', '../../lib/api.ts')).toBeUndefined();
+    expect(verdict('src/client/routes/devices.tsx', '../features/devices/list.tsx')).toBeUndefined();
+  });
+
+  it('finds nothing in this repository', () => {
+    expect(findViolations(path.join(import.meta.dirname, '..'))).toEqual([]);
+  });
+});
