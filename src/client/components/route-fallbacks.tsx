@@ -1,6 +1,7 @@
 import { Alert, Box, Button, CircularProgress } from '@mui/material';
 import { type ErrorComponentProps, Navigate, useRouter } from '@tanstack/react-router';
 import { useIntl } from 'react-intl';
+import { errorTitle, useDocumentTitle } from '../lib/document-title';
 import { NotAuthorisedError } from '../lib/route-guards';
 import { ButtonLink } from './router-link';
 
@@ -35,6 +36,7 @@ export function PageError() {
 /** A page the session's modules or abilities do not grant (lib/route-guards.ts). */
 export function NotAuthorised() {
   const intl = useIntl();
+  useDocumentTitle({ id: 'titles.not_allowed' });
   return (
     <Alert
       severity="warning"
@@ -51,7 +53,13 @@ export function NotAuthorised() {
 
 /** The router's error view: "not authorised" for a page the session does not grant, else PageError. */
 export function RouteError({ error }: ErrorComponentProps) {
-  return error instanceof NotAuthorisedError ? <NotAuthorised /> : <PageError />;
+  return error instanceof NotAuthorisedError ? <NotAuthorised /> : <RoutePageError error={error} />;
+}
+
+/** PageError is also drawn inside pages that set their own title: only the router's error names the tab. */
+function RoutePageError({ error }: { error: unknown }) {
+  useDocumentTitle(errorTitle(error));
+  return <PageError />;
 }
 
 /** SPEC §2: any unknown path goes to the dashboard (which sends a guest on to login). */

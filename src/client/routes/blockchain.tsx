@@ -1,6 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { BlockchainPage } from '../features/blockchain/blockchain-page';
+import { useDocumentTitle } from '../lib/document-title';
 
 export const Route = createFileRoute('/blockchain')({
-  component: BlockchainPage,
+  component: BlockchainRoute,
 });
+
+function BlockchainRoute() {
+  useDocumentTitle({ id: 'titles.blockchain' });
+  return <BlockchainPage />;
+}

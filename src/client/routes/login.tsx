@@ -1,5 +1,6 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { LoginPage } from '../features/auth/login-page';
+import { useDocumentTitle } from '../lib/document-title';
 
 type LoginSearch = { redirect?: string };
 
@@ -13,6 +14,7 @@ export const Route = createFileRoute('/login')({
 });
 
 function LoginRoute() {
+  useDocumentTitle({ id: 'titles.login' });
   const { redirect: target } = Route.useSearch();
   return <LoginPage redirect={target} />;
 }

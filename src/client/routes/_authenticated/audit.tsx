@@ -2,6 +2,7 @@ import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router'
 import { auditQueryOptions } from '../../features/audit/api/audit';
 import { AuditListPage } from '../../features/audit/audit-list-page';
 import { type AuditListSearch, parseAuditSearch } from '../../features/audit/search';
+import { useDocumentTitle } from '../../lib/document-title';
 import { requireAbilityPage } from '../../lib/route-guards';
 
 /** The audit trail (canSeeAudit): page and every filter in the URL, so a filtered view is a link. */
@@ -18,6 +19,7 @@ export const Route = createFileRoute('/_authenticated/audit')({
 });
 
 function AuditRoute() {
+  useDocumentTitle({ id: 'titles.audit' });
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   return (

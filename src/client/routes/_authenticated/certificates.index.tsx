@@ -4,6 +4,7 @@ import { certificatesQueryOptions } from '../../features/certificates/api/certif
 import { CertificateListPage } from '../../features/certificates/certificate-list-page';
 import { rememberedListSearch } from '../../features/certificates/list-memory';
 import { CERTIFICATE_SORT_KEYS, type CertificateListSearch } from '../../features/certificates/search';
+import { useDocumentTitle } from '../../lib/document-title';
 import { requireModulePage } from '../../lib/route-guards';
 
 const parseSearch = (raw: Record<string, unknown>): CertificateListSearch =>
@@ -38,6 +39,7 @@ export const Route = createFileRoute('/_authenticated/certificates/')({
 });
 
 function CertificatesRoute() {
+  useDocumentTitle({ id: 'titles.certificates' });
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   return (

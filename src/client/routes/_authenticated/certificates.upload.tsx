@@ -1,10 +1,16 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { CertificateUploadPage } from '../../features/certificates/certificate-upload-page';
+import { useDocumentTitle } from '../../lib/document-title';
 import { requireModulePage } from '../../lib/route-guards';
 
 /** SPEC §2 certificate upload (/certificates/upload). */
 export const Route = createFileRoute('/_authenticated/certificates/upload')({
   // SPEC §2: the screen is there for everyone with certificates; only its submit needs canUploadCertificates.
   beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'certificates'),
-  component: CertificateUploadPage,
+  component: CertificateUploadRoute,
 });
+
+function CertificateUploadRoute() {
+  useDocumentTitle({ id: 'titles.certificate_upload' });
+  return <CertificateUploadPage />;
+}

@@ -3,6 +3,7 @@ import { parseListSearch } from '../../components/data-table/list-search';
 import { devicesQueryOptions } from '../../features/devices/api/devices';
 import { DevicesListPage } from '../../features/devices/devices-list-page';
 import { DEVICE_SORT_KEYS, type DevicesListSearch } from '../../features/devices/search';
+import { useDocumentTitle } from '../../lib/document-title';
 import { requireModulePage } from '../../lib/route-guards';
 
 /** SPEC §2 devices_index; default sort label ascending (SPEC §9). */
@@ -18,6 +19,7 @@ export const Route = createFileRoute('/_authenticated/devices')({
 });
 
 function DevicesRoute() {
+  useDocumentTitle({ id: 'titles.devices' });
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   return (

@@ -1,6 +1,7 @@
 import { createFileRoute, notFound, type SearchSchemaInput } from '@tanstack/react-router';
 import { parseId, parseIsoDate } from '../../components/data-table/list-search';
 import { DownloadPage } from '../../features/exports/download-page';
+import { useDocumentTitle } from '../../lib/document-title';
 import { EXPORT_NAMES, type ExportName } from '../../lib/exports';
 
 type DownloadSearch = { from?: string; to?: string; customerId?: number; deviceId?: number };
@@ -30,6 +31,7 @@ export const Route = createFileRoute('/_authenticated/download/$export')({
 });
 
 function DownloadRoute() {
+  useDocumentTitle({ id: 'titles.download' });
   const { export: name } = Route.useParams() as { export: ExportName };
   const { from, to, customerId, deviceId } = Route.useSearch();
   // Another link opened in this tab is another download: a fresh page for it.

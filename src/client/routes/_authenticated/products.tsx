@@ -3,6 +3,7 @@ import { parseListSearch } from '../../components/data-table/list-search';
 import { productsQueryOptions } from '../../features/products/api/products';
 import { ProductsListPage } from '../../features/products/products-list-page';
 import { PRODUCT_SORT_KEYS, type ProductsListSearch } from '../../features/products/search';
+import { useDocumentTitle } from '../../lib/document-title';
 import { requireModulePage } from '../../lib/route-guards';
 
 /** SPEC §2 products_index; default sort name ascending (SPEC §9). */
@@ -18,6 +19,7 @@ export const Route = createFileRoute('/_authenticated/products')({
 });
 
 function ProductsRoute() {
+  useDocumentTitle({ id: 'titles.products' });
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   return (

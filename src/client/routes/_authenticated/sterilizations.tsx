@@ -10,6 +10,7 @@ import {
   type SterilizationListSearch,
 } from '../../features/sterilizations/search';
 import { SterilizationListPage } from '../../features/sterilizations/sterilization-list-page';
+import { useDocumentTitle } from '../../lib/document-title';
 import { requireModulePage } from '../../lib/route-guards';
 
 // The verification modal brings the hashing and chain code: loaded when first opened.
@@ -44,6 +45,7 @@ export const Route = createFileRoute('/_authenticated/sterilizations')({
 });
 
 function SterilizationsRoute() {
+  useDocumentTitle({ id: 'titles.sterilizations' });
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   const [verifying, setVerifying] = useState<Sterilization | null>(null);

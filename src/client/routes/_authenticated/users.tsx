@@ -3,6 +3,7 @@ import { parseListSearch } from '../../components/data-table/list-search';
 import { usersQueryOptions } from '../../features/users/api/users';
 import { USER_SORT_KEYS, type UserListSearch } from '../../features/users/search';
 import { UsersListPage } from '../../features/users/users-list-page';
+import { useDocumentTitle } from '../../lib/document-title';
 import { requireModulePage } from '../../lib/route-guards';
 
 export const Route = createFileRoute('/_authenticated/users')({
@@ -18,6 +19,7 @@ export const Route = createFileRoute('/_authenticated/users')({
 });
 
 function UsersRoute() {
+  useDocumentTitle({ id: 'titles.users' });
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   return (

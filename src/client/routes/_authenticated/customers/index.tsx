@@ -3,6 +3,7 @@ import { parseIsoDate, parseListSearch } from '../../../components/data-table/li
 import { customersQueryOptions } from '../../../features/customers/api/customers';
 import { CustomerListPage } from '../../../features/customers/customer-list-page';
 import { CUSTOMER_SORT_KEYS, type CustomerListSearch } from '../../../features/customers/search';
+import { useDocumentTitle } from '../../../lib/document-title';
 import { requireModulePage } from '../../../lib/route-guards';
 
 export const Route = createFileRoute('/_authenticated/customers/')({
@@ -21,6 +22,7 @@ export const Route = createFileRoute('/_authenticated/customers/')({
 });
 
 function CustomersRoute() {
+  useDocumentTitle({ id: 'titles.customers' });
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   return (

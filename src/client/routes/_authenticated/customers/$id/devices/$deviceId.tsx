@@ -2,8 +2,9 @@ import { Stack } from '@mui/material';
 import { createFileRoute } from '@tanstack/react-router';
 import { requireIdParam } from '../../../../../components/data-table/list-search';
 import { HistoryPanel } from '../../../../../features/audit/history-panel';
-import { customerDeviceQueryOptions } from '../../../../../features/devices/api/devices';
+import { customerDeviceQueryOptions, useCustomerDevice } from '../../../../../features/devices/api/devices';
 import { DeviceEditPage } from '../../../../../features/devices/device-edit-page';
+import { errorTitle, useDocumentTitle } from '../../../../../lib/document-title';
 
 /** SPEC §2 customer_device_edit. */
 export const Route = createFileRoute('/_authenticated/customers/$id/devices/$deviceId')({
@@ -16,6 +17,15 @@ export const Route = createFileRoute('/_authenticated/customers/$id/devices/$dev
 
 function DeviceEditRoute() {
   const { id, deviceId } = Route.useParams();
+  const device = useCustomerDevice(Number(id), Number(deviceId));
+  // The loader does not wait for the device (the page shows its own progress and error).
+  useDocumentTitle(
+    device.data
+      ? { id: 'titles.device', values: { serial: device.data.device_serial } }
+      : device.isError
+        ? errorTitle(device.error)
+        : { id: 'titles.device_loading' },
+  );
   // A new key per device and customer: after a reassignment the page starts over (and takes its keys).
   return (
     <Stack spacing={2}>

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { DeviceCreatePage } from '../../../../../features/devices/device-edit-page';
+import { useDocumentTitle } from '../../../../../lib/document-title';
 
 /** SPEC §2 customer_device_create. */
 export const Route = createFileRoute('/_authenticated/customers/$id/devices/new')({
@@ -7,6 +8,7 @@ export const Route = createFileRoute('/_authenticated/customers/$id/devices/new'
 });
 
 function DeviceCreateRoute() {
+  useDocumentTitle({ id: 'titles.device_new' });
   const { id } = Route.useParams();
   return <DeviceCreatePage key={id} customerId={Number(id)} />;
 }

@@ -2,8 +2,9 @@ import { Stack } from '@mui/material';
 import { createFileRoute } from '@tanstack/react-router';
 import { requireIdParam } from '../../../../../components/data-table/list-search';
 import { HistoryPanel } from '../../../../../features/audit/history-panel';
-import { customerUserQueryOptions } from '../../../../../features/users/api/users';
+import { customerUserQueryOptions, useCustomerUser } from '../../../../../features/users/api/users';
 import { UserEditPage } from '../../../../../features/users/user-edit-page';
+import { useDocumentTitle } from '../../../../../lib/document-title';
 
 export const Route = createFileRoute('/_authenticated/customers/$id/users/$userId')({
   loader: ({ context, params }) =>
@@ -15,6 +16,10 @@ export const Route = createFileRoute('/_authenticated/customers/$id/users/$userI
 
 function UserEditRoute() {
   const { id, userId } = Route.useParams();
+  const name = useCustomerUser(Number(id), Number(userId)).data?.name;
+  useDocumentTitle(
+    name === undefined ? { id: 'titles.user_loading' } : { id: 'titles.user', values: { name } },
+  );
   return (
     <Stack spacing={2}>
       <UserEditPage customerId={Number(id)} userId={Number(userId)} />
