@@ -13,9 +13,9 @@ import {
 } from '../../../shared/integrity/index.ts';
 import { V1_BLOCK } from '../../../shared/integrity/v1-block.fixture.ts';
 import { ANCHOR_ABI } from '../../chain/artifact.ts';
+import { customerIdOf, makeDevice } from '../../test/fixtures.ts';
 import { expectContract } from '../../test/response-checks.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '../../test/test-app.ts';
-import { customerIdOf, makeDevice } from '../../test/fixtures.ts';
 
 let t: TestApp;
 let token: string;
