@@ -100,4 +100,11 @@ describe('customer, user and device schemas', () => {
       device_serial: ['validation.device.serial.length'],
     });
   });
+  it('counts a serial in characters, as the database does, not in UTF-16 units', async () => {
+    const device = (serial: string) => ({ device_serial: serial, label: 'x', product_id: '1' });
+    expect(await errorsOf(deviceSchema, device('\u{1F600}'.repeat(4)))).toEqual({
+      device_serial: ['validation.device.serial.length'],
+    });
+    expect(await errorsOf(deviceSchema, device('\u{1F600}'.repeat(8)))).toEqual({});
+  });
 });

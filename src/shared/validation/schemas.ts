@@ -89,7 +89,13 @@ export const deviceSchema = object({
   device_serial: string()
     .trim()
     .required(id('validation.device.serial.length'))
-    .length(DEVICE_SERIAL_LENGTH, id('validation.device.serial.length')),
+    // Characters as the database counts them (code points): yup's length() counts UTF-16 units, so four
+    // emoji passed as 8 and the column's check refused them with a 500.
+    .test(
+      'serial-length',
+      id('validation.device.serial.length'),
+      (value) => value === undefined || [...value].length === DEVICE_SERIAL_LENGTH,
+    ),
   label: string().trim().required(id('validation.device.label.required')),
   product_id: string().trim().required(id('validation.device.product.required')),
 });
