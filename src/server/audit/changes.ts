@@ -3,7 +3,7 @@
  * that differ, as {old, new}. Each module states its entity's audited fields (never a password hash,
  * a token or a private key); instants travel as ISO strings.
  */
-import type { AuditChange, AuditChanges, AuditValue } from './chain.ts';
+import type { AuditChange, AuditChanges, AuditValue } from './hash-chain.ts';
 
 export type AuditFields = Record<string, AuditValue>;
 

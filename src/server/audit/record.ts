@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { AuditAction, AuditEntityType } from '../../shared/api/index.ts';
 import type { Tx } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
-import { type AuditChanges, entryHash, GENESIS_HASH } from './chain.ts';
+import { type AuditChanges, entryHash, GENESIS_HASH } from './hash-chain.ts';
 
 /** Arbitrary constant (as MIGRATION_LOCK_KEY in db/client.ts): the audit chain's writer lock. */
 const AUDIT_LOCK_KEY = 4_242_017_002;

@@ -3,8 +3,8 @@
  * module because two modules change users: the users screens and the profile form (auth).
  */
 import type { User } from '../db/schema.ts';
-import type { AuditChanges } from './chain.ts';
 import { changedFields, isoOrNull, REDACTED } from './changes.ts';
+import type { AuditChanges } from './hash-chain.ts';
 
 /** Its fields, and of the password only that it was set — never the hash. */
 export function userChanges(before: User | null, after: User): AuditChanges {

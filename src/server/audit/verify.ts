@@ -5,7 +5,7 @@
 import { asc, gt } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
-import { type AuditChanges, entryHash, GENESIS_HASH } from './chain.ts';
+import { type AuditChanges, entryHash, GENESIS_HASH } from './hash-chain.ts';
 
 export type ChainReport =
   | { ok: true; count: number; head: string }

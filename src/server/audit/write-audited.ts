@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AuditAction, AuditEntityType } from '../../shared/api/index.ts';
 import type { AuthContext } from '../auth/session-store.ts';
 import type { Db, Tx } from '../db/client.ts';
-import type { AuditChanges } from './chain.ts';
+import type { AuditChanges } from './hash-chain.ts';
 import { type AuditActor, recordAudit } from './record.ts';
 
 /** Who acts and from where. */

@@ -1,7 +1,7 @@
 /** The audit trail as the audit view and the history panels read it: filtered, newest first. */
 import { and, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { AuditAction, AuditEntityType, AuditEntry } from '../../../shared/api/index.ts';
-import type { AuditChanges } from '../../audit/chain.ts';
+import type { AuditChanges } from '../../audit/hash-chain.ts';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 import { isoInstant } from '../../http/instants.ts';

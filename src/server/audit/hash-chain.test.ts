@@ -1,6 +1,6 @@
 /** The worked example of docs/audit.md, byte for byte: the document and the code cannot drift apart. */
 import { describe, expect, it } from 'vitest';
-import { type ChainedEntry, canonicalEntry, canonicalJson, entryHash, GENESIS_HASH } from './chain.ts';
+import { type ChainedEntry, canonicalEntry, canonicalJson, entryHash, GENESIS_HASH } from './hash-chain.ts';
 
 const first: ChainedEntry = {
   occurredAt: new Date('2026-03-01T09:15:02.123Z'),
