@@ -258,12 +258,13 @@ test.describe('accessibility: axe WCAG 2.1 AA on every screen', () => {
     await expect(assign).toBeHidden();
   });
 
-  test('staff lists: users, products, devices, the audit trail', async ({ page }) => {
+  test('staff lists: users, products, devices, alerts, the audit trail', async ({ page }) => {
     await loginAs(page, DEMO.admin);
     for (const [path, title] of [
       ['/users', 'Users'],
       ['/products', 'Products'],
       ['/devices', 'Devices'],
+      ['/alerts', 'Alerts'],
       ['/audit', 'Audit trail'],
     ] as const) {
       await page.goto(path);

@@ -68,7 +68,7 @@ test.describe('customers', () => {
     const id = Number(new URL(page.url()).pathname.split('/').pop());
     // The name was trimmed; the heading shows it with the code.
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${name} code ${id}`);
-    await expect(tabs(page).getByRole('tab')).toHaveText(['Anagraphic', 'Users0', 'Devices0']);
+    await expect(tabs(page).getByRole('tab')).toHaveText(['Anagraphic', 'Users0', 'Devices0', 'Reports']);
     await expect(tabs(page).getByRole('tab', { name: 'Anagraphic' })).toHaveAttribute(
       'aria-selected',
       'true',
@@ -249,7 +249,12 @@ test.describe('customers', () => {
     await pickCountry(page, 'germ', 'Germania (DE)');
     await saveButton(page).click();
     await expect(toastWith(page, 'Cliente creato')).toBeVisible();
-    await expect(tabs(page).getByRole('tab')).toHaveText(['Anagrafica', 'Utenti0', 'Dispositivi0']);
+    await expect(tabs(page).getByRole('tab')).toHaveText([
+      'Anagrafica',
+      'Utenti0',
+      'Dispositivi0',
+      'Rapporti',
+    ]);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('codice');
     await saveButton(page).click();
     await expect(toastWith(page, 'Cliente aggiornato')).toBeVisible();

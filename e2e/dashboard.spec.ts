@@ -56,7 +56,8 @@ test.describe('dashboard', () => {
     await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${name}` })).toBeVisible();
 
     const totals = page.getByRole('region', { name: 'Totals' });
-    await expect(totals.getByRole('region')).toHaveCount(COUNT_CARDS.length);
+    // The four counts and the devices with missing records (issue 13, e2e/device-gaps.spec.ts).
+    await expect(totals.getByRole('region')).toHaveCount(COUNT_CARDS.length + 1);
     for (const label of COUNT_CARDS) {
       const card = totals.getByRole('region', { name: label, exact: true });
       await expect(card).toBeVisible();
@@ -113,7 +114,10 @@ test.describe('dashboard', () => {
     const totals = page.getByRole('region', { name: 'Totals' });
     await expect(totals.getByRole('region', { name: 'Sterilizing baths', exact: true })).toBeVisible();
     await expect(totals.getByRole('region', { name: 'Sterilizing neck plugs', exact: true })).toBeVisible();
-    await expect(totals.getByRole('region')).toHaveCount(2);
+    await expect(
+      totals.getByRole('region', { name: 'Devices with missing records', exact: true }),
+    ).toBeVisible();
+    await expect(totals.getByRole('region')).toHaveCount(3);
     await expect(page.getByRole('region', { name: 'Customers', exact: true })).toHaveCount(0);
     await expect(page.getByRole('region', { name: 'Users', exact: true })).toHaveCount(0);
 

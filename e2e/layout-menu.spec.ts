@@ -9,14 +9,41 @@ const ALL_MODULES = [
   ['Devices', '/devices'],
   ['Sterilizations', '/sterilizations'],
   ['Certificates', '/certificates'],
+  ['Alerts', '/alerts'],
+  ['Reports', '/reports'],
+  ['Recall by lot', '/recall'],
   ['Audit trail', '/audit'],
+  ['E-mail outbox', '/outbox'],
 ] as const;
 
+// Recall by lot comes with the sterilizations module (docs/decisions.md, "Lot compliance and recall").
 const EXPECTED: Record<keyof typeof DEMO, readonly string[]> = {
-  super: ['Customers', 'Users', 'Products', 'Devices', 'Sterilizations', 'Certificates', 'Audit trail'],
-  admin: ['Customers', 'Users', 'Products', 'Devices', 'Sterilizations', 'Certificates', 'Audit trail'],
-  care: ['Customers', 'Users', 'Devices', 'Sterilizations', 'Certificates'],
-  customer: ['Sterilizations', 'Certificates'],
+  super: [
+    'Customers',
+    'Users',
+    'Products',
+    'Devices',
+    'Sterilizations',
+    'Certificates',
+    'Alerts',
+    'Recall by lot',
+    'Audit trail',
+    'E-mail outbox',
+  ],
+  admin: [
+    'Customers',
+    'Users',
+    'Products',
+    'Devices',
+    'Sterilizations',
+    'Certificates',
+    'Alerts',
+    'Recall by lot',
+    'Audit trail',
+    'E-mail outbox',
+  ],
+  care: ['Customers', 'Users', 'Devices', 'Sterilizations', 'Certificates', 'Alerts', 'Recall by lot'],
+  customer: ['Sterilizations', 'Certificates', 'Alerts', 'Reports', 'Recall by lot'],
 };
 
 for (const role of Object.keys(EXPECTED) as Array<keyof typeof DEMO>) {

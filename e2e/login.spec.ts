@@ -35,6 +35,40 @@ test.describe('login page', () => {
     await expect(page).toHaveURL('/login');
   });
 
+  test('a throttled login says how long to wait, in the language shown', async ({ page }) => {
+    // The end-to-end server does not throttle (the suite logs in hundreds of times from one address),
+    // so the throttle's answer is given here as the API gives it (login route, 429).
+    let wait = 8;
+    await page.route('**/api/v1/auth/login', (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { 'retry-after': String(wait) },
+        contentType: 'application/json',
+        body: JSON.stringify({
+          status: 'error',
+          message: 'too_many_login_attempts',
+          data: { retry_after_seconds: wait },
+        }),
+      }),
+    );
+    await page.goto('/login');
+    await submitLogin(page, DEMO.admin, 'not-the-password');
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Too many attempts. Try again in 8 seconds.' }),
+    ).toBeVisible();
+    await expect(passwordField(page)).toHaveValue('');
+    await expect(page).toHaveURL('/login');
+
+    wait = 1;
+    await page.getByRole('button', { name: 'IT', exact: true }).click();
+    await emailField(page).fill(DEMO.admin);
+    await passwordField(page).fill('not-the-password');
+    await page.getByRole('button', { name: 'Accedi', exact: true }).click();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Troppi tentativi. Riprova tra 1 secondo.' }),
+    ).toBeVisible();
+  });
+
   test('the submit button is disabled while the form is invalid', async ({ page }) => {
     await page.goto('/login');
     const submit = loginButton(page);

@@ -22,6 +22,7 @@ const LISTS: ReadonlyArray<{ path: string; name: string; action?: RegExp }> = [
   { path: '/sterilizations', name: 'Sterilizations', action: /^Verify data$/ },
   { path: '/certificates', name: 'Certificates', action: /^Delete the certificate of lot / },
   { path: '/audit', name: 'Audit trail' },
+  { path: '/alerts', name: 'Alerts', action: /^Acknowledge/ },
 ];
 
 /** Uploads a certificate with a long file name (the list is empty on a fresh database); returns its delete. */
@@ -100,7 +101,9 @@ test.describe('lists on a 390 px screen', () => {
           await expect(cards.getByRole('listitem').first()).toBeVisible();
           // The narrow layout replaces the table: no header row to scroll to.
           await expect(page.getByRole('table')).toHaveCount(0);
-          await page.waitForLoadState('networkidle');
+          // Not 'networkidle': the live-update stream keeps a request open for as long as the page is.
+          await page.waitForLoadState('load');
+          await page.evaluate(() => document.fonts.ready.then(() => undefined));
 
           await expectNoHorizontalOverflow(page);
           expect(await offscreenControls(page.getByRole('main')), 'controls outside the viewport').toEqual(

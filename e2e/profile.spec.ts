@@ -11,7 +11,8 @@ const NEW_NAME = 'Care E2E Renamed';
 /** care@example.com's seeded name, read at login by the update test. */
 let careName: string | undefined;
 
-const field = (page: Page, label: RegExp) => page.getByRole('form', { name: /.+/ }).getByLabel(label);
+const field = (page: Page, label: RegExp) =>
+  page.getByRole('form', { name: /^(Profile data|Dati del profilo)$/ }).getByLabel(label);
 const nameField = (page: Page) => field(page, /^(User name|Nome utente)/);
 const emailField = (page: Page) => field(page, /^Email/);
 const newPasswordField = (page: Page) => field(page, /^(New password|Nuova password)/);
@@ -78,13 +79,13 @@ test.describe('profile', () => {
     await expectFieldError(newPasswordField(page), 'la password è troppo corta');
     await newPasswordField(page).fill('abbastanza-lunga');
     await expectFieldError(newPasswordField(page), 'le password devono coincidere');
-    await expect(page.getByRole('button', { name: 'Salva' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Salva', exact: true })).toBeDisabled();
 
     // Fixing every field enables saving (nothing is saved here).
     await nameField(page).fill(name);
     await emailField(page).fill(DEMO.admin);
     await repeatField(page).fill('abbastanza-lunga');
-    await expect(page.getByRole('button', { name: 'Salva' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Salva', exact: true })).toBeEnabled();
   });
 
   test('a successful update shows the "profile updated" popup; the new password works at the next login', async ({

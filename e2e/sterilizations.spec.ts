@@ -242,6 +242,8 @@ test.describe('sterilization list', () => {
       'Effective time',
       'Residual lamp life',
       'Notes',
+      'Arrival order',
+      'Lot certificate',
     ]);
     const status =
       ['Ok', 'Nulled', 'Lamp malfunction', 'Probe malfunction'][first.status_code] ??
@@ -281,7 +283,7 @@ test.describe('sterilization list', () => {
     expect(lines[0]).toBe(
       'id,received_ts_utc,customer,device_serial,progressive_id,status_code,status,supplied_energy,' +
         'nominal_time_min,effective_time_min,residual_lamp_life_h,consumables_lot,lot_progressive_id,' +
-        'latitude,longitude,notes',
+        'latitude,longitude,notes,lot_status',
     );
     expect(lines.length - 1).toBe(total);
     // The ticket, not the session token, authorised the download.

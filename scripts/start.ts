@@ -1,6 +1,7 @@
 /**
- * `npm start`: builds the app when its build is missing or older than its sources, then starts the
- * server (API + app + embedded database + demo data) in this process.
+ * `npm start [-- --workers N]`: builds the app when its build is missing or older than its sources, then
+ * starts the server (API + app + embedded database + demo data) in this process, or N server
+ * processes on one PostgreSQL (src/server/cluster.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -30,5 +31,5 @@ if (stale) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const { startServer } = await import('../src/server/main.ts');
-await startServer();
+const { runFromCommandLine } = await import('../src/server/main.ts');
+await runFromCommandLine(process.argv.slice(2));

@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -152,6 +152,8 @@ export interface ServerOptions {
   port: number;
   /** Extra environment (over the defaults below). */
   env?: Record<string, string>;
+  /** Command-line arguments of main.ts (e.g. --workers 2). */
+  args?: string[];
   /** How long start-up may take before it counts as failed (the machine may be busy). */
   startTimeoutMs?: number;
 }
@@ -164,21 +166,25 @@ export interface ServerOptions {
 export async function startServer(target: BenchTarget, options: ServerOptions): Promise<ServerProcess> {
   const logFile = path.join(target.dataDir, `server-${Date.now()}.log`);
   const fd = openSync(logFile, 'a');
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'src/server/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(options.port),
-      HOST: '127.0.0.1',
-      DATA_DIR: target.dataDir,
-      DATABASE_URL: target.databaseUrl ?? '',
-      LOG_LEVEL: 'warn',
-      CLIENT_DIST: '/nonexistent',
-      SEED_DEMO_DATA: 'false',
-      ...options.env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(ROOT, 'src/server/main.ts'), ...(options.args ?? [])],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(options.port),
+        HOST: '127.0.0.1',
+        DATA_DIR: target.dataDir,
+        DATABASE_URL: target.databaseUrl ?? '',
+        LOG_LEVEL: 'warn',
+        CLIENT_DIST: '/nonexistent',
+        SEED_DEMO_DATA: 'false',
+        ...options.env,
+      },
+      stdio: ['ignore', fd, fd],
     },
-    stdio: ['ignore', fd, fd],
-  });
+  );
   closeSync(fd);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
@@ -238,6 +244,40 @@ export function cpuSeconds(pid: number): number {
   // Fields after the command name (which may hold spaces) start after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * CPU seconds of a process and its children (a cluster's workers), and of the PostgreSQL backends
+ * connected to `database` (other databases' backends on a shared server are left out; so are the
+ * server's own WAL writer and checkpointer, shared by all).
+ */
+export function treeCpuSeconds(pid: number, database: string): { server: number; postgres: number } {
+  let server = 0;
+  let postgres = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
+    if (Number(entry) === pid || Number(fields[1]) === pid) server += seconds;
+    else if (name === 'postgres' && servesDatabase(entry, database)) postgres += seconds;
+  }
+  return { server, postgres };
+}
+
+/** Whether a PostgreSQL backend serves `database`, from its title ("postgres: [cluster:] user database host(port) state"). */
+function servesDatabase(pid: string, database: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').split(' ').includes(database);
+  } catch {
+    return false;
+  }
 }
 
 export function rssMb(pid: number): number {

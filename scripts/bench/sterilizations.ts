@@ -3,7 +3,7 @@
  * throwaway database, starts the server as its own process, and measures with autocannon at 10
  * connections. Not a test: prints a markdown table (figures recorded in the README).
  *
- *   node scripts/bench/sterilizations.ts [--rows 1000000] [--duration 10] [--postgres]
+ *   node scripts/bench/sterilizations.ts [--rows 1000000] [--duration 10] [--postgres] [--gaps-only]
  *
  * Database: embedded PGlite in a temporary directory by default; with --postgres (or DATABASE_URL set
  * to a server URL) a throwaway database `uvtrace_bench_<random>` is created on that server
@@ -12,7 +12,10 @@
  * Measured:
  * - GET /api/v1/sterilizations page 1 (default sort), customer + 30-day window, page 1000: p95/p99;
  * - a full CSV export (sterilizations-filtered, no filter): rows/s and server RSS growth;
- * - GET /api/v1/health p99 while a second full export runs.
+ * - GET /api/v1/health p99 while a second full export runs;
+ * - gaps and order (issue 13): GET /api/v1/devices/{id}/gaps of the device with the most records, made
+ *   to miss every 97th progressive id (a thousand or so ranges), and the list's anomaly filters; also
+ *   the gap read's own queries in process, without HTTP (--gaps-only measures only these).
  * The server runs without the anchor worker (ANCHOR_ENABLED=false): anchoring the million freshly
  * seeded records would be a different workload competing for the same two cores.
  */
@@ -26,6 +29,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { embeddedDataDir, openDatabase } from '../../src/server/db/client.ts';
 import { seedDemoData } from '../../src/server/db/seed.ts';
+import { deviceGaps, visibleOwners } from '../../src/server/modules/devices/gaps.ts';
 
 /** The part of autocannon's API used here (it ships no types). */
 interface AutocannonInstance
@@ -45,6 +49,7 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '1000000' },
     duration: { type: 'string', default: '10' },
     postgres: { type: 'boolean', default: false },
+    'gaps-only': { type: 'boolean', default: false },
   },
 });
 const rows = Number(values.rows);
@@ -91,8 +96,50 @@ try {
   // ---- seed --------------------------------------------------------------------------------------
   const seedStarted = performance.now();
   const database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: embeddedDataDir(dataDir) });
+  // Certificates before the records, as in use: of the seed's lot codes (L2026-000…999), one in ten has
+  // none and one in ten only an expired one, so about a fifth of the records are flagged and the lot
+  // filter reads the minority it is for. The records' lot status is then set as they are stored.
+  await database.pool.query(`
+    insert into certificates (lot_number, validated_treatment_number, expiration_date, it_file_name)
+    select 'L2026-' || lpad(n::text, 3, '0'), 'VT-' || n,
+      case when n % 10 = 5 then date '2000-01-01' else date '2099-12-31' end, 'bench.pdf'
+    from generate_series(0, 999) n where n % 10 <> 0`);
   const seeded = await seedDemoData(database, { sterilizations: rows, keysDir: dataDir });
+  // The busiest device loses every 97th record: its gap read has a thousand or so ranges to count
+  // and page (the delete's trigger rebuilds that device's progress once).
+  const gapDevice = Number(
+    (
+      await database.pool.query<{ device_id: number }>(
+        'select device_id from device_progress order by max_progressive_id - min_progressive_id desc limit 1',
+      )
+    ).rows[0]?.device_id,
+  );
+  await database.pool.query('delete from sterilizations where device_id = $1 and progressive_id % 97 = 0', [
+    gapDevice,
+  ]);
+  const gapRanges = Number(
+    (
+      await database.pool.query<{ n: string }>(
+        'select count(*) as n from device_progress_gaps where device_id = $1',
+        [gapDevice],
+      )
+    ).rows[0]?.n,
+  );
   await database.pool.query('VACUUM ANALYZE');
+  // The gap read's queries alone (staff's view: every owner), one after the other: the database's share
+  // of the request, apart from HTTP, session and JSON.
+  const owners = (await visibleOwners(database.db, gapDevice, null)) ?? [];
+  const queryTimes: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const started = performance.now();
+    await deviceGaps(database.db, gapDevice, owners, 100);
+    if (i >= 50) queryTimes.push(performance.now() - started);
+  }
+  queryTimes.sort((a, b) => a - b);
+  const gapQueryP95 = queryTimes[Math.floor(queryTimes.length * 0.95)] ?? Number.NaN;
+  console.error(
+    `${kind}: gap read in process (device ${gapDevice}, ${gapRanges} ranges): p50 ${queryTimes[Math.floor(queryTimes.length / 2)]?.toFixed(1)} ms, p95 ${gapQueryP95.toFixed(1)} ms`,
+  );
   const window = (
     await database.pool.query<{ from: string; to: string }>(
       `select to_char(max(received_ts) - interval '30 days', 'YYYY-MM-DD') as from,
@@ -212,23 +259,60 @@ try {
   }
 
   const api = `${base}/api/v1/sterilizations`;
-  // Warm-up: JIT and the database's caches, as a server that has been running would have them.
-  for (const query of ['page=1', `customerId=2&from=${window?.from}&to=${window?.to}`, 'page=1000']) {
-    await load(`${api}?${query}`, { seconds: 2 });
-  }
-  const page1 = await load(`${api}?page=1`);
-  const filtered = await load(`${api}?customerId=2&from=${window?.from}&to=${window?.to}`);
-  const page1000 = await load(`${api}?page=1000`);
-  const exported = await exportAll();
-  const during = exportAll();
-  const health = await load(`${base}/api/v1/health`, { until: during });
-  const exportedUnderLoad = await during;
-
   const ms = (value: number) => `${value.toFixed(1)} ms`;
   const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
   const listTarget = kind === 'PostgreSQL' ? 25 : 60;
-  const rowsPerSecond = exported.rows / exported.seconds;
-  console.log(`
+  // Warm-up: JIT and the database's caches, as a server that has been running would have them.
+  await load(`${base}/api/v1/devices/${gapDevice}/gaps`, { seconds: 2 });
+  const gaps = await load(`${base}/api/v1/devices/${gapDevice}/gaps`);
+  const outOfOrder = await load(`${api}?anomaly=out_of_order`);
+  const withGaps = await load(`${api}?anomaly=gaps`);
+  const dashboard = await load(`${base}/api/v1/dashboard`);
+  const gapRows = `| device gaps (${gapRanges.toLocaleString('en')} ranges) | ${ms(gaps.p95)} | ${ms(gaps.p99)} | ${gaps.rps.toFixed(0)} | p95 ≤ 25 ms (PostgreSQL) | ${kind === 'PostgreSQL' ? verdict(gaps.p95 <= 25) : ''} |
+| device gaps, its queries in process (no HTTP) | ${ms(gapQueryP95)} | | | | |
+| list anomaly=out_of_order | ${ms(outOfOrder.p95)} | ${ms(outOfOrder.p99)} | ${outOfOrder.rps.toFixed(0)} | p95 ≤ ${listTarget} ms | ${verdict(outOfOrder.p95 <= listTarget)} |
+| list anomaly=gaps | ${ms(withGaps.p95)} | ${ms(withGaps.p99)} | ${withGaps.rps.toFixed(0)} | p95 ≤ ${listTarget} ms | ${verdict(withGaps.p95 <= listTarget)} |
+| dashboard (with devices_with_gaps) | ${ms(dashboard.p95)} | ${ms(dashboard.p99)} | ${dashboard.rps.toFixed(0)} | | |`;
+  const gapErrors = gaps.errors + outOfOrder.errors + withGaps.errors + dashboard.errors;
+  if (values['gaps-only']) {
+    console.log(`
+### Gaps and order at ${rows.toLocaleString('en')} records — ${kind}, ${CONNECTIONS} connections, ${duration} s per run
+
+| Measure | p95 | p99 | req/s | Target | |
+|---|---|---|---|---|---|
+${gapRows}
+
+Errors or non-2xx answers: ${gapErrors}.
+`);
+  } else {
+    for (const query of ['page=1', `customerId=2&from=${window?.from}&to=${window?.to}`, 'page=1000']) {
+      await load(`${api}?${query}`, { seconds: 2 });
+    }
+    const page1 = await load(`${api}?page=1`);
+    const filtered = await load(`${api}?customerId=2&from=${window?.from}&to=${window?.to}`);
+    const page1000 = await load(`${api}?page=1000`);
+    const lot = (
+      (await (await fetch(`${api}?page=1`, { headers })).json()) as {
+        data: { data: { consumables_lot: string }[] };
+      }
+    ).data.data[0]?.consumables_lot;
+    const lotQueries = {
+      flagged: `${api}?lotStatus=flagged`,
+      customerFlagged: `${api}?customerId=2&lotStatus=flagged`,
+      dashboard: `${base}/api/v1/dashboard`,
+      recall: `${base}/api/v1/recall/records?lot=${lot}`,
+      recallSummary: `${base}/api/v1/recall/summary?lot=${lot}`,
+    };
+    for (const url of Object.values(lotQueries)) await load(url, { seconds: 2 });
+    const lotFigures: [string, Latency][] = [];
+    for (const [name, url] of Object.entries(lotQueries)) lotFigures.push([name, await load(url)]);
+    const exported = await exportAll();
+    const during = exportAll();
+    const health = await load(`${base}/api/v1/health`, { until: during });
+    const exportedUnderLoad = await during;
+
+    const rowsPerSecond = exported.rows / exported.seconds;
+    console.log(`
 ### Sterilizations at ${rows.toLocaleString('en')} records — ${kind}, ${CONNECTIONS} connections, ${duration} s per run
 
 | Measure | p95 | p99 | req/s | Target | |
@@ -236,7 +320,9 @@ try {
 | list page 1, default sort | ${ms(page1.p95)} | ${ms(page1.p99)} | ${page1.rps.toFixed(0)} | p95 ≤ ${listTarget} ms | ${verdict(page1.p95 <= listTarget)} |
 | list customer 2 + ${window?.from}..${window?.to} | ${ms(filtered.p95)} | ${ms(filtered.p99)} | ${filtered.rps.toFixed(0)} | p95 ≤ ${listTarget} ms | ${verdict(filtered.p95 <= listTarget)} |
 | list page 1000 | ${ms(page1000.p95)} | ${ms(page1000.p99)} | ${page1000.rps.toFixed(0)} | p95 ≤ 50 ms | ${verdict(page1000.p95 <= 50)} |
+${lotFigures.map(([name, figures]) => `| ${name} (${lot}) | ${ms(figures.p95)} | ${ms(figures.p99)} | ${figures.rps.toFixed(0)} | | |`).join('\n')}
 | health during a full export | ${ms(health.p95)} | ${ms(health.p99)} | ${health.rps.toFixed(0)} | p99 ≤ 50 ms | ${verdict(health.p99 <= 50)} |
+${gapRows}
 
 | Export (CSV, all records) | Value | Target | |
 |---|---|---|---|
@@ -245,8 +331,9 @@ try {
 | server RSS growth | ${exported.peakRssGrowthMb.toFixed(0)} MB | ≤ 150 MB | ${verdict(exported.peakRssGrowthMb <= 150)} |
 | rows/s with health under load | ${(exportedUnderLoad.rows / exportedUnderLoad.seconds).toFixed(0)} | | |
 
-Errors or non-2xx answers: ${page1.errors + filtered.errors + page1000.errors + health.errors}.
+Errors or non-2xx answers: ${page1.errors + filtered.errors + page1000.errors + health.errors + gapErrors + lotFigures.reduce((sum, [, figures]) => sum + figures.errors, 0)}.
 `);
+  }
 } finally {
   await cleanup();
 }

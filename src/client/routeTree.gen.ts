@@ -15,10 +15,14 @@ import { Route as DashboardRouteImport } from './routes/dashboard'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as VerifyRouteImport } from './routes/verify'
 import { Route as AuthenticatedIndexRouteImport } from './routes/_authenticated/index'
+import { Route as AuthenticatedAlertsRouteImport } from './routes/_authenticated/alerts'
 import { Route as AuthenticatedAuditRouteImport } from './routes/_authenticated/audit'
 import { Route as AuthenticatedDevicesRouteImport } from './routes/_authenticated/devices'
+import { Route as AuthenticatedOutboxRouteImport } from './routes/_authenticated/outbox'
 import { Route as AuthenticatedProductsRouteImport } from './routes/_authenticated/products'
 import { Route as AuthenticatedProfileRouteImport } from './routes/_authenticated/profile'
+import { Route as AuthenticatedRecallRouteImport } from './routes/_authenticated/recall'
+import { Route as AuthenticatedReportsRouteImport } from './routes/_authenticated/reports'
 import { Route as AuthenticatedSterilizationsRouteImport } from './routes/_authenticated/sterilizations'
 import { Route as AuthenticatedUsersRouteImport } from './routes/_authenticated/users'
 import { Route as AuthenticatedCertificatesIndexRouteImport } from './routes/_authenticated/certificates.index'
@@ -29,6 +33,7 @@ import { Route as AuthenticatedCustomersNewRouteImport } from './routes/_authent
 import { Route as AuthenticatedDownloadExportRouteImport } from './routes/_authenticated/download.$export'
 import { Route as AuthenticatedCustomersIdIndexRouteImport } from './routes/_authenticated/customers/$id/index'
 import { Route as AuthenticatedCustomersIdEditRouteImport } from './routes/_authenticated/customers/$id/edit'
+import { Route as AuthenticatedCustomersIdReportsRouteImport } from './routes/_authenticated/customers/$id/reports'
 import { Route as AuthenticatedCustomersIdDevicesIndexRouteImport } from './routes/_authenticated/customers/$id/devices/index'
 import { Route as AuthenticatedCustomersIdDevicesDeviceIdRouteImport } from './routes/_authenticated/customers/$id/devices/$deviceId'
 import { Route as AuthenticatedCustomersIdDevicesNewRouteImport } from './routes/_authenticated/customers/$id/devices/new'
@@ -65,6 +70,11 @@ const AuthenticatedIndexRoute = AuthenticatedIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedAlertsRoute = AuthenticatedAlertsRouteImport.update({
+  id: '/alerts',
+  path: '/alerts',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
 const AuthenticatedAuditRoute = AuthenticatedAuditRouteImport.update({
   id: '/audit',
   path: '/audit',
@@ -75,6 +85,11 @@ const AuthenticatedDevicesRoute = AuthenticatedDevicesRouteImport.update({
   path: '/devices',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedOutboxRoute = AuthenticatedOutboxRouteImport.update({
+  id: '/outbox',
+  path: '/outbox',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
 const AuthenticatedProductsRoute = AuthenticatedProductsRouteImport.update({
   id: '/products',
   path: '/products',
@@ -83,6 +98,16 @@ const AuthenticatedProductsRoute = AuthenticatedProductsRouteImport.update({
 const AuthenticatedProfileRoute = AuthenticatedProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
+const AuthenticatedRecallRoute = AuthenticatedRecallRouteImport.update({
+  id: '/recall',
+  path: '/recall',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
+const AuthenticatedReportsRoute = AuthenticatedReportsRouteImport.update({
+  id: '/reports',
+  path: '/reports',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
 const AuthenticatedSterilizationsRoute =
@@ -144,6 +169,12 @@ const AuthenticatedCustomersIdEditRoute =
     path: '/edit',
     getParentRoute: () => AuthenticatedCustomersIdRoute,
   } as any)
+const AuthenticatedCustomersIdReportsRoute =
+  AuthenticatedCustomersIdReportsRouteImport.update({
+    id: '/reports',
+    path: '/reports',
+    getParentRoute: () => AuthenticatedCustomersIdRoute,
+  } as any)
 const AuthenticatedCustomersIdDevicesIndexRoute =
   AuthenticatedCustomersIdDevicesIndexRouteImport.update({
     id: '/devices/',
@@ -187,10 +218,14 @@ export interface FileRoutesByFullPath {
   '/dashboard': typeof DashboardRoute
   '/login': typeof LoginRoute
   '/verify': typeof VerifyRoute
+  '/alerts': typeof AuthenticatedAlertsRoute
   '/audit': typeof AuthenticatedAuditRoute
   '/devices': typeof AuthenticatedDevicesRoute
+  '/outbox': typeof AuthenticatedOutboxRoute
   '/products': typeof AuthenticatedProductsRoute
   '/profile': typeof AuthenticatedProfileRoute
+  '/recall': typeof AuthenticatedRecallRoute
+  '/reports': typeof AuthenticatedReportsRoute
   '/sterilizations': typeof AuthenticatedSterilizationsRoute
   '/users': typeof AuthenticatedUsersRoute
   '/certificates/upload': typeof AuthenticatedCertificatesUploadRoute
@@ -200,6 +235,7 @@ export interface FileRoutesByFullPath {
   '/certificates/': typeof AuthenticatedCertificatesIndexRoute
   '/customers/': typeof AuthenticatedCustomersIndexRoute
   '/customers/$id/edit': typeof AuthenticatedCustomersIdEditRoute
+  '/customers/$id/reports': typeof AuthenticatedCustomersIdReportsRoute
   '/customers/$id/': typeof AuthenticatedCustomersIdIndexRoute
   '/customers/$id/devices/$deviceId': typeof AuthenticatedCustomersIdDevicesDeviceIdRoute
   '/customers/$id/devices/new': typeof AuthenticatedCustomersIdDevicesNewRoute
@@ -213,10 +249,14 @@ export interface FileRoutesByTo {
   '/dashboard': typeof DashboardRoute
   '/login': typeof LoginRoute
   '/verify': typeof VerifyRoute
+  '/alerts': typeof AuthenticatedAlertsRoute
   '/audit': typeof AuthenticatedAuditRoute
   '/devices': typeof AuthenticatedDevicesRoute
+  '/outbox': typeof AuthenticatedOutboxRoute
   '/products': typeof AuthenticatedProductsRoute
   '/profile': typeof AuthenticatedProfileRoute
+  '/recall': typeof AuthenticatedRecallRoute
+  '/reports': typeof AuthenticatedReportsRoute
   '/sterilizations': typeof AuthenticatedSterilizationsRoute
   '/users': typeof AuthenticatedUsersRoute
   '/': typeof AuthenticatedIndexRoute
@@ -226,6 +266,7 @@ export interface FileRoutesByTo {
   '/certificates': typeof AuthenticatedCertificatesIndexRoute
   '/customers': typeof AuthenticatedCustomersIndexRoute
   '/customers/$id/edit': typeof AuthenticatedCustomersIdEditRoute
+  '/customers/$id/reports': typeof AuthenticatedCustomersIdReportsRoute
   '/customers/$id': typeof AuthenticatedCustomersIdIndexRoute
   '/customers/$id/devices/$deviceId': typeof AuthenticatedCustomersIdDevicesDeviceIdRoute
   '/customers/$id/devices/new': typeof AuthenticatedCustomersIdDevicesNewRoute
@@ -241,10 +282,14 @@ export interface FileRoutesById {
   '/dashboard': typeof DashboardRoute
   '/login': typeof LoginRoute
   '/verify': typeof VerifyRoute
+  '/_authenticated/alerts': typeof AuthenticatedAlertsRoute
   '/_authenticated/audit': typeof AuthenticatedAuditRoute
   '/_authenticated/devices': typeof AuthenticatedDevicesRoute
+  '/_authenticated/outbox': typeof AuthenticatedOutboxRoute
   '/_authenticated/products': typeof AuthenticatedProductsRoute
   '/_authenticated/profile': typeof AuthenticatedProfileRoute
+  '/_authenticated/recall': typeof AuthenticatedRecallRoute
+  '/_authenticated/reports': typeof AuthenticatedReportsRoute
   '/_authenticated/sterilizations': typeof AuthenticatedSterilizationsRoute
   '/_authenticated/users': typeof AuthenticatedUsersRoute
   '/_authenticated/': typeof AuthenticatedIndexRoute
@@ -255,6 +300,7 @@ export interface FileRoutesById {
   '/_authenticated/certificates/': typeof AuthenticatedCertificatesIndexRoute
   '/_authenticated/customers/': typeof AuthenticatedCustomersIndexRoute
   '/_authenticated/customers/$id/edit': typeof AuthenticatedCustomersIdEditRoute
+  '/_authenticated/customers/$id/reports': typeof AuthenticatedCustomersIdReportsRoute
   '/_authenticated/customers/$id/': typeof AuthenticatedCustomersIdIndexRoute
   '/_authenticated/customers/$id/devices/$deviceId': typeof AuthenticatedCustomersIdDevicesDeviceIdRoute
   '/_authenticated/customers/$id/devices/new': typeof AuthenticatedCustomersIdDevicesNewRoute
@@ -271,10 +317,14 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/login'
     | '/verify'
+    | '/alerts'
     | '/audit'
     | '/devices'
+    | '/outbox'
     | '/products'
     | '/profile'
+    | '/recall'
+    | '/reports'
     | '/sterilizations'
     | '/users'
     | '/certificates/upload'
@@ -284,6 +334,7 @@ export interface FileRouteTypes {
     | '/certificates/'
     | '/customers/'
     | '/customers/$id/edit'
+    | '/customers/$id/reports'
     | '/customers/$id/'
     | '/customers/$id/devices/$deviceId'
     | '/customers/$id/devices/new'
@@ -297,10 +348,14 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/login'
     | '/verify'
+    | '/alerts'
     | '/audit'
     | '/devices'
+    | '/outbox'
     | '/products'
     | '/profile'
+    | '/recall'
+    | '/reports'
     | '/sterilizations'
     | '/users'
     | '/'
@@ -310,6 +365,7 @@ export interface FileRouteTypes {
     | '/certificates'
     | '/customers'
     | '/customers/$id/edit'
+    | '/customers/$id/reports'
     | '/customers/$id'
     | '/customers/$id/devices/$deviceId'
     | '/customers/$id/devices/new'
@@ -324,10 +380,14 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/login'
     | '/verify'
+    | '/_authenticated/alerts'
     | '/_authenticated/audit'
     | '/_authenticated/devices'
+    | '/_authenticated/outbox'
     | '/_authenticated/products'
     | '/_authenticated/profile'
+    | '/_authenticated/recall'
+    | '/_authenticated/reports'
     | '/_authenticated/sterilizations'
     | '/_authenticated/users'
     | '/_authenticated/'
@@ -338,6 +398,7 @@ export interface FileRouteTypes {
     | '/_authenticated/certificates/'
     | '/_authenticated/customers/'
     | '/_authenticated/customers/$id/edit'
+    | '/_authenticated/customers/$id/reports'
     | '/_authenticated/customers/$id/'
     | '/_authenticated/customers/$id/devices/$deviceId'
     | '/_authenticated/customers/$id/devices/new'
@@ -399,6 +460,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedIndexRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/alerts': {
+      id: '/_authenticated/alerts'
+      path: '/alerts'
+      fullPath: '/alerts'
+      preLoaderRoute: typeof AuthenticatedAlertsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/audit': {
       id: '/_authenticated/audit'
       path: '/audit'
@@ -413,6 +481,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDevicesRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/outbox': {
+      id: '/_authenticated/outbox'
+      path: '/outbox'
+      fullPath: '/outbox'
+      preLoaderRoute: typeof AuthenticatedOutboxRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/products': {
       id: '/_authenticated/products'
       path: '/products'
@@ -425,6 +500,20 @@ declare module '@tanstack/react-router' {
       path: '/profile'
       fullPath: '/profile'
       preLoaderRoute: typeof AuthenticatedProfileRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/recall': {
+      id: '/_authenticated/recall'
+      path: '/recall'
+      fullPath: '/recall'
+      preLoaderRoute: typeof AuthenticatedRecallRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/reports': {
+      id: '/_authenticated/reports'
+      path: '/reports'
+      fullPath: '/reports'
+      preLoaderRoute: typeof AuthenticatedReportsRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/_authenticated/sterilizations': {
@@ -497,6 +586,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedCustomersIdEditRouteImport
       parentRoute: typeof AuthenticatedCustomersIdRoute
     }
+    '/_authenticated/customers/$id/reports': {
+      id: '/_authenticated/customers/$id/reports'
+      path: '/reports'
+      fullPath: '/customers/$id/reports'
+      preLoaderRoute: typeof AuthenticatedCustomersIdReportsRouteImport
+      parentRoute: typeof AuthenticatedCustomersIdRoute
+    }
     '/_authenticated/customers/$id/devices/': {
       id: '/_authenticated/customers/$id/devices/'
       path: '/devices'
@@ -544,6 +640,7 @@ declare module '@tanstack/react-router' {
 
 interface AuthenticatedCustomersIdRouteChildren {
   AuthenticatedCustomersIdEditRoute: typeof AuthenticatedCustomersIdEditRoute
+  AuthenticatedCustomersIdReportsRoute: typeof AuthenticatedCustomersIdReportsRoute
   AuthenticatedCustomersIdIndexRoute: typeof AuthenticatedCustomersIdIndexRoute
   AuthenticatedCustomersIdDevicesDeviceIdRoute: typeof AuthenticatedCustomersIdDevicesDeviceIdRoute
   AuthenticatedCustomersIdDevicesNewRoute: typeof AuthenticatedCustomersIdDevicesNewRoute
@@ -556,6 +653,7 @@ interface AuthenticatedCustomersIdRouteChildren {
 const AuthenticatedCustomersIdRouteChildren: AuthenticatedCustomersIdRouteChildren =
   {
     AuthenticatedCustomersIdEditRoute: AuthenticatedCustomersIdEditRoute,
+    AuthenticatedCustomersIdReportsRoute: AuthenticatedCustomersIdReportsRoute,
     AuthenticatedCustomersIdIndexRoute: AuthenticatedCustomersIdIndexRoute,
     AuthenticatedCustomersIdDevicesDeviceIdRoute:
       AuthenticatedCustomersIdDevicesDeviceIdRoute,
@@ -577,10 +675,14 @@ const AuthenticatedCustomersIdRouteWithChildren =
   )
 
 interface AuthenticatedRouteChildren {
+  AuthenticatedAlertsRoute: typeof AuthenticatedAlertsRoute
   AuthenticatedAuditRoute: typeof AuthenticatedAuditRoute
   AuthenticatedDevicesRoute: typeof AuthenticatedDevicesRoute
+  AuthenticatedOutboxRoute: typeof AuthenticatedOutboxRoute
   AuthenticatedProductsRoute: typeof AuthenticatedProductsRoute
   AuthenticatedProfileRoute: typeof AuthenticatedProfileRoute
+  AuthenticatedRecallRoute: typeof AuthenticatedRecallRoute
+  AuthenticatedReportsRoute: typeof AuthenticatedReportsRoute
   AuthenticatedSterilizationsRoute: typeof AuthenticatedSterilizationsRoute
   AuthenticatedUsersRoute: typeof AuthenticatedUsersRoute
   AuthenticatedIndexRoute: typeof AuthenticatedIndexRoute
@@ -593,10 +695,14 @@ interface AuthenticatedRouteChildren {
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
+  AuthenticatedAlertsRoute: AuthenticatedAlertsRoute,
   AuthenticatedAuditRoute: AuthenticatedAuditRoute,
   AuthenticatedDevicesRoute: AuthenticatedDevicesRoute,
+  AuthenticatedOutboxRoute: AuthenticatedOutboxRoute,
   AuthenticatedProductsRoute: AuthenticatedProductsRoute,
   AuthenticatedProfileRoute: AuthenticatedProfileRoute,
+  AuthenticatedRecallRoute: AuthenticatedRecallRoute,
+  AuthenticatedReportsRoute: AuthenticatedReportsRoute,
   AuthenticatedSterilizationsRoute: AuthenticatedSterilizationsRoute,
   AuthenticatedUsersRoute: AuthenticatedUsersRoute,
   AuthenticatedIndexRoute: AuthenticatedIndexRoute,

@@ -3,24 +3,36 @@
  * database and use inject() against it.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { createAlertAnnouncer } from './alerts/announce.ts';
+import { type AlertService, createAlertService } from './alerts/service.ts';
 import { createLoginThrottle } from './auth/login-throttle.ts';
 import { createSessionStore } from './auth/session-store.ts';
+import { createLeadership } from './background/leadership.ts';
 import type { Chain } from './chain/chain.ts';
 import { createChainService } from './chain/service.ts';
-import type { AppConfig } from './config.ts';
+import { type AppConfig, openUrl } from './config.ts';
 import type { ApiModule } from './contract/handler-types.ts';
 import { loadContract } from './contract/load-contract.ts';
 import { registerOperations } from './contract/register-operations.ts';
 import type { Database } from './db/client.ts';
+import { startEventBus } from './events/event-bus.ts';
+import { createEventStreams } from './events/event-streams.ts';
 import { prettyLogStream } from './log-format.ts';
+import { createMailSender, type MailSender } from './mail/sender.ts';
+import { createSmtpTransport } from './mail/transport.ts';
+import { alertsModule } from './modules/alerts/routes.ts';
 import { auditModule } from './modules/audit/routes.ts';
 import { authModule } from './modules/auth/routes.ts';
 import { certificatesModule } from './modules/certificates/routes.ts';
 import { customersModule } from './modules/customers/routes.ts';
 import { dashboardModule } from './modules/dashboard/routes.ts';
 import { devicesModule } from './modules/devices/routes.ts';
+import { eventsModule } from './modules/events/routes.ts';
 import { healthModule } from './modules/health/routes.ts';
+import { mailModule } from './modules/mail/routes.ts';
+import { notificationsModule } from './modules/notifications/routes.ts';
 import { productsModule } from './modules/products/routes.ts';
+import { reportsModule } from './modules/reports/routes.ts';
 import { sterilizationsModule } from './modules/sterilizations/routes.ts';
 import { transactionsModule } from './modules/transactions/routes.ts';
 import { usersModule } from './modules/users/routes.ts';
@@ -30,6 +42,13 @@ import { rateLimitPerMinute, registerRateLimits } from './plugins/rate-limits.ts
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This process's alert evaluation and sweep (tests call sweep(now) and idle() on it). */
+    alerts: AlertService;
+  }
+}
+
 export interface AppDependencies {
   database: Database;
   /** Close the database together with the app (main.ts); tests close it themselves. */
@@ -38,6 +57,15 @@ export interface AppDependencies {
   chain?: Chain;
   /** Where the log goes instead of stdout (tests that read it). */
   logStream?: { write(line: string): void };
+  /** How often a process tries to take over background work (tests shorten it; default 5 s). */
+  leadershipRetryMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether this process runs the background work (the anchor worker) for every process on the database. */
+    leadsBackgroundWork(): boolean;
+  }
 }
 
 /** Query values that are credentials (an export ticket) never reach the log. */
@@ -100,18 +128,47 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     maxDelaySeconds: config.loginMaxDelaySeconds,
   });
   const chain = createChainService({ db, config: config.chain, log: app.log, chain: deps.chain });
+  // Mails of raised alerts are sent by the background sender (created below, when SMTP_URL is set).
+  let nudgeMailSender: (() => void) | undefined;
+  const alerts = createAlertService({
+    db,
+    config: config.alerts,
+    log: app.log,
+    onRaised: createAlertAnnouncer({
+      db,
+      appUrl: config.mail.appUrl ?? openUrl(config.host, config.port),
+      mailQueued: () => nudgeMailSender?.(),
+    }),
+  });
+  app.decorate('alerts', alerts);
+  const bus = startEventBus(deps.database, app.log);
+  const streams = createEventStreams({
+    bus,
+    sessions,
+    heartbeatMs: config.eventsHeartbeatSeconds * 1000,
+    log: app.log,
+  });
   const modules: ApiModule[] = [
     healthModule({ db }),
     authModule({ db, sessions, throttle }),
+    notificationsModule({ db }),
     dashboardModule({ db }),
     customersModule({ db }),
     usersModule({ db, sessions }),
     devicesModule({ db }),
     productsModule({ db }),
-    sterilizationsModule({ db, sessionIdleMinutes: config.sessionIdleMinutes }),
+    sterilizationsModule({
+      db,
+      sessionIdleMinutes: config.sessionIdleMinutes,
+      onRecordsStored: alerts.recordsStored,
+    }),
     certificatesModule({ db }),
     transactionsModule({ db, chain }),
     auditModule({ db }),
+    mailModule({ db, sendingEnabled: Boolean(config.mail.smtpUrl), maxAttempts: config.mail.maxAttempts }),
+    alertsModule({ db }),
+    eventsModule({ bus, streams }),
+    reportsModule({ db, throttle, chain }),
   ];
   registerOperations(app, loadContract().operations, modules, sessions, {
     login: rateLimitPerMinute(config.loginRateLimitPerMinute),
@@ -119,12 +176,45 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
   });
   await registerSpa(app, config.clientDist);
 
-  // The anchor worker runs in the server process unless ANCHOR_ENABLED=false; it stops before the database closes.
-  if (config.chain.anchorEnabled) app.addHook('onReady', () => chain.startWorker());
+  // Mails are sent by a background sender only when an SMTP server is configured; otherwise they stay in the outbox.
+  const mailSender: MailSender | null = config.mail.smtpUrl
+    ? createMailSender({
+        db,
+        transport: createSmtpTransport(config.mail.smtpUrl),
+        from: config.mail.from,
+        maxAttempts: config.mail.maxAttempts,
+        intervalSeconds: config.mail.intervalSeconds,
+        log: app.log,
+      })
+    : null;
+  if (mailSender) app.addHook('onReady', () => mailSender.start());
+  nudgeMailSender = mailSender?.nudge;
+
+  // The anchor worker runs unless ANCHOR_ENABLED=false, in one process of all those on the database
+  // (background/leadership.ts); it stops before the database closes.
+  const leadership = config.chain.anchorEnabled
+    ? createLeadership({
+        database: deps.database,
+        lead: () => chain.startWorker(),
+        stepDown: () => chain.stop(),
+        log: app.log,
+        retryMs: deps.leadershipRetryMs,
+      })
+    : undefined;
+  app.decorate('leadsBackgroundWork', () => leadership?.leading() ?? false);
+  if (leadership) app.addHook('onReady', () => leadership.start());
+  // The first sweep runs at start, so a restarted server (or the freshly seeded demo) shows what holds now.
+  app.addHook('onReady', async () => alerts.start());
+  // Open event streams would hold the server's close until their clients leave.
+  app.addHook('preClose', () => streams.closeAll());
   // One hook, in this order: Fastify runs onClose hooks last-registered first, and a database closed
   // under a running anchor pass fails that pass.
   app.addHook('onClose', async () => {
+    await alerts.stop();
+    await mailSender?.stop();
+    await leadership?.stop();
     await chain.stop();
+    await bus.close();
     if (deps.ownsDatabase) await deps.database.close();
   });
   return app;

@@ -22,3 +22,19 @@ describe('the address to open', () => {
     expect(openUrl('::1', 4173)).toBe('http://[::1]:4173');
   });
 });
+
+describe('a cluster worker on the primary devnet', () => {
+  const onDevnet = {
+    CHAIN_RPC_URL: 'http://127.0.0.1:40123/',
+    ANCHOR_PRIVATE_KEY: `0x${'a'.repeat(64)}`,
+    ANCHOR_CONTRACT_ADDRESS: `0x${'b'.repeat(40)}`,
+  };
+
+  it('is marked only by the primary, and only together with the node it names', () => {
+    expect(loadConfig({}).chain.clusterDevnet).toBe(false);
+    expect(loadConfig(onDevnet).chain.clusterDevnet).toBe(false);
+    expect(loadConfig({ ...onDevnet, UVTRACE_CLUSTER_DEVNET: 'true' }).chain.clusterDevnet).toBe(true);
+    // Without a node to reach, the process runs its own embedded devnet whatever the flag says.
+    expect(loadConfig({ UVTRACE_CLUSTER_DEVNET: 'true' }).chain.clusterDevnet).toBe(false);
+  });
+});

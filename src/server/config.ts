@@ -46,12 +46,37 @@ export interface AppConfig {
   loginRateLimitPerMinute: number;
   /** Device ingestion requests per client address per minute before 429 (INGEST_RATE_LIMIT_PER_MINUTE, default 600; 0 = off). */
   ingestRateLimitPerMinute: number;
-  /** Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY, default false). */
+  /**
+   * Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY, default false): the client address the login
+   * throttle and the rate limits count by is then the one the proxy reports, not the proxy's own.
+   * Set it only behind a proxy that overwrites X-Forwarded-For, or any client can pick its address.
+   */
   trustProxy: boolean;
   /** Send HSTS on every answer (HTTPS, default false); without it only answers to HTTPS requests carry it. */
   https: boolean;
+  /**
+   * Seconds between the heartbeat comments of a live-updates stream (EVENTS_HEARTBEAT_SECONDS, default
+   * 20, at least 1); each beat also ends the streams whose session has ended.
+   */
+  eventsHeartbeatSeconds: number;
   /** The chain integrity proofs are anchored on (docs/integrity.md). */
   chain: ChainConfig;
+  mail: MailConfig;
+  /** When conditions raise alerts (src/server/alerts). */
+  alerts: AlertConfig;
+}
+
+export interface AlertConfig {
+  /** A record whose residual lamp life (hours) is under this raises lamp_life_low (ALERT_LAMP_LIFE_THRESHOLD, default 200); a clinic may set its own. */
+  lampLifeThreshold: number;
+  /** A device with no record for longer than this many hours raises device_silent (ALERT_DEVICE_SILENT_HOURS, default 72); a clinic may set its own. */
+  deviceSilentHours: number;
+  /** A certificate expiring within this many days raises certificate_expiring (ALERT_CERTIFICATE_EXPIRY_DAYS, default 30). */
+  certificateExpiryDays: number;
+  /** A blockchain data block not MINED this many minutes after it was formed raises block_not_mined (ALERT_BLOCK_STUCK_MINUTES, default 30). */
+  blockStuckMinutes: number;
+  /** Seconds between two sweeps of the time rules in this process; 0 = no periodic sweep (ALERT_SWEEP_INTERVAL_SECONDS, default 60). */
+  sweepIntervalSeconds: number;
 }
 
 export const CHAIN_NETWORKS = ['mainnet', 'sepolia', 'rinkeby', 'devnet'] as const;
@@ -80,8 +105,14 @@ export interface ChainConfig {
   batchSize: number;
   /** A block is made once its oldest waiting record has waited this long, even if not full (ANCHOR_INTERVAL_SECONDS, default 10). */
   intervalSeconds: number;
-  /** Run the anchor worker in this process (ANCHOR_ENABLED, default true). */
+  /** Run the anchor worker (ANCHOR_ENABLED, default true): in one process of all those on the database. */
   anchorEnabled: boolean;
+  /**
+   * CHAIN_RPC_URL is the embedded devnet of this cluster's primary process (UVTRACE_CLUSTER_DEVNET, set
+   * by the primary for its workers, not by people): a chain that starts empty on every start, like the
+   * in-process one, whose earlier blocks the primary has already sent back to PENDING.
+   */
+  clusterDevnet: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -135,7 +166,22 @@ export function loadConfig(env: Env = process.env, stdoutIsTTY = process.stdout.
     ingestRateLimitPerMinute: integer(env, 'INGEST_RATE_LIMIT_PER_MINUTE', 600),
     trustProxy: flag(env, 'TRUST_PROXY', false),
     https: flag(env, 'HTTPS', false),
+    eventsHeartbeatSeconds: Math.max(1, integer(env, 'EVENTS_HEARTBEAT_SECONDS', 20)),
     chain: loadChainConfig(env),
+    mail: loadMailConfig(env),
+    alerts: loadAlertConfig(env),
+  };
+}
+
+function loadAlertConfig(env: Env): AlertConfig {
+  const deviceSilentHours = integer(env, 'ALERT_DEVICE_SILENT_HOURS', 72);
+  if (deviceSilentHours < 1) throw new Error('ALERT_DEVICE_SILENT_HOURS must be at least 1');
+  return {
+    lampLifeThreshold: integer(env, 'ALERT_LAMP_LIFE_THRESHOLD', 200),
+    deviceSilentHours,
+    certificateExpiryDays: integer(env, 'ALERT_CERTIFICATE_EXPIRY_DAYS', 30),
+    blockStuckMinutes: integer(env, 'ALERT_BLOCK_STUCK_MINUTES', 30),
+    sweepIntervalSeconds: integer(env, 'ALERT_SWEEP_INTERVAL_SECONDS', 60),
   };
 }
 
@@ -169,5 +215,32 @@ function loadChainConfig(env: Env): ChainConfig {
     batchSize,
     intervalSeconds: integer(env, 'ANCHOR_INTERVAL_SECONDS', 10),
     anchorEnabled: flag(env, 'ANCHOR_ENABLED', true),
+    clusterDevnet: Boolean(rpcUrl) && flag(env, 'UVTRACE_CLUSTER_DEVNET', false),
+  };
+}
+
+export interface MailConfig {
+  /** SMTP server to send through (SMTP_URL, e.g. smtp://user:pass@host:587 or smtps://…); without it mails stay in the outbox. */
+  smtpUrl: string | undefined;
+  /** Sender of every mail (MAIL_FROM). */
+  from: string;
+  /** The app's address as its users open it, for links in mails (APP_URL; default: the listening URL). */
+  appUrl: string | undefined;
+  /** Sending attempts of one mail before it is left as failed (MAIL_MAX_ATTEMPTS). */
+  maxAttempts: number;
+  /** How often the sender looks for due mails (MAIL_INTERVAL_SECONDS). */
+  intervalSeconds: number;
+}
+
+function loadMailConfig(env: Env): MailConfig {
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl))
+    throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${smtpUrl}"`);
+  return {
+    smtpUrl,
+    from: env.MAIL_FROM || 'uvtrace <no-reply@uvtrace.invalid>',
+    appUrl: env.APP_URL ? env.APP_URL.replace(/\/+$/, '') : undefined,
+    maxAttempts: Math.max(1, integer(env, 'MAIL_MAX_ATTEMPTS', 8)),
+    intervalSeconds: Math.max(1, integer(env, 'MAIL_INTERVAL_SECONDS', 5)),
   };
 }

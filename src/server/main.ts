@@ -1,25 +1,23 @@
 /**
  * Starts the whole product: database (embedded or real), demo data on first start, API + app.
- * Run directly (`node src/server/main.ts`) or through startServer (npm start, the end-to-end server).
+ * Run directly (`node src/server/main.ts [--workers N]`) or through startServer (npm start, the
+ * end-to-end server). With --workers N > 1 this process becomes the primary of N server processes
+ * (cluster.ts), each of which runs startServer.
  */
+import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.ts';
 import type { Chain } from './chain/chain.ts';
-import { loadConfig, openUrl } from './config.ts';
-import { embeddedDataDir, openDatabase } from './db/client.ts';
-import { isSeeded, seedDemoData } from './db/seed.ts';
+import { type AppConfig, loadConfig, openUrl } from './config.ts';
+import { banner, openSeededDatabase, type WorkerListening } from './startup.ts';
 
 /** deps.chain: a chain already connected by the caller (the end-to-end server keeps its devnet's handle). */
 export async function startServer(deps: { chain?: Chain } = {}): Promise<FastifyInstance> {
   const config = loadConfig();
-  const database = await openDatabase(
-    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: embeddedDataDir(config.dataDir) },
-  );
-  if (config.seedDemoData && !(await isSeeded(database))) {
-    console.log('First start: seeding demo data…');
-    await seedDemoData(database, { keysDir: config.dataDir });
-  }
+  const database = await openSeededDatabase(config);
+  // Imported here: a cluster's primary (same entry file) never builds an app, and starts sooner without it.
+  const { buildApp } = await import('./app.ts');
   const app = await buildApp(config, { database, ownsDatabase: true, chain: deps.chain });
 
   let closing = false;
@@ -49,17 +47,58 @@ export async function startServer(deps: { chain?: Chain } = {}): Promise<Fastify
     },
   });
   const url = openUrl(config.host, (app.server.address() as AddressInfo).port);
-  console.log(`
-uvtrace is running at ${url} (Node ${process.version})
-  database: ${database.kind === 'pglite' ? `embedded PGlite in ${embeddedDataDir(config.dataDir)}` : 'PostgreSQL (DATABASE_URL)'}
-  chain: ${config.chain.rpcUrl ? `${config.chain.network} (CHAIN_RPC_URL)` : 'embedded devnet (in memory; earlier blocks are anchored again)'}, anchoring ${config.chain.anchorEnabled ? 'on' : 'off'}
-  demo logins (password "demo-password"):
-    super@example.com     SUPER_ADMIN
-    admin@example.com     ADMIN
-    care@example.com      CUSTOMER_CARE
-    customer@example.com  CUSTOMER of Clinica San Marco
-`);
+  // A cluster's primary prints one banner for all its workers.
+  if (cluster.isWorker) process.send?.({ type: 'uvtrace:listening', url } satisfies WorkerListening);
+  else console.log(banner(config, url));
   return app;
 }
 
-if (import.meta.main) await startServer();
+/** `--workers N`: how many server processes to run (default 1: this one). */
+export function workersArgument(argv: string[]): number {
+  const { values } = parseArgs({ args: argv, options: { workers: { type: 'string' } }, strict: true });
+  if (values.workers === undefined) return 1;
+  const workers = Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64)
+    throw new Error(`--workers must be a whole number from 1 to 64, got "${values.workers}"`);
+  return workers;
+}
+
+/** Why N server processes cannot run with this configuration, or null when they can. */
+export function clusterRefusal(config: AppConfig, workers: number): string | null {
+  if (workers > 1 && !config.databaseUrl) {
+    return (
+      `--workers ${workers} needs DATABASE_URL: the embedded PGlite database can be opened by one ` +
+      'process only. Run one process (without --workers), or set DATABASE_URL to a PostgreSQL server.'
+    );
+  }
+  return null;
+}
+
+/** The command line's entry (main.ts run directly, npm start): one server process, a cluster worker, or a cluster's primary. */
+export async function runFromCommandLine(argv: string[]): Promise<void> {
+  if (cluster.isWorker) {
+    await startServer();
+    return;
+  }
+  let workers: number;
+  try {
+    workers = workersArgument(argv);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  if (workers === 1) {
+    await startServer();
+    return;
+  }
+  // Said before anything heavy is loaded: it is a setting to change, not a failure to wait for.
+  const refusal = clusterRefusal(loadConfig(), workers);
+  if (refusal) {
+    console.error(refusal);
+    process.exit(1);
+  }
+  const { startCluster } = await import('./cluster.ts');
+  await startCluster(workers);
+}
+
+if (import.meta.main) await runFromCommandLine(process.argv.slice(2));

@@ -7,17 +7,18 @@ import { useMutation } from '@tanstack/react-query';
 import type { QueryOf } from '../../shared/api/index.ts';
 import { api, unwrap } from './api-client';
 
-export const EXPORT_NAMES = ['sterilizations-filtered', 'sterilizations-ok'] as const;
+export const EXPORT_NAMES = ['sterilizations-filtered', 'sterilizations-ok', 'recall'] as const;
 export type ExportName = (typeof EXPORT_NAMES)[number];
 
 /** Each export's filters, as the contract takes them (without the ticket). */
 export type ExportFilters = {
   'sterilizations-filtered': Omit<QueryOf<'exportSterilizationsFiltered'>, 'ticket'>;
   'sterilizations-ok': Omit<QueryOf<'exportSterilizationsOk'>, 'ticket'>;
+  recall: Omit<QueryOf<'exportRecall'>, 'ticket'>;
 };
 
 /** Query order of the URLs (the ticket first). */
-const KEYS = ['ticket', 'from', 'to', 'customerId', 'deviceId'] as const;
+const KEYS = ['ticket', 'lot', 'from', 'to', 'customerId', 'deviceId', 'anomaly', 'lotStatus'] as const;
 
 function queryString(values: Partial<Record<(typeof KEYS)[number], string | number>>): string {
   const search = new URLSearchParams();

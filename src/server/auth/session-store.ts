@@ -2,7 +2,7 @@
  * Sessions: created at login, looked up on every authenticated request, ended by logout, by idle or
  * absolute expiry, and for every session of a user who is disabled or changes password.
  */
-import { and, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { isRole, type Role } from '../../shared/access/index.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -39,6 +39,11 @@ export interface SessionStore {
   authenticate(request: FastifyRequest): Promise<void>;
   revoke(tx: Tx | Db, sessionId: number): Promise<void>;
   revokeAllForUser(tx: Tx | Db, userId: number, exceptSessionId?: number): Promise<void>;
+  /**
+   * Which of these sessions are still live, each with its user's role and customer now (for long-lived
+   * answers, the event stream, that outlast the request that authenticated them). Does not count as use.
+   */
+  stillLive(sessionIds: number[]): Promise<Map<number, Pick<AuthUser, 'role' | 'customerId'>>>;
 }
 
 /**
@@ -123,6 +128,21 @@ export function createSessionStore(db: Db, options: { idleMinutes: number; maxHo
             exceptSessionId === undefined ? undefined : ne(sessions.id, exceptSessionId),
           ),
         );
+    },
+
+    async stillLive(sessionIds) {
+      const live = new Map<number, Pick<AuthUser, 'role' | 'customerId'>>();
+      if (sessionIds.length === 0) return live;
+      const rows = await db
+        .select({ sessionId: sessions.id, role: users.role, customerId: users.customerId })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(
+          and(inArray(sessions.id, sessionIds), liveSession(options.idleMinutes), isNull(users.deletedAt)),
+        );
+      for (const row of rows)
+        if (isRole(row.role)) live.set(row.sessionId, { role: row.role, customerId: row.customerId });
+      return live;
     },
   };
 }

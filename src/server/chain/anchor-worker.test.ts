@@ -3,10 +3,12 @@
 // stops at, and two workers at once never anchor a record twice.
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { leafBytes, merkleRoot, verifyProof } from '../../shared/integrity/index.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { startEventBus } from '../events/event-bus.ts';
+import type { PublishedEvent } from '../events/published-event.ts';
 import { openTestDatabase, seedMinimal } from '../test/test-database.ts';
 import {
   createAnchorWorker,
@@ -110,6 +112,35 @@ describe('anchor worker', () => {
     await worker({ backlogFactor: 1 }).tick();
     const blocks = await expectAllAnchored(ids);
     expect(blocks.size).toBeGreaterThanOrEqual(2);
+  });
+
+  it('announces each block it mines to the owners of its records (live updates)', async () => {
+    const bus = startEventBus(database, { info() {}, warn() {} });
+    const mined: PublishedEvent[] = [];
+    const unsubscribe = bus.subscribe({ onEvent: (event) => mined.push(event), onGap() {} });
+    try {
+      await bus.ready();
+      await worker({ backlogFactor: 1 }).tick();
+      const owners = await database.db.execute<{ block_id: number; customer_id: number }>(sql`
+        select distinct blockchain_data_block_id as block_id, customer_id from sterilizations
+        where blockchain_data_block_id is not null order by 1, 2`);
+      const expected = new Map<number, number[]>();
+      for (const row of owners.rows)
+        expected.set(row.block_id, [...(expected.get(row.block_id) ?? []), row.customer_id]);
+      expect(expected.size).toBeGreaterThanOrEqual(2);
+      // Delivery is asynchronous (a NOTIFY on PostgreSQL): wait until every block has been announced.
+      await vi.waitFor(() => expect(mined).toHaveLength(expected.size), { timeout: 10_000 });
+      const announced = new Map(
+        mined.map((event) => [
+          event.type === 'block.mined' ? event.blockId : 0,
+          event.type === 'block.mined' ? [...event.customerIds].sort((a, b) => a - b) : [],
+        ]),
+      );
+      expect(announced).toEqual(expected);
+    } finally {
+      unsubscribe();
+      await bus.close();
+    }
   });
 
   it('waits for a full batch or the interval', async () => {

@@ -42,7 +42,7 @@ export interface Chain {
   contractAddress: Address;
   /** The anchoring account. */
   account: Address;
-  /** True for the in-process devnet, which starts empty on every start. */
+  /** True for the embedded devnet (in this process, or the cluster primary's), which starts empty on every start. */
   embedded: boolean;
   client: PublicClient;
   /** Raw JSON-RPC request to the node (the read-only endpoint filters what the browser may call). */
@@ -74,7 +74,7 @@ export async function connectChain(config: ChainConfig): Promise<Chain> {
   let request: EIP1193RequestFn;
   let privateKey: Hex;
   let contractAddress: Address | undefined;
-  const embedded = !config.rpcUrl;
+  const embedded = !config.rpcUrl || config.clusterDevnet;
   if (config.rpcUrl) {
     const transport = http(config.rpcUrl, { retryCount: 2, timeout: 15_000 })({});
     request = transport.request as EIP1193RequestFn;

@@ -34,7 +34,9 @@ export function createChainService(opts: {
     connecting ??= (async () => {
       if (opts.chain) return opts.chain;
       const connected = await connectChain(config);
-      const reset = await resetEphemeralBlocks(db, connected);
+      // A cluster's workers share the primary's devnet, and the primary re-queued the earlier blocks
+      // once before they started (a worker doing it would re-queue blocks the leader just anchored).
+      const reset = config.clusterDevnet ? 0 : await resetEphemeralBlocks(db, connected);
       if (reset > 0) log.warn(`anchor: new devnet, ${reset} earlier devnet blocks will be anchored again`);
       log.info(
         `chain: ${connected.network} (id ${connected.chainId}), contract ${connected.contractAddress}`,

@@ -11,12 +11,15 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestionClaims } from '../../shared/ingestion/claims.ts';
+import { raiseAlert } from '../alerts/raise.ts';
 import {
   databaseDigest,
   devnetTransactionHash,
   expectErrorEnvelope,
   expectSecurityHeaders,
+  injectAnswer,
   makeCertificate,
+  makeReport,
   mintSession,
   mintTicket,
   OPERATIONS,
@@ -74,6 +77,15 @@ beforeAll(async () => {
        sterilization_count)
      values ($1, (select customer_id from devices where id = $1), 'L-OTHER-TENANT', 1, 100, 1)`,
     [otherDevice],
+  );
+  // The own customer used the other tenant's lot too: a recall of that lot must show a customer user
+  // its own record only.
+  const ownDevice = await makeDevice(t, ownCustomer);
+  await t.database.pool.query(
+    `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
+       effective_time, residual_lamp_life, status_code, consumables_lot, lot_progressive_id)
+     values ($1, $2, now(), 1, 300, 10, 10, 4000, 0, 'L-OTHER-TENANT', 2)`,
+    [ownDevice, ownCustomer],
   );
   certificate = await makeCertificate(t);
   transactionHash = await devnetTransactionHash(t);
@@ -177,7 +189,26 @@ async function blockOf(customerId: number): Promise<{ blockId: number; recordId:
   return { blockId, recordId: Number(record.rows[0].id) };
 }
 
-const ticketOf = (caller: Caller, exportName: 'sterilizations-filtered' | 'sterilizations-ok') =>
+/** A fresh open alert of this customer (each request acts on its own). */
+async function alertOf(customerId: number): Promise<number> {
+  const key = `matrix:${unique()}:${customerId}`;
+  const id = await raiseAlert(t.database.db, { kind: 'record_gap', customerId, conditionKey: key });
+  if (id === null) throw new Error('alert not raised');
+  return id;
+}
+
+/** Signing: the ability first (403), then the report under the path's customer (404). */
+const signing = (tenant: Tenant): Expect => {
+  const base = { ...every(201), CUSTOMER_CARE: 403 };
+  if (tenant === 'mismatch') return { ...base, SUPER_ADMIN: 404, ADMIN: 404, CUSTOMER: 404 };
+  return tenant === 'other' ? { ...base, CUSTOMER: 404 } : base;
+};
+const reportUrl = async (
+  { customerId, ownerId }: Context,
+  state: 'draft' | 'signed' | 'anchored' = 'draft',
+) => `/api/v1/customers/${customerId}/reports/${await makeReport(t, ownerId, state)}`;
+
+const ticketOf = (caller: Caller, exportName: 'sterilizations-filtered' | 'sterilizations-ok' | 'recall') =>
   caller === 'anonymous' ? Promise.resolve('') : mintTicket(t, userIds[caller], exportName);
 
 /** One entry per operation of the contract: a test below fails when the yaml gains one without it. */
@@ -213,6 +244,31 @@ const CASES: Record<string, Case> = {
     write: false,
     asCaller: true,
     request: async () => ({ method: 'GET', url: '/api/v1/auth/me' }),
+  },
+  getNotificationSettings: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/auth/me/notifications' }),
+  },
+  updateNotificationSettings: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    // Each call flips the caller's language, so every successful call changes the stored row.
+    request: async ({ caller }) => {
+      const role = caller === 'anonymous' ? 'CUSTOMER' : caller;
+      const { language } = (
+        await t.database.pool.query(`select language from users where id = $1`, [userIds[role]])
+      ).rows[0];
+      return {
+        method: 'PUT',
+        url: '/api/v1/auth/me/notifications',
+        payload: { language: language === 'en' ? 'it' : 'en', email_alert_kinds: ['failed_cycle'] },
+      };
+    },
   },
   updateProfile: {
     tenants: ['own'],
@@ -415,6 +471,17 @@ const CASES: Record<string, Case> = {
       url: `/api/v1/device/${await makeDevice(t, customerId)}/assign-to/${spareCustomer}`,
     }),
   },
+  getDeviceGaps: {
+    tenants: ['own', 'other'],
+    // Every role may read a device's gaps, like its page; a customer user only of a device it has or had.
+    expect: (tenant) => ({ ...every(200), CUSTOMER: tenant === 'own' ? 200 : 404 }),
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'GET',
+      url: `/api/v1/devices/${await makeDevice(t, customerId)}/gaps`,
+    }),
+  },
   listSterilizations: {
     tenants: ['own', 'other'],
     // Callers without canSeeAllSterilizations get their own records whatever customerId says.
@@ -424,6 +491,27 @@ const CASES: Record<string, Case> = {
     request: async ({ customerId }) => ({
       method: 'GET',
       url: `/api/v1/sterilizations?customerId=${customerId}`,
+    }),
+  },
+  listRecallRecords: {
+    tenants: ['own', 'other'],
+    // A customer user's recall is its own records of the lot, whatever customerId says.
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'GET',
+      url: `/api/v1/recall/records?lot=L-OTHER-TENANT&customerId=${customerId}`,
+    }),
+  },
+  getRecallSummary: {
+    tenants: ['own', 'other'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'GET',
+      url: `/api/v1/recall/summary?lot=L-OTHER-TENANT&customerId=${customerId}`,
     }),
   },
   getSterilizationCustomerFilter: {
@@ -544,6 +632,51 @@ const CASES: Record<string, Case> = {
       url: `/api/v1/audit?entityType=customer&entityId=${customerId}`,
     }),
   },
+  listMailOutbox: {
+    tenants: ['own'],
+    expect: () => managers(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/mail-outbox?state=pending' }),
+  },
+  listAlerts: {
+    tenants: ['own', 'other'],
+    // A customer user's list is its own customer's alerts whatever customerId says (another's: empty).
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => ({ method: 'GET', url: `/api/v1/alerts?customerId=${customerId}` }),
+  },
+  countUnreadAlerts: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/alerts/unread-count' }),
+  },
+  acknowledgeAlert: {
+    tenants: ['own', 'other'],
+    expect: tenantRead,
+    write: true,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'POST',
+      url: `/api/v1/alerts/${await alertOf(customerId)}/acknowledge`,
+      payload: { comment: 'Seen' },
+    }),
+  },
+  resolveAlert: {
+    tenants: ['own', 'other'],
+    // Customer care reads and passes on; managers and the clinic itself resolve.
+    expect: (tenant) => ({ ...tenantRead(tenant), CUSTOMER_CARE: 403 }),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'POST',
+      url: `/api/v1/alerts/${await alertOf(customerId)}/resolve`,
+      payload: {},
+    }),
+  },
   createExportTicket: {
     tenants: ['own'],
     // The export of every customer's ok records needs canDownloadCustomers; the filtered one is open to all.
@@ -565,6 +698,98 @@ const CASES: Record<string, Case> = {
     request: async ({ caller, customerId }) => ({
       method: 'GET',
       url: `/export/sterilizations-filtered?ticket=${await ticketOf(caller, 'sterilizations-filtered')}&customerId=${customerId}`,
+    }),
+  },
+  exportRecall: {
+    tenants: ['own', 'other'],
+    // No session: the caller's one-time ticket (none for anonymous) authorises it.
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async ({ caller, customerId }) => ({
+      method: 'GET',
+      url: `/export/recall?ticket=${await ticketOf(caller, 'recall')}&lot=L-OTHER-TENANT&customerId=${customerId}`,
+    }),
+  },
+  streamEvents: {
+    tenants: ['own'],
+    // Every role follows the stream; what each receives is decided per event (events.test.ts).
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/events' }),
+  },
+  getComplianceSummary: {
+    tenants: ['own', 'other'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'GET',
+      url: `/api/v1/customers/${customerId}/compliance-summary?from=2025-03-01&to=2025-03-31`,
+    }),
+  },
+  listCustomerReports: {
+    tenants: ['own', 'other'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => {
+      await makeReport(t, customerId, 'signed');
+      return { method: 'GET', url: `/api/v1/customers/${customerId}/reports` };
+    },
+  },
+  createReport: {
+    tenants: ['own', 'other'],
+    expect: (tenant) => ({ ...every(201), CUSTOMER: tenant === 'own' ? 201 : 404 }),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'POST',
+      url: `/api/v1/customers/${customerId}/reports`,
+      ...form({ from: '2025-03-01', to: '2025-03-31', language: 'it' }),
+    }),
+  },
+  getReport: {
+    tenants: ['own', 'other', 'mismatch'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    request: async (ctx) => ({ method: 'GET', url: await reportUrl(ctx, 'signed') }),
+  },
+  downloadReportDraft: {
+    tenants: ['own', 'other', 'mismatch'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    request: async (ctx) => ({ method: 'GET', url: `${await reportUrl(ctx)}/draft` }),
+  },
+  downloadReportVersion: {
+    tenants: ['own', 'other', 'mismatch'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    request: async (ctx) => ({ method: 'GET', url: `${await reportUrl(ctx, 'signed')}/versions/1` }),
+  },
+  getReportReceipt: {
+    tenants: ['own', 'other', 'mismatch'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    request: async (ctx) => ({
+      method: 'GET',
+      url: `${await reportUrl(ctx, 'anchored')}/versions/1/receipt`,
+    }),
+  },
+  signReport: {
+    tenants: ['own', 'other', 'mismatch'],
+    expect: signing,
+    write: true,
+    asCaller: true,
+    request: async (ctx) => ({
+      method: 'POST',
+      url: `${await reportUrl(ctx)}/signatures`,
+      ...form({ password: DEMO_PASSWORD, meaning: 'reviewed', comment: 'Matrix' }),
     }),
   },
   exportSterilizationsOk: {
@@ -651,7 +876,10 @@ describe('tenant and role matrix', () => {
             headers.authorization = `Bearer ${await mintSession(t, userIds[caller])}`;
           }
           const before = await databaseDigest(t);
-          const response = await t.app.inject({ ...options, headers: { ...options.headers, ...headers } });
+          const response = await injectAnswer(t.app, {
+            ...options,
+            headers: { ...options.headers, ...headers },
+          });
           const where = `${op.operationId} ${caller} ${tenant}: ${response.body.slice(0, 300)}`;
           expect(response.statusCode, where).toBe(status);
           expectSecurityHeaders(response, where);

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGLITE_EXTENSIONS } from './pglite-extensions.ts';
 
 export interface PgliteWorkerData {
   /** Directory of the database files, or 'memory://' for an in-memory database. */
@@ -73,6 +74,7 @@ async function start(): Promise<void> {
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const loadDataDir = loadFrom ? new Blob([await readFile(loadFrom)]) : undefined;
   db = await PGlite.create({
+    extensions: PGLITE_EXTENSIONS,
     ...(inMemory ? { dataDir } : { fs: new DurableNodeFS(dataDir), startParams: DURABLE_START_PARAMS }),
     ...(loadDataDir ? { loadDataDir } : {}),
   });

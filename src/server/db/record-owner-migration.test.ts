@@ -11,6 +11,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER } from './client.ts';
+import { PGLITE_EXTENSIONS } from './pglite-extensions.ts';
 
 type Query = (text: string) => Promise<{ rows: Record<string, unknown>[] }>;
 
@@ -20,7 +21,7 @@ let close: () => Promise<void>;
 beforeAll(async () => {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const lite = new PGlite();
+    const lite = new PGlite({ extensions: PGLITE_EXTENSIONS });
     query = (text) => lite.query(text);
     close = () => lite.close();
     return;

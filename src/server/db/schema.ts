@@ -3,6 +3,7 @@
 // with `npx drizzle-kit generate` and must run on PostgreSQL 15 and PGlite (Postgres 18).
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   char,
@@ -60,13 +61,22 @@ export const customers = pgTable(
     phone: text('phone'),
     referrer: text('referrer'),
     enableBlockchain: boolean('enable_blockchain').notNull().default(false),
+    /** The clinic's own alert thresholds; null = the server's default (ALERT_DEVICE_SILENT_HOURS, ALERT_LAMP_LIFE_THRESHOLD). */
+    alertDeviceSilentHours: integer('alert_device_silent_hours'),
+    alertLampLifeThreshold: integer('alert_lamp_life_threshold'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', tz),
   },
   (t) => [
     index('customers_name_idx').on(t.name, t.id),
+    index('customers_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('customers_city_trgm_idx').using('gin', t.city.op('gin_trgm_ops')),
     check('customers_country_chk', sql`${t.country} ~ '^[A-Za-z]{2}$'`),
+    check(
+      'customers_alert_thresholds_chk',
+      sql`${t.alertDeviceSilentHours} > 0 and ${t.alertLampLifeThreshold} >= 0`,
+    ),
   ],
 );
 
@@ -83,6 +93,10 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     role: text('role').$type<UserRole>().notNull(),
     passwordChangedAt: timestamp('password_changed_at', tz),
+    /** The language of the e-mails the user receives (the app's own language is chosen per browser). */
+    language: text('language').notNull().default('en'),
+    /** Alert kinds the user receives by e-mail; null = the default of the user's role (src/shared/notifications). */
+    emailAlertKinds: text('email_alert_kinds').array(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', tz),
@@ -90,8 +104,11 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_lower_uq').on(sql`lower(${t.email})`),
     index('users_name_idx').on(t.name, t.id),
+    index('users_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
     index('users_customer_id_idx').on(t.customerId),
     check('users_role_chk', sql`${t.role} in ('CUSTOMER', 'CUSTOMER_CARE', 'ADMIN', 'SUPER_ADMIN')`),
+    check('users_language_chk', sql`${t.language} in ('en', 'it')`),
   ],
 );
 
@@ -124,7 +141,11 @@ export const products = pgTable(
     createdAt: createdAt(),
     deletedAt: timestamp('deleted_at', tz),
   },
-  (t) => [index('products_name_idx').on(t.name, t.id), check('products_type_chk', sql`${t.type} in (1, 2)`)],
+  (t) => [
+    index('products_name_idx').on(t.name, t.id),
+    index('products_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    check('products_type_chk', sql`${t.type} in (1, 2)`),
+  ],
 );
 
 export const devices = pgTable(
@@ -148,6 +169,8 @@ export const devices = pgTable(
   },
   (t) => [
     index('devices_label_idx').on(t.label, t.id),
+    index('devices_label_trgm_idx').using('gin', t.label.op('gin_trgm_ops')),
+    index('devices_device_serial_trgm_idx').using('gin', t.deviceSerial.op('gin_trgm_ops')),
     index('devices_customer_id_idx').on(t.customerId),
     index('devices_product_id_idx').on(t.productId),
     check('devices_device_serial_chk', sql`char_length(${t.deviceSerial}) = 8`),
@@ -244,10 +267,32 @@ export const sterilizations = pgTable(
     blockchainDataBlockId: integer('blockchain_data_block_id').references(() => blockchainDataBlocks.id),
     /** The record's Merkle proof in its block (siblings from the leaf up, 0x-hex), set with the block id. */
     merkleProof: text('merkle_proof').array(),
+    /**
+     * Stored after a record of the same device and owner with a higher progressive_id (it came late, or
+     * filled a gap). Set by the trigger that keeps device_progress (migration device_progress_gaps), never by a client.
+     */
+    arrivedOutOfOrder: boolean('arrived_out_of_order').notNull().default(false),
+    /**
+     * Whether a certificate covers the record's consumables lot on the day it was received (UTC):
+     * certified, uncertified (no certificate of that lot), expired (every certificate of the lot had
+     * expired), no_lot. Kept by triggers on both tables (migration lot_compliance), never written by the app.
+     */
+    lotStatus: text('lot_status').notNull().default('no_lot'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('sterilizations_device_progressive_uq').on(t.deviceId, t.progressiveId),
+    // Out-of-order records are few: partial indexes keep the anomaly filter and the device's gap read
+    // one short range, everywhere, per owner and per (device, owner).
+    index('sterilizations_out_of_order_received_ts_id_idx')
+      .on(t.receivedTs.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.arrivedOutOfOrder}`),
+    index('sterilizations_out_of_order_customer_received_ts_id_idx')
+      .on(t.customerId, t.receivedTs.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.arrivedOutOfOrder}`),
+    index('sterilizations_out_of_order_device_customer_received_ts_id_idx')
+      .on(t.deviceId, t.customerId, t.receivedTs.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.arrivedOutOfOrder}`),
     // NULLS FIRST matches a plain `ORDER BY received_ts DESC, id DESC`, so the planner can use it.
     index('sterilizations_received_ts_idx').on(t.receivedTs.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // Per owner, newest first / by lot: a customer's list (and a customer user's whole scope) is an
@@ -271,6 +316,18 @@ export const sterilizations = pgTable(
     index('sterilizations_device_customer_lot_id_idx').on(t.deviceId, t.customerId, t.consumablesLot, t.id),
     index('sterilizations_block_id_idx').on(t.blockchainDataBlockId),
     index('sterilizations_status_code_idx').on(t.statusCode),
+    // Records whose lot is not certified, newest first, over everything and per owner: the lot filter
+    // and the dashboard's figures read only these (few, once certificates are uploaded).
+    index('sterilizations_lot_open_received_ts_idx')
+      .on(t.receivedTs.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.lotStatus} <> 'certified'`),
+    index('sterilizations_customer_lot_open_received_ts_idx')
+      .on(t.customerId, t.receivedTs.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.lotStatus} <> 'certified'`),
+    check(
+      'sterilizations_lot_status_chk',
+      sql`${t.lotStatus} in ('certified', 'uncertified', 'expired', 'no_lot')`,
+    ),
   ],
 );
 
@@ -292,6 +349,21 @@ export const sterilizationDailyOkCounts = pgTable(
 );
 
 /**
+ * How many flagged records (lot uncertified or expired when received) each owner has of each lot. Kept
+ * by triggers on sterilizations (migration 0007), so the dashboard's figures sum a few hundred rows
+ * instead of counting every flagged record.
+ */
+export const lotFlagCounts = pgTable(
+  'lot_flag_counts',
+  {
+    customerId: integer('customer_id').notNull(),
+    consumablesLot: text('consumables_lot').notNull(),
+    flagged: integer('flagged').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.consumablesLot], name: 'lot_flag_counts_pk' })],
+);
+
+/**
  * Every customer each device has belonged to (its current one included), kept by a trigger on devices
  * (migration 0005): the (device, owner) pairs records can have. A customer's device choices, a device's
  * history over its owners and the per-device exports are joins on this small table.
@@ -309,6 +381,51 @@ export const deviceOwners = pgTable(
   (t) => [
     primaryKey({ columns: [t.deviceId, t.customerId], name: 'device_owners_pk' }),
     index('device_owners_customer_idx').on(t.customerId, t.deviceId),
+  ],
+);
+
+/**
+ * Where each device's sequence of progressive ids stands, per owner (a clinic's records of a device are
+ * their own sequence: docs/decisions.md, "Gaps and order"). Kept by a row trigger on sterilizations
+ * (migration 0007), which locks this row, so concurrent records of one device and owner are counted one
+ * after the other. missing_count is the sum of the pair's gap ranges, so "devices with missing records"
+ * is a count over this small table.
+ */
+export const deviceProgress = pgTable(
+  'device_progress',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    minProgressiveId: integer('min_progressive_id').notNull(),
+    maxProgressiveId: integer('max_progressive_id').notNull(),
+    missingCount: bigint('missing_count', { mode: 'number' }).notNull().default(0),
+    outOfOrderCount: integer('out_of_order_count').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.deviceId, t.customerId], name: 'device_progress_pk' }),
+    index('device_progress_missing_idx').on(t.customerId, t.deviceId).where(sql`${t.missingCount} > 0`),
+  ],
+);
+
+/**
+ * The progressive ids a device skipped, per owner, as ranges between the owner's lowest and highest
+ * stored id: first_missing..last_missing, both missing. Kept with device_progress by the same trigger.
+ */
+export const deviceProgressGaps = pgTable(
+  'device_progress_gaps',
+  {
+    deviceId: integer('device_id').notNull(),
+    customerId: integer('customer_id').notNull(),
+    firstMissing: integer('first_missing').notNull(),
+    lastMissing: integer('last_missing').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.deviceId, t.customerId, t.firstMissing], name: 'device_progress_gaps_pk' }),
+    check('device_progress_gaps_range_chk', sql`${t.firstMissing} <= ${t.lastMissing}`),
   ],
 );
 
@@ -354,6 +471,8 @@ export const certificates = pgTable(
     uniqueIndex('certificates_lot_treatment_uq').on(t.lotNumber, t.validatedTreatmentNumber),
     index('certificates_treatment_idx').on(t.validatedTreatmentNumber),
     index('certificates_expiration_date_idx').on(t.expirationDate),
+    index('certificates_lot_number_trgm_idx').using('gin', t.lotNumber.op('gin_trgm_ops')),
+    index('certificates_treatment_trgm_idx').using('gin', t.validatedTreatmentNumber.op('gin_trgm_ops')),
   ],
 );
 
@@ -410,6 +529,78 @@ export const auditLog = pgTable(
   ],
 );
 
+export const REPORT_LANGUAGES = ['en', 'it'] as const;
+export type ReportLanguage = (typeof REPORT_LANGUAGES)[number];
+export const SIGNATURE_MEANINGS = ['reviewed', 'approved'] as const;
+export type SignatureMeaning = (typeof SIGNATURE_MEANINGS)[number];
+
+/**
+ * Compliance reports (docs/reports.md): one customer's period in one language, generated once into an
+ * unsigned draft PDF that never changes (migration 0007's trigger), so what a signer reads is what
+ * they sign.
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    periodFrom: date('period_from', { mode: 'string' }).notNull(),
+    periodTo: date('period_to', { mode: 'string' }).notNull(),
+    language: text('language').$type<ReportLanguage>().notNull(),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    draftPdf: bytea('draft_pdf').notNull(),
+    draftSha256: text('draft_sha256').notNull(),
+  },
+  (t) => [
+    index('reports_customer_created_idx').on(t.customerId, t.createdAt.desc(), t.id.desc()),
+    check('reports_language_chk', sql`${t.language} in ('en', 'it')`),
+    check('reports_period_chk', sql`${t.periodTo} >= ${t.periodFrom}`),
+    check('reports_draft_sha256_chk', sql`${t.draftSha256} ~ '^[0-9a-f]{64}$'`),
+  ],
+);
+
+/**
+ * A report's signed versions: version n is version n-1 (or the draft) with the n-th signature's
+ * manifestation printed on every page. Its bytes, hash and signature never change (migration 0007's
+ * trigger refuses it); only the anchor worker writes its block and proof, as for a record.
+ */
+export const reportVersions = pgTable(
+  'report_versions',
+  {
+    id: serial('id').primaryKey(),
+    reportId: integer('report_id')
+      .notNull()
+      .references(() => reports.id),
+    version: integer('version').notNull(),
+    pdf: bytea('pdf').notNull(),
+    sha256: text('sha256').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    signerUserId: integer('signer_user_id')
+      .notNull()
+      .references(() => users.id),
+    /** The signer's printed name and email at signing, as the manifestation shows them. */
+    signerName: text('signer_name').notNull(),
+    signerEmail: text('signer_email').notNull(),
+    meaning: text('meaning').$type<SignatureMeaning>().notNull(),
+    comment: text('comment'),
+    signedAt: timestamp('signed_at', tz).notNull(),
+    blockchainDataBlockId: integer('blockchain_data_block_id').references(() => blockchainDataBlocks.id),
+    /** The version's Merkle proof in its block (siblings from the leaf up), set with the block id. */
+    merkleProof: text('merkle_proof').array(),
+  },
+  (t) => [
+    uniqueIndex('report_versions_report_version_uq').on(t.reportId, t.version),
+    index('report_versions_block_id_idx').on(t.blockchainDataBlockId),
+    index('report_versions_waiting_idx').on(t.id).where(sql`${t.blockchainDataBlockId} is null`),
+    check('report_versions_meaning_chk', sql`${t.meaning} in ('reviewed', 'approved')`),
+    check('report_versions_sha256_chk', sql`${t.sha256} ~ '^[0-9a-f]{64}$'`),
+    check('report_versions_version_chk', sql`${t.version} >= 1`),
+  ],
+);
+
 // ---- State several server processes share (DESIGN §5: PostgreSQL is the only shared engine) ----
 
 /**
@@ -439,6 +630,86 @@ export const rateLimitHits = pgTable(
   (t) => [index('rate_limit_hits_window_ends_at_idx').on(t.windowEndsAt)],
 );
 
+/**
+ * E-mails waiting to be sent, and the record of those sent (docs/decisions.md, "E-mail outbox"). A mail
+ * is written once per dedupe key (one alert and recipient), so a second evaluation, a restart or another
+ * process never queues it twice; a sender claims due rows with a lease (next_attempt_at moved ahead), so
+ * two processes never send the same row at once. Without SMTP_URL nothing is sent and the rows stay as a
+ * browsable outbox.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: serial('id').primaryKey(),
+    dedupeKey: text('dedupe_key').notNull().unique('mail_outbox_dedupe_key_uq'),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    toAddress: text('to_address').notNull(),
+    language: text('language').notNull(),
+    subject: text('subject').notNull(),
+    bodyText: text('body_text').notNull(),
+    createdAt: createdAt(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', tz).notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', tz),
+    messageId: text('message_id'),
+  },
+  (t) => [
+    index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.sentAt} is null`),
+    index('mail_outbox_created_at_idx').on(t.createdAt, t.id),
+  ],
+);
+
+// ---- Alerts (DESIGN §5: alerts are rows; the bell, e-mail and live updates are views of them) ----
+
+export const ALERT_STATES = ['open', 'acknowledged', 'resolved'] as const;
+export type AlertState = (typeof ALERT_STATES)[number];
+
+/**
+ * One row per raised condition (src/server/alerts). `condition_key` names the condition (kind and
+ * subject); the partial unique index lets one condition have one unresolved alert at most, so raising
+ * is an INSERT … ON CONFLICT DO NOTHING from any process. A condition that clears resolves its alert
+ * (resolution 'cleared'); a person may resolve it by hand ('manual'), after which the same condition is
+ * not raised again until it has cleared (`condition_cleared_at` stays null until then).
+ */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').notNull(),
+    /** The clinic it belongs to; null = staff only (e.g. a blockchain block not mined). */
+    customerId: integer('customer_id').references(() => customers.id),
+    /** The device concerned, when there is one (for the device page and the device filter). */
+    deviceId: integer('device_id').references(() => devices.id),
+    /** What the kind is about: a record, batch, certificate, block or device id. */
+    subjectId: bigint('subject_id', { mode: 'number' }),
+    conditionKey: text('condition_key').notNull(),
+    /** What a reader needs without another query: status text, residual life, percent, dates… */
+    details: jsonb('details').notNull().default({}),
+    state: text('state').$type<AlertState>().notNull().default('open'),
+    raisedAt: timestamp('raised_at', tz).notNull().defaultNow(),
+    acknowledgedAt: timestamp('acknowledged_at', tz),
+    acknowledgedBy: integer('acknowledged_by').references(() => users.id, { onDelete: 'set null' }),
+    acknowledgeComment: text('acknowledge_comment'),
+    resolvedAt: timestamp('resolved_at', tz),
+    /** Null when the condition cleared by itself. */
+    resolvedBy: integer('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    resolution: text('resolution'),
+    resolveComment: text('resolve_comment'),
+    conditionClearedAt: timestamp('condition_cleared_at', tz),
+  },
+  (t) => [
+    uniqueIndex('alerts_condition_unresolved_uq').on(t.conditionKey).where(sql`${t.state} <> 'resolved'`),
+    index('alerts_condition_key_idx').on(t.conditionKey),
+    index('alerts_raised_at_idx').on(t.raisedAt.desc(), t.id.desc()),
+    index('alerts_customer_raised_at_idx').on(t.customerId, t.raisedAt.desc(), t.id.desc()),
+    index('alerts_device_state_idx').on(t.deviceId, t.state),
+    index('alerts_state_kind_idx').on(t.state, t.kind),
+    check('alerts_state_chk', sql`${t.state} in ('open', 'acknowledged', 'resolved')`),
+    check('alerts_resolution_chk', sql`${t.resolution} in ('cleared', 'manual')`),
+  ],
+);
+
 export type Customer = typeof customers.$inferSelect;
 export type NewCustomer = typeof customers.$inferInsert;
 export type User = typeof users.$inferSelect;
@@ -461,3 +732,4 @@ export type ExportTicket = typeof exportTickets.$inferSelect;
 export type CertificateFile = typeof certificateFiles.$inferSelect;
 export type NewCertificateFile = typeof certificateFiles.$inferInsert;
 export type AuditLogRow = typeof auditLog.$inferSelect;
+export type AlertRow = typeof alerts.$inferSelect;

@@ -2,6 +2,7 @@ import argon2 from 'argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, seedMinimal } from '../test/test-database.ts';
 import type { Database } from './client.ts';
+import { DEMO_GAP_SIZE } from './seed/sterilization-history.ts';
 import { DEMO_PASSWORD, isSeeded, type SeedSummary, seedDemoData } from './seed.ts';
 
 /** Everything the seed wrote except the time-of-creation columns. */
@@ -102,12 +103,36 @@ describe('seedDemoData', () => {
       );
       expect(codes.map((r) => r.status_code)).toEqual([0, 1, 2, 3]);
       expect(codes[0].n).toBeGreaterThan(1600);
+      // In time order except the one record the demo sends late (below).
       const { rows: disorder } = await b2.pool.query(
         `SELECT count(*)::int AS n FROM (SELECT received_ts, lag(received_ts) OVER w AS prev_ts
            FROM sterilizations WINDOW w AS (PARTITION BY device_id ORDER BY progressive_id)) t
          WHERE prev_ts >= received_ts`,
       );
-      expect(disorder[0].n).toBe(0);
+      expect(disorder[0].n).toBe(1);
+      // The demo shows one device with a gap and one late record, and the gap tables hold them.
+      const { rows: gaps } = await b2.pool.query(
+        'SELECT device_id, last_missing - first_missing + 1 AS size FROM device_progress_gaps',
+      );
+      expect(gaps.map((g) => g.size)).toEqual([DEMO_GAP_SIZE]);
+      const { rows: late } = await b2.pool.query(
+        `SELECT s.device_id, s.progressive_id, p.out_of_order_count FROM sterilizations s
+           JOIN device_progress p ON p.device_id = s.device_id AND p.customer_id = s.customer_id
+         WHERE s.arrived_out_of_order`,
+      );
+      expect(late).toHaveLength(1);
+      expect(late[0].out_of_order_count).toBe(1);
+      expect(late[0].device_id).not.toBe(gaps[0].device_id);
+      const { rows: progress } = await b2.pool.query(
+        `SELECT sum(missing_count)::int AS missing, count(*)::int AS pairs,
+           (SELECT count(DISTINCT (device_id, customer_id))::int FROM sterilizations) AS stored_pairs
+         FROM device_progress`,
+      );
+      expect(progress[0]).toEqual({
+        missing: DEMO_GAP_SIZE,
+        pairs: progress[0].stored_pairs,
+        stored_pairs: progress[0].stored_pairs,
+      });
       const { rows: span } = await b2.pool.query(
         "SELECT (max(received_ts) - min(received_ts)) > interval '100 days' AS wide, max(received_ts) < now() AS past FROM sterilizations",
       );

@@ -6,6 +6,8 @@
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database } from './client.ts';
 import { deferDailyOkCounts, recountDailyOkCounts } from './daily-ok-counts.ts';
+import { deferDeviceProgress, rebuildDeviceProgress } from './device-progress.ts';
+import { recountLotFlagCounts, supplyLotStatus } from './lot-flag-counts.ts';
 import { ACCOUNTS, CLINICS, type ClinicSpec, MANUFACTURER } from './seed/demo-fleet.ts';
 import { createDeviceKeysDir, deviceKeyPair, newKeyPair } from './seed/device-key-files.ts';
 import { createPrng } from './seed/prng.ts';
@@ -253,8 +255,12 @@ export async function seedDemoData(database: Database, opts: SeedOptions = {}): 
 
     const insertStarted = performance.now();
     await deferDailyOkCounts(client);
+    await deferDeviceProgress(client);
+    await supplyLotStatus(client);
     await insertSterilizationHistory(client, rand, plans, total, anchor);
     await recountDailyOkCounts(client);
+    await rebuildDeviceProgress(client);
+    await recountLotFlagCounts(client);
     const insertMs = performance.now() - insertStarted;
 
     await client.query('COMMIT');

@@ -5,6 +5,9 @@
  * certificate, a signed device token), a digest of every table to prove that a refused request wrote
  * nothing, and the checks every answer must pass (envelope, security headers).
  */
+
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { CompactSign, importPKCS8 } from 'jose';
 import { PDFDocument } from 'pdf-lib';
 import { expect } from 'vitest';
@@ -30,7 +33,7 @@ export async function mintSession(t: TestApp, userId: number): Promise<string> {
 export async function mintTicket(
   t: TestApp,
   userId: number,
-  exportName: 'sterilizations-filtered' | 'sterilizations-ok',
+  exportName: 'sterilizations-filtered' | 'sterilizations-ok' | 'recall',
 ): Promise<string> {
   const ticket = newToken();
   // A ticket belongs to a live session of its user: one made for it here.
@@ -109,6 +112,43 @@ export async function devnetTransactionHash(t: TestApp): Promise<string> {
   throw new Error('no transaction on the devnet');
 }
 
+/**
+ * A compliance report of this customer, made in the database (its draft is any PDF): with `signed`, a
+ * signed version 1; with `anchored`, that version in a mined block too.
+ */
+export async function makeReport(
+  t: TestApp,
+  customerId: number,
+  state: 'draft' | 'signed' | 'anchored' = 'draft',
+): Promise<number> {
+  const pdf = await samplePdf();
+  const sha = createHash('sha256').update(pdf).digest('hex');
+  const admin = await userIdByEmail(t, 'admin@example.com');
+  const made = await t.database.pool.query(
+    `insert into reports (customer_id, period_from, period_to, language, created_by, draft_pdf, draft_sha256)
+     values ($1, '2025-03-01', '2025-03-31', 'en', $2, $3, $4) returning id`,
+    [customerId, admin, pdf, sha],
+  );
+  const reportId = Number(made.rows[0].id);
+  if (state === 'draft') return reportId;
+  let block: number | null = null;
+  if (state === 'anchored') {
+    const mined = await t.database.pool.query(
+      `insert into blockchain_data_blocks (status, network, merkle_root, transaction_hash, hashing_version)
+       values ('MINED', 'devnet', $1, $1, 2) returning id`,
+      [`0x${'22'.repeat(32)}`],
+    );
+    block = Number(mined.rows[0].id);
+  }
+  await t.database.pool.query(
+    `insert into report_versions (report_id, version, pdf, sha256, size_bytes, signer_user_id, signer_name, signer_email,
+       meaning, signed_at, blockchain_data_block_id, merkle_proof)
+     values ($1, 1, $2, $3, $4, $5, 'Admin', 'admin@example.com', 'reviewed', now(), $6, $7)`,
+    [reportId, pdf, sha, pdf.length, admin, block, block === null ? null : '{}'],
+  );
+  return reportId;
+}
+
 // ---- every table, digested --------------------------------------------------------------------
 
 export type Digest = Record<string, string>;
@@ -148,6 +188,32 @@ export async function databaseDigest(t: TestApp, only: Record<string, string> = 
   const digest: Digest = {};
   for (const row of result.rows) digest[names[Number(row.i)] as string] = row.digest;
   return digest;
+}
+
+/** What the contract tests read of an answer (inject()'s response, or a stream's beginning). */
+export interface InjectedAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+  json(): unknown;
+}
+
+/**
+ * inject() for every operation, the event stream included: inject() resolves when an answer ends,
+ * which a stream never does, so the answer is taken as a stream and an open event stream is judged by
+ * its first chunk (then left, and ended by the app's close); any other answer is read whole.
+ */
+export async function injectAnswer(app: FastifyInstance, options: InjectOptions): Promise<InjectedAnswer> {
+  const response = await app.inject({ ...options, payloadAsStream: true });
+  const stream = response.stream();
+  let body = '';
+  const streaming = String(response.headers['content-type']).startsWith('text/event-stream');
+  for await (const chunk of stream) {
+    body += String(chunk);
+    if (streaming) break;
+  }
+  if (streaming) stream.destroy();
+  return { statusCode: response.statusCode, headers: response.headers, body, json: () => JSON.parse(body) };
 }
 
 // ---- checks every answer passes ----------------------------------------------------------------

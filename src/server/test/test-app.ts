@@ -53,11 +53,15 @@ export function uniqueClientAddress(): string {
 export async function createPeerApp(
   t: TestApp,
   env: Record<string, string> = {},
+  deps: Pick<AppDependencies, 'chain' | 'leadershipRetryMs'> = {},
 ): Promise<Pick<TestApp, 'app' | 'close'>> {
   const connectionString =
     t.database.kind === 'postgres' ? t.database.pool.options.connectionString : undefined;
   const database = connectionString ? await openDatabase({ databaseUrl: connectionString }) : t.database;
-  const app = await buildApp(testConfig({ ...t.configEnv, LOG_LEVEL: 'silent', ...env }), { database });
+  const app = await buildApp(testConfig({ ...t.configEnv, LOG_LEVEL: 'silent', ...env }), {
+    ...deps,
+    database,
+  });
   await app.ready();
   return {
     app,
@@ -75,6 +79,8 @@ function testConfig(env: Record<string, string>): AppConfig {
     TRUST_PROXY: 'true',
     // Tests that anchor turn the worker on themselves (src/server/chain/*.test.ts).
     ANCHOR_ENABLED: 'false',
+    // Tests sweep alerts themselves, with their own clock (app.alerts.sweep(now)).
+    ALERT_SWEEP_INTERVAL_SECONDS: '0',
     ...env,
   });
 }

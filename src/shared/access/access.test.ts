@@ -28,6 +28,10 @@ const expected: Record<string, Record<Role, boolean>> = {
   },
   canUploadCertificates: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
   canSeeAudit: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
+  canSeeMailOutbox: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
+  canAcknowledgeAlerts: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: true, CUSTOMER: true },
+  canResolveAlerts: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: true },
+  canSignReports: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: true },
 };
 
 describe('access matrix', () => {
@@ -44,7 +48,7 @@ describe('access matrix', () => {
   }
 
   it('gives each role its menu modules', () => {
-    const all = ['customers', 'users', 'products', 'devices', 'sterilizations', 'certificates'];
+    const all = ['customers', 'users', 'products', 'devices', 'sterilizations', 'certificates', 'alerts'];
     expect(modulesFor('SUPER_ADMIN')).toEqual(all);
     expect(modulesFor('ADMIN')).toEqual(all);
     expect(modulesFor('CUSTOMER_CARE')).toEqual([
@@ -53,8 +57,9 @@ describe('access matrix', () => {
       'devices',
       'sterilizations',
       'certificates',
+      'alerts',
     ]);
-    expect(modulesFor('CUSTOMER')).toEqual(['sterilizations', 'certificates']);
+    expect(modulesFor('CUSTOMER')).toEqual(['sterilizations', 'certificates', 'alerts', 'reports']);
   });
 
   it('confines only customer users to their tenant', () => {

@@ -18,6 +18,10 @@ export const ABILITY_NAMES = [
   'canAssignDeviceToDifferentCustomer',
   'canUploadCertificates',
   'canSeeAudit',
+  'canSeeMailOutbox',
+  'canAcknowledgeAlerts',
+  'canResolveAlerts',
+  'canSignReports',
 ] as const;
 export type AbilityName = (typeof ABILITY_NAMES)[number];
 export type Abilities = Record<AbilityName, boolean>;
@@ -29,6 +33,8 @@ export const MODULES = [
   'devices',
   'sterilizations',
   'certificates',
+  'alerts',
+  'reports',
 ] as const;
 export type Module = (typeof MODULES)[number];
 
@@ -52,6 +58,13 @@ const ABILITY_ROLES: Record<AbilityName, readonly Role[]> = {
   canAssignDeviceToDifferentCustomer: MANAGERS,
   canUploadCertificates: MANAGERS,
   canSeeAudit: MANAGERS,
+  canSeeMailOutbox: MANAGERS,
+  // Everyone who sees an alert may say they have seen it; resolving by hand closes it for everybody,
+  // so it is for managers and for the clinic that owns it, not for customer care (who read and pass on).
+  canAcknowledgeAlerts: ROLES,
+  canResolveAlerts: ['CUSTOMER', 'ADMIN', 'SUPER_ADMIN'],
+  // The maker's quality managers, and the clinic's own users for their own clinic's reports (tenant rule).
+  canSignReports: ['SUPER_ADMIN', 'ADMIN', 'CUSTOMER'],
 };
 
 const MODULE_ROLES: Record<Module, readonly Role[]> = {
@@ -61,6 +74,9 @@ const MODULE_ROLES: Record<Module, readonly Role[]> = {
   devices: STAFF,
   sterilizations: ROLES,
   certificates: ROLES,
+  alerts: ROLES,
+  // The clinic's own entry; staff reach a customer's reports from its page.
+  reports: ['CUSTOMER'],
 };
 
 export function isRole(value: unknown): value is Role {

@@ -51,6 +51,8 @@ export type Ability = keyof Abilities;
 export type ProductTypeCode = Schemas['ProductTypeCode'];
 export type ProductTypeName = Schemas['ProductTypeName'];
 export type BlockStatus = Schemas['BlockStatus'];
+export type LotStatus = Schemas['LotStatus'];
+export type LotStatusFilter = Schemas['LotStatusFilter'];
 export type Option = Schemas['Option'];
 export type DeviceOption = Schemas['DeviceOption'];
 
@@ -62,11 +64,14 @@ export type Customer = Schemas['Customer'];
 export type User = Schemas['User'];
 export type Product = Schemas['Product'];
 export type Device = Schemas['Device'];
+export type DeviceGaps = Schemas['DeviceGaps'];
 export type Batch = Schemas['Batch'];
 export type Dashboard = Schemas['Dashboard'];
 export type BlockchainDataBlock = Schemas['BlockchainDataBlock'];
 export type BlockchainData = Schemas['BlockchainData'];
 export type Sterilization = Schemas['Sterilization'];
+export type RecallSummary = Schemas['RecallSummary'];
+export type RecallCount = Schemas['RecallCount'];
 export type Certificate = Schemas['Certificate'];
 export type Transaction = Schemas['Transaction'];
 export type HashResult = Schemas['HashResult'];
@@ -75,6 +80,13 @@ export type AuditEntry = Schemas['AuditEntry'];
 export type AuditChange = Schemas['AuditChange'];
 export type AuditAction = Schemas['AuditAction'];
 export type AuditEntityType = Schemas['AuditEntityType'];
+export type Mail = Schemas['Mail'];
+export type NotificationSettings = Schemas['NotificationSettings'];
+export type MailState = Schemas['MailState'];
+export type Alert = Schemas['Alert'];
+export type AlertKind = Schemas['AlertKind'];
+export type AlertState = Schemas['AlertState'];
+export type AlertCount = Schemas['AlertCount'];
 
 // Paged lists
 export type Paged<T> = { data: T[]; total: number; per_page: number; page: number };
@@ -85,6 +97,7 @@ export type PagedDevices = Schemas['PagedDevices'];
 export type PagedSterilizations = Schemas['PagedSterilizations'];
 export type PagedCertificates = Schemas['PagedCertificates'];
 export type PagedAudit = Schemas['PagedAudit'];
+export type PagedAlerts = Schemas['PagedAlerts'];
 
 // Request bodies
 export type LoginForm = Schemas['LoginForm'];
@@ -96,7 +109,11 @@ export type CertificateUploadForm = Schemas['CertificateUploadForm'];
 export type CalculateHashForm = Schemas['CalculateHashForm'];
 export type IngestRequest = Schemas['IngestRequest'];
 export type ExportTicketRequest = Schemas['ExportTicketRequest'];
+export type AlertActionRequest = Schemas['AlertActionRequest'];
 export type ExportKind = ExportTicketRequest['export'];
+
+// Live updates (streamEvents)
+export type LiveEvent = Schemas['LiveEvent'];
 
 /** Base path of every call except the CSV exports (`servers` of the contract). */
 export const API_BASE_PATH = '/api/v1';

@@ -76,6 +76,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/me/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get which alerts reach the logged-in user by e-mail, and in which language. */
+    get: operations['getNotificationSettings'];
+    /**
+     * Choose which alerts reach the logged-in user by e-mail, and the e-mails' language.
+     * @description `email_alert_kinds` null returns to the role's default. A kind the user's role cannot see (a clinic user and a staff-only kind) is refused with `validation.notifications.kind_not_available`.
+     */
+    put: operations['updateNotificationSettings'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/dashboard': {
     parameters: {
       query?: never;
@@ -103,7 +124,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List customers, paged and sorted, with sterilization counts in a date range. */
+    /**
+     * List customers, paged and sorted, with sterilization counts in a date range.
+     * @description Searched fields (`q`): name and city.
+     */
     get: operations['listCustomers'];
     put?: never;
     /** Create a customer. */
@@ -263,6 +287,164 @@ export interface paths {
     patch: operations['updateCustomerDevice'];
     trace?: never;
   };
+  '/customers/{id}/compliance-summary': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+      };
+      cookie?: never;
+    };
+    /**
+     * The figures of a compliance report of one customer and period (what its PDF prints).
+     * @description Records count by their owner at cycle time (sterilizations.customer_id), received within the period's whole UTC days. Without from and to: the previous calendar month (UTC).
+     */
+    get: operations['getComplianceSummary'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/{id}/reports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+      };
+      cookie?: never;
+    };
+    /** The customer's compliance reports with their signed versions, paged, sorted and filtered. */
+    get: operations['listCustomerReports'];
+    put?: never;
+    /** Generate a compliance report (its unsigned draft PDF is stored and never changes). */
+    post: operations['createReport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/{id}/reports/{reportId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description Report id. */
+        reportId: components['parameters']['ReportIdPath'];
+      };
+      cookie?: never;
+    };
+    /** One report with its signed versions. */
+    get: operations['getReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/{id}/reports/{reportId}/draft': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description Report id. */
+        reportId: components['parameters']['ReportIdPath'];
+      };
+      cookie?: never;
+    };
+    /** The unsigned draft PDF (the preview a signer reads before signing). */
+    get: operations['downloadReportDraft'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/{id}/reports/{reportId}/versions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description Report id. */
+        reportId: components['parameters']['ReportIdPath'];
+        /** @description Signed version number (1 = the first signature). */
+        version: components['parameters']['ReportVersionPath'];
+      };
+      cookie?: never;
+    };
+    /** A signed version's PDF, byte for byte as signed (its sha256 is the version's sha256). */
+    get: operations['downloadReportVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/{id}/reports/{reportId}/versions/{version}/receipt': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description Report id. */
+        reportId: components['parameters']['ReportIdPath'];
+        /** @description Signed version number (1 = the first signature). */
+        version: components['parameters']['ReportVersionPath'];
+      };
+      cookie?: never;
+    };
+    /** The proof receipt of a signed version (docs/integrity.md §10), for the public /verify page with the PDF. 409 `reports.not_anchored` while the version's hash is not in a block with a transaction yet. */
+    get: operations['getReportReceipt'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/{id}/reports/{reportId}/signatures': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description Report id. */
+        reportId: components['parameters']['ReportIdPath'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sign a report electronically (21 CFR Part 11): the signer's password again, a meaning and an optional comment. Makes a new immutable version (the previous one, or the draft, with this signature's manifestation printed on every page). A wrong password is 422 on `password` and changes nothing; an approved report takes no further signature (409 `reports.already_approved`). */
+    post: operations['signReport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/users': {
     parameters: {
       query?: never;
@@ -270,7 +452,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List users visible to the caller, paged and sorted. */
+    /**
+     * List users visible to the caller, paged and sorted.
+     * @description Searched fields (`q`): name and email.
+     */
     get: operations['listUsers'];
     put?: never;
     post?: never;
@@ -287,7 +472,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List products, paged and sorted. */
+    /**
+     * List products, paged and sorted.
+     * @description Searched fields (`q`): name.
+     */
     get: operations['listProducts'];
     put?: never;
     post?: never;
@@ -304,7 +492,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List devices visible to the caller, paged and sorted. */
+    /**
+     * List devices visible to the caller, paged and sorted.
+     * @description Searched fields (`q`): serial number and label.
+     */
     get: operations['listDevices'];
     put?: never;
     post?: never;
@@ -333,6 +524,29 @@ export interface paths {
      * @description Answers 422 `validation_error` with `data.customerId` = [`devices.assign.same_customer`] when the device already belongs to that customer.
      */
     post: operations['assignDeviceToCustomer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/devices/{deviceId}/gaps': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Device id. */
+        deviceId: components['parameters']['DeviceIdPath'];
+      };
+      cookie?: never;
+    };
+    /**
+     * The device's missing progressive ids and its records that arrived out of order.
+     * @description Per owner: a clinic's records of a device are their own sequence, so a customer user sees only the gaps and late records among its own records of a device it has or had (another device is 404); staff see every owner's. `ranges` (newest first) and `out_of_order` (latest received first) hold at most `limit` entries each; `ranges_total`, `missing_count` and `out_of_order_total` count them all.
+     */
+    get: operations['getDeviceGaps'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -415,6 +629,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/recall/records': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List every record that used a consumables lot, paged, sorted and filtered.
+     * @description The sterilization list's records of one lot (exact match). Callers without `canSeeAllSterilizations` only see their own customer's records. A lot nobody used answers an empty page.
+     */
+    get: operations['listRecallRecords'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/recall/summary': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Count a consumables lot's records per customer and per device, with the lot's certificates.
+     * @description Counts over the same records as listRecallRecords with the same filters (a customer user counts only its own). A lot nobody used answers zero records and empty lists.
+     */
+    get: operations['getRecallSummary'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/certificates': {
     parameters: {
       query?: never;
@@ -422,7 +676,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List certificates, paged and sorted. */
+    /**
+     * List certificates, paged and sorted.
+     * @description Searched fields (`q`): lot number and validated treatment number.
+     */
     get: operations['listCertificates'];
     put?: never;
     /** Upload an Italian certificate PDF; the quality control checklist is generated automatically. */
@@ -572,6 +829,109 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/mail-outbox': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the e-mail outbox, newest first (canSeeMailOutbox).
+     * @description Every e-mail the product queued, with its state: `pending` (waiting or being retried), `sent`, or `failed` (every attempt failed). Without an SMTP server (`SMTP_URL` unset) nothing is sent and this outbox is where the mails can be read (`sending_enabled` false).
+     */
+    get: operations['listMailOutbox'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alerts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List alerts, paged, sorted and filtered.
+     * @description A CUSTOMER user sees only their own customer's alerts (never staff-only kinds such as `block_not_mined`); staff see every alert. A customerId of another tenant answers an empty page. Default order: newest raised first.
+     */
+    get: operations['listAlerts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alerts/unread-count': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How many alerts the caller sees are open and not yet acknowledged (the bell). */
+    get: operations['countUnreadAlerts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alerts/{alertId}/acknowledge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Alert id. */
+        alertId: components['parameters']['AlertIdPath'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Acknowledge an open alert, with an optional comment (canAcknowledgeAlerts; audited).
+     * @description Answers 409 `alerts.already_acknowledged` or `alerts.already_resolved` when the alert is no longer open; another tenant's alert is 404.
+     */
+    post: operations['acknowledgeAlert'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alerts/{alertId}/resolve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Alert id. */
+        alertId: components['parameters']['AlertIdPath'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resolve an open or acknowledged alert by hand, with an optional comment (canResolveAlerts; audited).
+     * @description The same condition is not raised again until it has cleared. Answers 409 `alerts.already_resolved` when the alert is resolved; another tenant's alert is 404.
+     */
+    post: operations['resolveAlert'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/export-tickets': {
     parameters: {
       query?: never;
@@ -632,6 +992,54 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/export/recall': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download every record that used a consumables lot as CSV.
+     * @description Authorised by the one-time `ticket` (from createExportTicket, export `recall`), not by a bearer token. The same records as listRecallRecords, by customer, device and time.
+     */
+    get: operations['exportRecall'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Follow live updates as Server-Sent Events.
+     * @description A `text/event-stream` that stays open: each event is `event: <type>` with `data:` one JSON
+     *     object (`LiveEvent`), sent only to callers allowed to see it (a customer user: its own
+     *     customer's records and alerts, and blocks holding its records; staff: everything; staff-only
+     *     alerts: staff). Comment lines (`: heartbeat`) keep proxies from closing an idle stream.
+     *
+     *     Authorised by the usual `Authorization: Bearer` header, never by a token in the URL: browsers
+     *     read it with `fetch` (EventSource cannot send headers). The stream ends when the session
+     *     expires, is revoked (logout, password change, user disabled) or the server shuts down; the
+     *     client reconnects and, since events sent meanwhile are not replayed, refreshes what it shows.
+     */
+    get: operations['streamEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -683,7 +1091,15 @@ export interface components {
     /** @enum {string} */
     Role: 'CUSTOMER' | 'CUSTOMER_CARE' | 'ADMIN' | 'SUPER_ADMIN';
     /** @enum {string} */
-    Module: 'customers' | 'users' | 'products' | 'devices' | 'sterilizations' | 'certificates';
+    Module:
+      | 'customers'
+      | 'users'
+      | 'products'
+      | 'devices'
+      | 'sterilizations'
+      | 'certificates'
+      | 'alerts'
+      | 'reports';
     Abilities: {
       canSeeAllSterilizations: boolean;
       canDownloadSterilizations: boolean;
@@ -697,6 +1113,10 @@ export interface components {
       canAssignDeviceToDifferentCustomer: boolean;
       canUploadCertificates: boolean;
       canSeeAudit: boolean;
+      canSeeMailOutbox: boolean;
+      canAcknowledgeAlerts: boolean;
+      canResolveAlerts: boolean;
+      canSignReports: boolean;
     };
     /**
      * @description 1 = Sterilizing Neck Plug, 2 = Sterilizing Bath.
@@ -751,6 +1171,10 @@ export interface components {
       phone: string | null;
       referrer: string | null;
       enable_blockchain: boolean;
+      /** @description The clinic's own device_silent threshold in hours; null = the server's ALERT_DEVICE_SILENT_HOURS. */
+      alert_device_silent_hours: number | null;
+      /** @description The clinic's own lamp_life_low threshold in hours of residual life; null = ALERT_LAMP_LIFE_THRESHOLD. */
+      alert_lamp_life_threshold: number | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -818,11 +1242,43 @@ export interface components {
         device_serial: string;
       };
     };
+    DeviceGaps: {
+      device_id: number;
+      /** @description Progressive ids missing over every visible range. */
+      missing_count: number;
+      ranges: components['schemas']['GapRange'][];
+      ranges_total: number;
+      out_of_order: components['schemas']['OutOfOrderRecord'][];
+      out_of_order_total: number;
+    };
+    /** @description Progressive ids first_missing..last_missing (both included) of one owner's records are missing. */
+    GapRange: {
+      customer_id: number;
+      customer_name: string;
+      first_missing: number;
+      last_missing: number;
+      count: number;
+    };
+    OutOfOrderRecord: {
+      id: number;
+      progressive_id: number;
+      /** Format: date-time */
+      received_ts: string;
+      customer_id: number;
+      customer_name: string;
+    };
     Dashboard: {
+      /** @description Devices with missing progressive ids among the caller's visible records (per owner, as getDeviceGaps counts them). */
+      devices_with_gaps: number;
       customers: number | null;
       users: number | null;
       baths: number | null;
       plugs: number | null;
+      /** @description Records (the caller's own, for a customer user) whose consumables lot was uncertified or expired when received, and how many distinct lots they name. */
+      lot_compliance: {
+        flagged_records: number;
+        flagged_lots: number;
+      };
       disposables: components['schemas']['Batch'][] | null;
     };
     /** @enum {string} */
@@ -857,6 +1313,8 @@ export interface components {
       device_serial: string;
       /** @description Per-device cycle counter. */
       progressive_id: number;
+      /** @description Stored after a record of the same device and owner with a higher progressive_id (it came late or filled a gap). */
+      arrived_out_of_order: boolean;
       /** @description UV dose. */
       supplied_energy: number;
       nominal_time: number;
@@ -881,6 +1339,42 @@ export interface components {
       blockchain_data: components['schemas']['BlockchainData'] | null;
       /** @description Whether the record's customer has blockchain enabled. False: the record is not anchored and will not be while the customer stays without blockchain. */
       blockchain_enabled: boolean;
+      lot_status: components['schemas']['LotStatus'];
+    };
+    /**
+     * @description Whether a certificate covered the record's consumables lot on the (UTC) day it was received: certified (a certificate of the lot expires on that day or later), uncertified (no certificate of the lot), expired (every certificate of the lot had expired), no_lot (the record names no lot). Uncertified and expired records are flagged.
+     * @enum {string}
+     */
+    LotStatus: 'certified' | 'uncertified' | 'expired' | 'no_lot';
+    /** @enum {string} */
+    LotStatusFilter: 'flagged' | 'uncertified' | 'expired' | 'certified' | 'no_lot';
+    RecallSummary: {
+      lot: string;
+      records: number;
+      certificates: {
+        id: number;
+        validated_treatment_number: string;
+        /** Format: date */
+        expiration_date: string;
+      }[];
+      /** @description Per customer (the records' owner), by name. */
+      customers: components['schemas']['RecallCount'][];
+      /** @description Per device and owner, by customer name then device serial. */
+      devices: (components['schemas']['RecallCount'] & {
+        device_id: number;
+        device_serial: string;
+      })[];
+    };
+    RecallCount: {
+      customer_id: number;
+      customer_name: string;
+      records: number;
+      /** @description Of these, the records whose lot was uncertified or expired when received. */
+      flagged: number;
+      /** Format: date-time */
+      first_received_ts: string;
+      /** Format: date-time */
+      last_received_ts: string;
     };
     Certificate: {
       id: number;
@@ -952,6 +1446,68 @@ export interface components {
       expires_at: string;
     };
     /**
+     * @description failed_cycle (status_code ≠ 0), lamp_life_low (residual lamp life under the threshold), batch_80 / batch_100 (consumable batch at 80 % / full), device_silent (no record for longer than the threshold), certificate_expiring / certificate_expired, block_not_mined (staff only), record_gap (missing or out-of-order progressive ids), lot_uncertified (a lot without a valid certificate).
+     * @enum {string}
+     */
+    AlertKind:
+      | 'failed_cycle'
+      | 'lamp_life_low'
+      | 'batch_80'
+      | 'batch_100'
+      | 'device_silent'
+      | 'certificate_expiring'
+      | 'certificate_expired'
+      | 'block_not_mined'
+      | 'record_gap'
+      | 'lot_uncertified';
+    /** @enum {string} */
+    AlertState: 'open' | 'acknowledged' | 'resolved';
+    AlertPerson: {
+      id: number;
+      name: string;
+    } | null;
+    Alert: {
+      id: number;
+      kind: components['schemas']['AlertKind'];
+      state: components['schemas']['AlertState'];
+      /** @description The clinic it belongs to; null for staff-only alerts. */
+      customer: {
+        id: number;
+        name: string;
+      } | null;
+      device: {
+        id: number;
+        device_serial: string;
+        /** @description The device's current customer, for a link to its page; null for a customer user (the device may belong to another clinic by now). */
+        customer_id: number | null;
+      } | null;
+      /** @description The record, batch, certificate, block or device id the kind is about. */
+      subject_id: number | null;
+      /** @description Kind-specific facts at raise time, e.g. device_serial, progressive_id, status_code and status_text (failed_cycle); residual_lamp_life and threshold; lot_code, sterilization_count, batch_quantity and percent; last_received_ts and threshold_hours; lot_number, expiration_date and days_left; block_id, status and threshold_minutes. */
+      details: {
+        [key: string]: unknown;
+      };
+      /** Format: date-time */
+      raised_at: string;
+      /** Format: date-time */
+      acknowledged_at: string | null;
+      acknowledged_by: components['schemas']['AlertPerson'];
+      acknowledge_comment: string | null;
+      /** Format: date-time */
+      resolved_at: string | null;
+      resolved_by: components['schemas']['AlertPerson'];
+      /**
+       * @description cleared = the condition ended by itself; manual = a person resolved it.
+       * @enum {string|null}
+       */
+      resolution: 'cleared' | 'manual' | null;
+      resolve_comment: string | null;
+    };
+    AlertCount: {
+      /** @description Open, not acknowledged alerts the caller sees. */
+      unread: number;
+    };
+    /**
      * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile.
      * @enum {string}
      */
@@ -968,9 +1524,13 @@ export interface components {
       | 'delete'
       | 'login'
       | 'login_failed'
-      | 'logout';
+      | 'logout'
+      | 'acknowledge'
+      | 'resolve'
+      | 'generate'
+      | 'sign';
     /** @enum {string} */
-    AuditEntityType: 'customer' | 'user' | 'device' | 'certificate';
+    AuditEntityType: 'customer' | 'user' | 'device' | 'certificate' | 'alert' | 'report';
     AuditValue: string | number | boolean | null;
     AuditChange:
       | {
@@ -1002,6 +1562,183 @@ export interface components {
       };
       reason: string | null;
       client_address: string | null;
+    };
+    /** @enum {string} */
+    ReportLanguage: 'en' | 'it';
+    /** @enum {string} */
+    ReportStatus: 'draft' | 'reviewed' | 'approved';
+    /** @enum {string} */
+    SignatureMeaning: 'reviewed' | 'approved';
+    CycleCounts: {
+      total: number;
+      /** @description status_code 0 */
+      ok: number;
+      /** @description status_code 1 */
+      nulled: number;
+      /** @description status_code 2 */
+      lamp_malfunction: number;
+      /** @description status_code 3 */
+      probe_malfunction: number;
+      /** @description any other status_code */
+      other: number;
+    };
+    ComplianceSummary: {
+      customer: {
+        id: number;
+        name: string;
+        address: string | null;
+        postcode: string | null;
+        city: string | null;
+        country: string;
+        enable_blockchain: boolean;
+      };
+      period: {
+        /** Format: date */
+        from: string;
+        /** Format: date */
+        to: string;
+      };
+      /** @description Every device with cycles of this customer in the period, by serial. */
+      devices: {
+        device_id: number;
+        device_serial: string;
+        label: string;
+        product_name: string;
+        product_type: number;
+        cycles: components['schemas']['CycleCounts'];
+      }[];
+      totals: components['schemas']['CycleCounts'];
+      /** @description Cycles whose status is not ok, oldest first (at most 2,000 listed; failed_cycles_listed says how many). */
+      failed_cycles: {
+        id: number;
+        device_serial: string;
+        /** Format: date-time */
+        received_ts: string;
+        progressive_id: number;
+        status_code: number;
+      }[];
+      failed_cycles_listed: number;
+      /** @description Consumable lots used in the period, with their certificate's state at the lot's last use. */
+      lots: {
+        lot: string;
+        cycles: number;
+        /** Format: date-time */
+        first_used: string;
+        /** Format: date-time */
+        last_used: string;
+        /** @enum {string} */
+        certificate_status: 'in_force' | 'expired' | 'missing';
+        certificates: {
+          validated_treatment_number: string;
+          /** Format: date */
+          expiration_date: string;
+        }[];
+      }[];
+      /** @description Consumable batches (device, lot, progressive) used in the period. */
+      batches: {
+        device_serial: string;
+        lot_code: string;
+        lot_progressive: number;
+        batch_quantity: number | null;
+        /** @description The batch's cycles so far, all periods. */
+        sterilization_count: number | null;
+        cycles_in_period: number;
+      }[];
+      anchoring: {
+        /** @description Records in a MINED block. */
+        anchored: number;
+        /** @description Records of a blockchain-enabled customer not in a MINED block yet. */
+        waiting: number;
+        /** @description Records not anchored because the customer has no blockchain. */
+        not_enabled: number;
+        blocks: {
+          id: number;
+          status: components['schemas']['BlockStatus'];
+          network: string | null;
+          transaction_hash: string | null;
+          records: number;
+        }[];
+      };
+      /** @description The public page that verifies a record's or a signed report's proof receipt. */
+      verification_url: string;
+    };
+    ReportAnchoring: {
+      /**
+       * @description WAITING until the anchor worker puts the version's hash in a block.
+       * @enum {string}
+       */
+      status: 'WAITING' | 'PENDING' | 'SENT' | 'MINED' | 'FAILED';
+      block_id: number | null;
+      network: string | null;
+      transaction_hash: string | null;
+    };
+    ReportVersion: {
+      version: number;
+      sha256: string;
+      size_bytes: number;
+      signer_user_id: number;
+      /** @description The signer's printed name at signing. */
+      signer_name: string;
+      meaning: components['schemas']['SignatureMeaning'];
+      comment: string | null;
+      /** Format: date-time */
+      signed_at: string;
+      anchoring: components['schemas']['ReportAnchoring'];
+    };
+    Report: {
+      id: number;
+      customer_id: number;
+      /** Format: date */
+      period_from: string;
+      /** Format: date */
+      period_to: string;
+      language: components['schemas']['ReportLanguage'];
+      status: components['schemas']['ReportStatus'];
+      /** Format: date-time */
+      created_at: string;
+      created_by: {
+        id: number;
+        name: string;
+      } | null;
+      draft_sha256: string;
+      /** @description Signed versions, oldest first. */
+      versions: components['schemas']['ReportVersion'][];
+    };
+    ReportReceipt: {
+      /** @constant */
+      format: 'uvtrace-report-receipt/1';
+      report_id: string;
+      version: string;
+      sha256: string;
+      leaf: string;
+      proof: string[];
+      root: string;
+      block_id: number;
+      network: string | null;
+      chain_id: number | null;
+      contract_address: string | null;
+      transaction_hash: string;
+    };
+    PagedReports: {
+      data: components['schemas']['Report'][];
+      total: number;
+      per_page: number;
+      page: number;
+    };
+    ReportForm: {
+      /** @description First day, YYYY-MM-DD (default with `to` empty too, the previous calendar month). */
+      from?: string;
+      /** @description Last day, YYYY-MM-DD. */
+      to?: string;
+      /** @description en or it. */
+      language?: string;
+    };
+    ReportSignForm: {
+      /** @description The signer's own password, entered again (21 CFR 11.200). */
+      password?: string;
+      /** @description reviewed or approved. */
+      meaning?: string;
+      comment?: string;
     };
     PagedCustomers: {
       data: components['schemas']['Customer'][];
@@ -1040,11 +1777,57 @@ export interface components {
       per_page: number;
       page: number;
     };
+    PagedAlerts: {
+      data: components['schemas']['Alert'][];
+      total: number;
+      per_page: number;
+      page: number;
+    };
     PagedAudit: {
       data: components['schemas']['AuditEntry'][];
       total: number;
       per_page: number;
       page: number;
+    };
+    /** @enum {string} */
+    MailLanguage: 'en' | 'it';
+    NotificationSettings: {
+      language: components['schemas']['MailLanguage'];
+      /** @description The alert kinds that reach the user by e-mail. */
+      email_alert_kinds: components['schemas']['AlertKind'][];
+      /** @description True while the user has not chosen (the role's default applies). */
+      uses_default: boolean;
+      /** @description The kinds the user's role may receive. */
+      available_kinds: components['schemas']['AlertKind'][];
+    };
+    NotificationSettingsUpdate: {
+      language: components['schemas']['MailLanguage'];
+      email_alert_kinds: components['schemas']['AlertKind'][] | null;
+    };
+    /** @enum {string} */
+    MailState: 'pending' | 'sent' | 'failed';
+    Mail: {
+      id: number;
+      to_address: string;
+      /** @enum {string} */
+      language: 'en' | 'it';
+      subject: string;
+      body_text: string;
+      state: components['schemas']['MailState'];
+      attempts: number;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      sent_at: string | null;
+      last_error: string | null;
+    };
+    PagedMail: {
+      data: components['schemas']['Mail'][];
+      total: number;
+      per_page: number;
+      page: number;
+      /** @description Whether an SMTP server is configured (SMTP_URL); false means mails are only kept here. */
+      sending_enabled: boolean;
     };
     LoginForm: {
       email: string;
@@ -1069,6 +1852,10 @@ export interface components {
       referrer?: string;
       /** @enum {string} */
       enable_blockchain?: '0' | '1';
+      /** @description Whole hours (1–99999) of silence before a device_silent alert; empty on an update = back to the server's default. */
+      alert_device_silent_hours?: string;
+      /** @description Hours of residual lamp life (0–999999) under which a lamp_life_low alert is raised; empty on an update = back to the server's default. */
+      alert_lamp_life_threshold?: string;
     };
     /** @description Create and update. new_password and repeat_new_password are required for a new user only. */
     UserForm: {
@@ -1127,9 +1914,41 @@ export interface components {
       /** @description Compact RS256 JWS signed with one of the device's private keys. */
       token: string;
     };
+    AlertActionRequest: {
+      /** @description Optional; blank is no comment. */
+      comment?: string;
+    };
     ExportTicketRequest: {
       /** @enum {string} */
-      export: 'sterilizations-filtered' | 'sterilizations-ok';
+      export: 'sterilizations-filtered' | 'sterilizations-ok' | 'recall';
+    };
+    /** @description One event of the `streamEvents` stream (its `data:` line), told apart by `type`. */
+    LiveEvent:
+      | components['schemas']['RecordCreatedEvent']
+      | components['schemas']['BlockMinedEvent']
+      | components['schemas']['AlertEvent'];
+    /** @description Sterilization records a device sent were stored (one event per ingestion request). */
+    RecordCreatedEvent: {
+      /** @constant */
+      type: 'record.created';
+      /** @description The records' owner (the device's customer when they were received). */
+      customerId: number;
+      deviceId: number;
+      recordIds: number[];
+    };
+    /** @description A blockchain data block holding records the caller may see reached MINED. */
+    BlockMinedEvent: {
+      /** @constant */
+      type: 'block.mined';
+      blockId: number;
+    };
+    /** @description An alert was raised or acknowledged. */
+    AlertEvent: {
+      /** @enum {string} */
+      type: 'alert.raised' | 'alert.acknowledged';
+      alertId: number;
+      /** @description The alert's customer; null for a staff-only alert. */
+      customerId: number | null;
     };
   };
   responses: {
@@ -1152,6 +1971,17 @@ export interface components {
       content: {
         'application/json': components['schemas']['Envelope'] & {
           data: components['schemas']['SessionUser'];
+        };
+      };
+    };
+    /** @description The logged-in user's e-mail notification settings. */
+    NotificationSettingsOk: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Envelope'] & {
+          data: components['schemas']['NotificationSettings'];
         };
       };
     };
@@ -1253,6 +2083,17 @@ export interface components {
         'text/csv': string;
       };
     };
+    /** @description The PDF file. */
+    ReportPdf: {
+      headers: {
+        /** @description Attachment with the file name. */
+        'Content-Disposition'?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        'application/pdf': Blob;
+      };
+    };
     /** @description Missing, expired or revoked session token (message `session_expired`). */
     Unauthorized: {
       headers: {
@@ -1327,6 +2168,33 @@ export interface components {
          * @example {
          *       "status": "error",
          *       "message": "forbidden",
+         *       "data": null
+         *     }
+         */
+        'application/json': components['schemas']['ErrorEnvelope'];
+      };
+    };
+    /** @description The alert after the change. */
+    AlertOk: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Envelope'] & {
+          data: components['schemas']['Alert'];
+        };
+      };
+    };
+    /** @description The object is not in a state that allows this (message names why). */
+    Conflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "status": "error",
+         *       "message": "alerts.already_resolved",
          *       "data": null
          *     }
          */
@@ -1439,23 +2307,41 @@ export interface components {
   parameters: {
     /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
     Page: number;
+    /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
+    SearchQuery: string;
     SortDirAsc: 'asc' | 'desc';
     /** @description Customer id. */
     CustomerIdPath: number;
+    /** @description Report id. */
+    ReportIdPath: number;
+    /** @description Signed version number (1 = the first signature). */
+    ReportVersionPath: number;
+    /** @description First day of the period (UTC, inclusive). Default with `to` absent too, the previous calendar month. */
+    ReportFromQuery: string;
+    /** @description Last day of the period (UTC, inclusive). */
+    ReportToQuery: string;
     /** @description User id. */
     UserIdPath: number;
     /** @description Device id. */
     DeviceIdPath: number;
+    /** @description Alert id. */
+    AlertIdPath: number;
     /** @description Certificate id. */
     CertificateIdPath: number;
     /** @description Only records of this customer's devices. */
     CustomerIdQuery: number;
     /** @description Only records of this device. */
     DeviceIdQuery: number;
+    /** @description Only records with this anomaly: `out_of_order`, records stored after a higher progressive id of their device and owner; `gaps`, every record of a device and owner with missing progressive ids. */
+    AnomalyQuery: 'out_of_order' | 'gaps';
     /** @description Only records received on or after this day. */
     FromQuery: string;
     /** @description Only records received on or before this day. */
     ToQuery: string;
+    /** @description Only records in this lot compliance state; `flagged` is uncertified or expired (docs/decisions.md, "Lot compliance"). */
+    LotStatusQuery: components['schemas']['LotStatusFilter'];
+    /** @description The consumables lot (exact match, as the device sent it). */
+    LotQuery: string;
     /** @description One-time export ticket from createExportTicket. A missing, unknown, used or expired ticket is answered 401 `invalid_ticket`. */
     TicketQuery: string;
   };
@@ -1574,6 +2460,43 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getNotificationSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['NotificationSettingsOk'];
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateNotificationSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NotificationSettingsUpdate'];
+      };
+    };
+    responses: {
+      200: components['responses']['NotificationSettingsOk'];
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getDashboard: {
     parameters: {
       query?: never;
@@ -1606,6 +2529,8 @@ export interface operations {
       query?: {
         /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
+        q?: components['parameters']['SearchQuery'];
         sortBy?: 'name' | 'active';
         sortDir?: components['parameters']['SortDirAsc'];
         /** @description Count ok sterilizations received on or after this day. */
@@ -1973,11 +2898,286 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getComplianceSummary: {
+    parameters: {
+      query?: {
+        /** @description First day of the period (UTC, inclusive). Default with `to` absent too, the previous calendar month. */
+        from?: components['parameters']['ReportFromQuery'];
+        /** @description Last day of the period (UTC, inclusive). */
+        to?: components['parameters']['ReportToQuery'];
+      };
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report's figures. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['ComplianceSummary'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listCustomerReports: {
+    parameters: {
+      query?: {
+        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        page?: components['parameters']['Page'];
+        sortBy?: 'created_at' | 'period_from';
+        sortDir?: 'asc' | 'desc';
+        /** @description Only reports in this state (draft = not signed yet; else the latest signature's meaning). */
+        filterStatus?: components['schemas']['ReportStatus'];
+        filterLanguage?: components['schemas']['ReportLanguage'];
+      };
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of reports. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['PagedReports'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createReport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['ReportForm'];
+      };
+    };
+    responses: {
+      /** @description The report, with its draft. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['Report'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getReport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description Report id. */
+        reportId: components['parameters']['ReportIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['Report'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  downloadReportDraft: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description Report id. */
+        reportId: components['parameters']['ReportIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ReportPdf'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  downloadReportVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description Report id. */
+        reportId: components['parameters']['ReportIdPath'];
+        /** @description Signed version number (1 = the first signature). */
+        version: components['parameters']['ReportVersionPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ReportPdf'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getReportReceipt: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description Report id. */
+        reportId: components['parameters']['ReportIdPath'];
+        /** @description Signed version number (1 = the first signature). */
+        version: components['parameters']['ReportVersionPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The receipt. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['ReportReceipt'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  signReport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description Report id. */
+        reportId: components['parameters']['ReportIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['ReportSignForm'];
+      };
+    };
+    responses: {
+      /** @description The report with its new version. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['Report'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   listUsers: {
     parameters: {
       query?: {
         /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
+        q?: components['parameters']['SearchQuery'];
         sortBy?: 'name' | 'email' | 'active';
         sortDir?: components['parameters']['SortDirAsc'];
       };
@@ -2011,6 +3211,8 @@ export interface operations {
       query?: {
         /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
+        q?: components['parameters']['SearchQuery'];
         sortBy?: 'name' | 'type' | 'active';
         sortDir?: components['parameters']['SortDirAsc'];
       };
@@ -2044,6 +3246,8 @@ export interface operations {
       query?: {
         /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
+        q?: components['parameters']['SearchQuery'];
         sortBy?: 'label' | 'device_serial' | 'active';
         sortDir?: components['parameters']['SortDirAsc'];
       };
@@ -2096,6 +3300,41 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getDeviceGaps: {
+    parameters: {
+      query?: {
+        /** @description At most this many ranges and this many out-of-order records. */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Device id. */
+        deviceId: components['parameters']['DeviceIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The device's gaps. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['DeviceGaps'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   listSterilizations: {
     parameters: {
       query?: {
@@ -2107,10 +3346,14 @@ export interface operations {
         customerId?: components['parameters']['CustomerIdQuery'];
         /** @description Only records of this device. */
         deviceId?: components['parameters']['DeviceIdQuery'];
+        /** @description Only records with this anomaly: `out_of_order`, records stored after a higher progressive id of their device and owner; `gaps`, every record of a device and owner with missing progressive ids. */
+        anomaly?: components['parameters']['AnomalyQuery'];
         /** @description Only records received on or after this day. */
         from?: components['parameters']['FromQuery'];
         /** @description Only records received on or before this day. */
         to?: components['parameters']['ToQuery'];
+        /** @description Only records in this lot compliance state; `flagged` is uncertified or expired (docs/decisions.md, "Lot compliance"). */
+        lotStatus?: components['parameters']['LotStatusQuery'];
       };
       header?: never;
       path?: never;
@@ -2216,11 +3459,95 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listRecallRecords: {
+    parameters: {
+      query: {
+        /** @description The consumables lot (exact match, as the device sent it). */
+        lot: components['parameters']['LotQuery'];
+        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        page?: components['parameters']['Page'];
+        sortBy?: 'received_ts' | 'device_serial';
+        sortDir?: 'asc' | 'desc';
+        /** @description Only records of this customer's devices. */
+        customerId?: components['parameters']['CustomerIdQuery'];
+        /** @description Only records of this device. */
+        deviceId?: components['parameters']['DeviceIdQuery'];
+        /** @description Only records received on or after this day. */
+        from?: components['parameters']['FromQuery'];
+        /** @description Only records received on or before this day. */
+        to?: components['parameters']['ToQuery'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the lot's records. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['PagedSterilizations'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getRecallSummary: {
+    parameters: {
+      query: {
+        /** @description The consumables lot (exact match, as the device sent it). */
+        lot: components['parameters']['LotQuery'];
+        /** @description Only records of this customer's devices. */
+        customerId?: components['parameters']['CustomerIdQuery'];
+        /** @description Only records of this device. */
+        deviceId?: components['parameters']['DeviceIdQuery'];
+        /** @description Only records received on or after this day. */
+        from?: components['parameters']['FromQuery'];
+        /** @description Only records received on or before this day. */
+        to?: components['parameters']['ToQuery'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The lot's summary. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['RecallSummary'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   listCertificates: {
     parameters: {
       query?: {
         /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
+        q?: components['parameters']['SearchQuery'];
         sortBy?: 'lot_number' | 'validated_treatment_number' | 'expiration_date';
         sortDir?: components['parameters']['SortDirAsc'];
       };
@@ -2498,6 +3825,161 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listMailOutbox: {
+    parameters: {
+      query?: {
+        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        page?: components['parameters']['Page'];
+        state?: components['schemas']['MailState'];
+        /** @description Text the recipient's address contains (case-insensitive). */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the outbox. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['PagedMail'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listAlerts: {
+    parameters: {
+      query?: {
+        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        page?: components['parameters']['Page'];
+        sortBy?: 'raised_at' | 'kind' | 'state';
+        sortDir?: 'asc' | 'desc';
+        /** @description One state, or `active` (open or acknowledged). */
+        state?: 'active' | 'open' | 'acknowledged' | 'resolved';
+        kind?: components['schemas']['AlertKind'];
+        /** @description Only alerts of this customer. */
+        customerId?: number;
+        /** @description Only alerts about this device. */
+        deviceId?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of alerts. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['PagedAlerts'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  countUnreadAlerts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The count. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['AlertCount'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  acknowledgeAlert: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Alert id. */
+        alertId: components['parameters']['AlertIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['AlertActionRequest'];
+      };
+    };
+    responses: {
+      200: components['responses']['AlertOk'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  resolveAlert: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Alert id. */
+        alertId: components['parameters']['AlertIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['AlertActionRequest'];
+      };
+    };
+    responses: {
+      200: components['responses']['AlertOk'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   createExportTicket: {
     parameters: {
       query?: never;
@@ -2543,6 +4025,10 @@ export interface operations {
         customerId?: components['parameters']['CustomerIdQuery'];
         /** @description Only records of this device. */
         deviceId?: components['parameters']['DeviceIdQuery'];
+        /** @description Only records with this anomaly: `out_of_order`, records stored after a higher progressive id of their device and owner; `gaps`, every record of a device and owner with missing progressive ids. */
+        anomaly?: components['parameters']['AnomalyQuery'];
+        /** @description Only records in this lot compliance state; `flagged` is uncertified or expired (docs/decisions.md, "Lot compliance"). */
+        lotStatus?: components['parameters']['LotStatusQuery'];
       };
       header?: never;
       path?: never;
@@ -2579,6 +4065,61 @@ export interface operations {
       401: components['responses']['InvalidTicket'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  exportRecall: {
+    parameters: {
+      query: {
+        /** @description One-time export ticket from createExportTicket. A missing, unknown, used or expired ticket is answered 401 `invalid_ticket`. */
+        ticket?: components['parameters']['TicketQuery'];
+        /** @description The consumables lot (exact match, as the device sent it). */
+        lot: components['parameters']['LotQuery'];
+        /** @description Only records of this customer's devices. */
+        customerId?: components['parameters']['CustomerIdQuery'];
+        /** @description Only records of this device. */
+        deviceId?: components['parameters']['DeviceIdQuery'];
+        /** @description Only records received on or after this day. */
+        from?: components['parameters']['FromQuery'];
+        /** @description Only records received on or before this day. */
+        to?: components['parameters']['ToQuery'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['Csv'];
+      401: components['responses']['InvalidTicket'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  streamEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The open event stream. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      401: components['responses']['Unauthorized'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];

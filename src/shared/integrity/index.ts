@@ -2,5 +2,6 @@
 export * from './canonical.ts';
 export { type Keccak256, setKeccak256 } from './hash.ts';
 export * from './merkle.ts';
+export * from './report-leaf.ts';
 export * from './rpc-url.ts';
 export * from './slices.ts';

@@ -42,11 +42,18 @@ export type ProofReceipt = {
   transaction_hash: string | null;
 };
 
+/** What every receipt (a record's, a report's) says about its anchor: checked the same way for both. */
+export type AnchorFields = Pick<
+  ProofReceipt,
+  'leaf' | 'proof' | 'root' | 'block_id' | 'chain_id' | 'contract_address' | 'transaction_hash'
+>;
+
 /** A receipt as read from a file or a link: the modal's shape, possibly with a node's URL. */
 export type ReceiptInput = ProofReceipt & { rpc_url?: string | null };
 
 export type CheckName =
   | 'format'
+  | 'document'
   | 'leaf'
   | 'root'
   | 'chain_id'
@@ -146,7 +153,7 @@ function leafCheck(receipt: ReceiptInput): ReceiptCheck {
   }
 }
 
-function rootCheck(receipt: ReceiptInput): ReceiptCheck {
+export function rootCheck(receipt: AnchorFields): ReceiptCheck {
   try {
     if (typeof receipt.leaf !== 'string' || !HEX32.test(receipt.leaf)) {
       return { name: 'root', ok: false, detail: 'the leaf is not a 32-byte hex value' };
@@ -171,7 +178,7 @@ function rootCheck(receipt: ReceiptInput): ReceiptCheck {
   }
 }
 
-async function chainChecks(receipt: ReceiptInput, options: VerifyOptions): Promise<ReceiptCheck[]> {
+export async function chainChecks(receipt: AnchorFields, options: VerifyOptions): Promise<ReceiptCheck[]> {
   const names: CheckName[] = ['chain_id', 'transaction', 'contract', 'status'];
   if (options.confirmations) names.push('confirmations');
   names.push('anchor_call');

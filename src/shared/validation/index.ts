@@ -1,6 +1,7 @@
 export { type FieldErrors, validateForm } from './collect-errors.ts';
 export { type ValidationMessageId, validationMessages } from './messages.ts';
 export {
+  alertActionSchema,
   certificateUploadSchema,
   customerSchema,
   DEVICE_SERIAL_LENGTH,
@@ -8,5 +9,7 @@ export {
   loginSchema,
   PASSWORD_MIN_LENGTH,
   profileSchema,
+  REPORT_COMMENT_MAX_LENGTH,
+  reportSignSchema,
   userSchema,
 } from './schemas.ts';

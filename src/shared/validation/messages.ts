@@ -33,6 +33,15 @@ export const validationMessages = {
   'validation.certificate.file.pdf': 'The certificate file must be a PDF',
   'validation.certificate.duplicate':
     'A certificate with this lot number and validated treatment number already exists',
+  'validation.report.from.invalid': 'Choose the first day of the period',
+  'validation.report.to.invalid': 'Choose the last day of the period',
+  'validation.report.to.before_from': 'The last day must not be before the first',
+  'validation.report.period.too_long': 'A report covers at most 366 days',
+  'validation.report.language.invalid': 'Choose the language of the report',
+  'validation.report.password.required': 'Enter your password to sign',
+  'validation.report.password.wrong': 'The password is not correct: the report was not signed',
+  'validation.report.meaning.required': 'Choose what your signature means',
+  'validation.report.comment.long': 'The comment is too long (at most 500 characters)',
   'validation.profile.name.required': 'user name is required',
   'validation.profile.email.required': 'email is mandatory',
   'validation.profile.email.taken': 'Email address is already used by another user',
@@ -40,6 +49,11 @@ export const validationMessages = {
   'validation.profile.password.short': 'password is too short',
   'validation.profile.password.mismatch': 'password must match',
   'validation.profile.repeat.required': 'password confirmation is mandatory',
+  'validation.customer.alert_device_silent_hours.invalid':
+    'Enter whole hours from 1 to 99999, or leave empty',
+  'validation.customer.alert_lamp_life_threshold.invalid':
+    'Enter whole hours from 0 to 999999, or leave empty',
+  'validation.alert.comment.too_long': 'The comment can be at most 1000 characters long',
 } as const;
 
 export type ValidationMessageId = keyof typeof validationMessages;

@@ -24,6 +24,10 @@ describe('login schema', () => {
     const result = await validateForm(loginSchema, { email: '  a@b.it ', password: 'x' });
     expect(result).toEqual({ ok: true, value: { email: 'a@b.it', password: 'x' } });
   });
+  it('judges a value whose keys name Object.prototype members instead of throwing', async () => {
+    const values = { email: 'nope', password: 'x', constructor: 'c', toString: 't', hasOwnProperty: 'h' };
+    expect(await errorsOf(loginSchema, values)).toEqual({ email: ['validation.login.email.invalid'] });
+  });
   it('has the SPEC texts for its ids', () => {
     expect(validationMessages['validation.login.email.required']).toBe('Email address is mandatory');
     expect(validationMessages['validation.login.email.invalid']).toBe('Email address is not valid');

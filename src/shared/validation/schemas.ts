@@ -4,6 +4,7 @@
  */
 import { mixed, object, string } from 'yup';
 import { ROLES } from '../access/index.ts';
+import { ALERT_COMMENT_MAX_LENGTH } from '../alerts/index.ts';
 import type { ValidationMessageId } from './messages.ts';
 
 const id = (messageId: ValidationMessageId) => messageId;
@@ -61,6 +62,15 @@ export const customerSchema = object({
   phone: string().trim().optional(),
   referrer: string().trim().optional(),
   enable_blockchain: string().oneOf(['0', '1'], id('validation.generic')).optional(),
+  // Empty: the server's default (an empty field is how the form goes back to it).
+  alert_device_silent_hours: string()
+    .trim()
+    .optional()
+    .matches(/^([1-9]\d{0,4})?$/, id('validation.customer.alert_device_silent_hours.invalid')),
+  alert_lamp_life_threshold: string()
+    .trim()
+    .optional()
+    .matches(/^(\d{1,6})?$/, id('validation.customer.alert_lamp_life_threshold.invalid')),
 });
 
 /** Password fields are required only when creating a user; for an existing user they only change the password. */
@@ -114,4 +124,20 @@ export const certificateUploadSchema = object({
   italian_file: mixed<{ name: string }>()
     .required(id('validation.certificate.file.required'))
     .test('pdf', id('validation.certificate.file.pdf'), (file) => !file || pdfName.test(file.name)),
+});
+
+/** Acknowledging or resolving an alert: an optional comment (src/shared/alerts ALERT_COMMENT_MAX_LENGTH). */
+export const alertActionSchema = object({
+  comment: string().trim().max(ALERT_COMMENT_MAX_LENGTH, id('validation.alert.comment.too_long')).optional(),
+});
+
+/** An electronic signature (21 CFR 11.200): the signer's password again, a meaning, an optional comment. */
+export const REPORT_COMMENT_MAX_LENGTH = 500;
+export const reportSignSchema = object({
+  password: string().required(id('validation.report.password.required')),
+  meaning: string()
+    .trim()
+    .required(id('validation.report.meaning.required'))
+    .oneOf(['reviewed', 'approved'], id('validation.report.meaning.required')),
+  comment: string().trim().max(REPORT_COMMENT_MAX_LENGTH, id('validation.report.comment.long')),
 });

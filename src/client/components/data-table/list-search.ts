@@ -18,13 +18,8 @@
  *     loader: ({ context, deps }) => context.queryClient.ensureQueryData(customersQueryOptions(deps)),
  *     component: () => {
  *       const search = Route.useSearch();
- *       const navigate = Route.useNavigate();
- *       return (
- *         <CustomerListPage
- *           search={search}
- *           onSearchChange={(patch) => navigate({ search: (prev) => ({ ...prev, ...patch }) })}
- *         />
- *       );
+ *       const onSearchChange = useSearchChange(Route); // lib/search-change.ts
+ *       return <CustomerListPage search={search} onSearchChange={onSearchChange} />;
  *     },
  *   });
  *
@@ -43,6 +38,23 @@ export type ListSearch<S extends string = string> = {
   sortBy: S;
   sortDir: SortDir;
 };
+
+/** A list with a free-text search: `q`, what the API's `q` parameter takes (issue 15 item 12). */
+export type SearchableListSearch<S extends string = string> = ListSearch<S> & { q?: string };
+
+/** The API refuses a longer `q` (openapi.yaml, parameter SearchQuery). */
+export const SEARCH_TEXT_MAX_LENGTH = 100;
+
+/**
+ * A free-text search from the URL: trimmed, undefined when blank, and cut to what the API accepts so
+ * that a hand-edited URL shortens the search instead of failing the list.
+ */
+export function parseSearchText(value: unknown): string | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const characters = Array.from(String(value).trim());
+  const text = characters.slice(0, SEARCH_TEXT_MAX_LENGTH).join('').trim();
+  return text === '' ? undefined : text;
+}
 
 /** A positive integer page (1 when missing or malformed). */
 export function parsePage(value: unknown): number {
@@ -66,6 +78,15 @@ export function parseIsoDate(value: unknown): string | undefined {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) ? value : undefined;
+}
+
+/**
+ * A free-text filter (at most `maxLength` characters, trimmed), else undefined. The router reads a
+ * value that looks like JSON as JSON, so a typed `?lot=12345` arrives as a number: it is text again here.
+ */
+export function parseText(value: unknown, maxLength = 255): string | undefined {
+  const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+  return text !== '' && Array.from(text).length <= maxLength ? text : undefined;
 }
 
 /** A positive integer id, else undefined. */

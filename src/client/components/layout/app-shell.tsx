@@ -2,8 +2,9 @@ import MenuIcon from '@mui/icons-material/Menu';
 import { AppBar, Box, Drawer, IconButton, Toolbar, Typography, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import { Link, Outlet } from '@tanstack/react-router';
-import { type MouseEvent, useState } from 'react';
+import { type ComponentType, type MouseEvent, useState } from 'react';
 import { useIntl } from 'react-intl';
+import { useLiveUpdates } from '../../lib/live-updates';
 import { sessionModules, useSession } from '../../lib/session';
 import { LanguageSwitch } from './language-switch';
 import { MainMenu } from './main-menu';
@@ -47,12 +48,16 @@ function SkipLink() {
   );
 }
 
-/** Top bar (always) + left menu (logged in only) + the page. */
-export function AppShell() {
+/**
+ * Top bar (always) + left menu (logged in only) + the page. `Bell` is the logged-in user's alerts
+ * bell, given by the root route (a feature: the layout does not import features).
+ */
+export function AppShell({ Bell }: { Bell?: ComponentType }) {
   const intl = useIntl();
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('md'));
   const current = useSession();
+  useLiveUpdates();
   const [mobileOpen, setMobileOpen] = useState(false);
   const loggedIn = current !== null;
   const showDrawer = loggedIn;
@@ -85,6 +90,7 @@ export function AppShell() {
           </Box>
           <Box sx={{ flexGrow: 1 }} />
           <LanguageSwitch />
+          {loggedIn && Bell && sessionModules(current).includes('alerts') && <Bell />}
           {loggedIn && <UserMenu name={current.user.name} />}
         </Toolbar>
       </AppBar>
@@ -109,6 +115,7 @@ export function AppShell() {
           <MainMenu
             modules={sessionModules(current)}
             showAudit={current?.user.abilities.canSeeAudit === true}
+            showOutbox={current?.user.abilities.canSeeMailOutbox === true}
             onNavigate={wide ? undefined : () => setMobileOpen(false)}
           />
         </Drawer>

@@ -1,9 +1,13 @@
+import Assignment from '@mui/icons-material/Assignment';
 import Business from '@mui/icons-material/Business';
 import Dashboard from '@mui/icons-material/Dashboard';
 import Devices from '@mui/icons-material/Devices';
 import FactCheck from '@mui/icons-material/FactCheck';
 import Group from '@mui/icons-material/Group';
 import Inventory2 from '@mui/icons-material/Inventory2';
+import ManageSearch from '@mui/icons-material/ManageSearch';
+import NotificationsActive from '@mui/icons-material/NotificationsActive';
+import Outbox from '@mui/icons-material/Outbox';
 import Person from '@mui/icons-material/Person';
 import Sanitizer from '@mui/icons-material/Sanitizer';
 import WorkspacePremium from '@mui/icons-material/WorkspacePremium';
@@ -36,6 +40,8 @@ const MODULE_ITEMS: Record<Module, { to: AppPath; label: MessageRef; icon: React
     label: { id: 'layout.menu.certificates' },
     icon: <WorkspacePremium />,
   },
+  alerts: { to: '/alerts' as AppPath, label: { id: 'layout.menu.alerts' }, icon: <NotificationsActive /> },
+  reports: { to: '/reports' as AppPath, label: { id: 'layout.menu.reports' }, icon: <Assignment /> },
 };
 
 const itemSx = {
@@ -46,15 +52,18 @@ const itemSx = {
 
 /**
  * Left menu (logged-in only): profile, dashboard, one link per granted module, the audit trail
- * (canSeeAudit: not one of the spec's modules, so an ability decides), blockchain logo.
+ * (canSeeAudit: not one of the spec's modules, so an ability decides), the e-mail outbox
+ * (canSeeMailOutbox, likewise), blockchain logo.
  */
 export function MainMenu({
   modules,
   showAudit = false,
+  showOutbox = false,
   onNavigate,
 }: {
   modules: readonly Module[];
   showAudit?: boolean;
+  showOutbox?: boolean;
   onNavigate?: () => void;
 }) {
   const intl = useIntl();
@@ -95,6 +104,17 @@ export function MainMenu({
             </ListItem>
           );
         })}
+        {/* Recall by lot is a view of the sterilization records, so it comes with their module. */}
+        {modules.includes('sterilizations') && (
+          <ListItem disablePadding>
+            <ListItemLink to="/recall" onClick={onNavigate} sx={itemSx}>
+              <ListItemIcon>
+                <ManageSearch />
+              </ListItemIcon>
+              <ListItemText primary={intl.formatMessage({ id: 'layout.menu.recall' })} />
+            </ListItemLink>
+          </ListItem>
+        )}
         {showAudit && (
           <ListItem disablePadding>
             <ListItemLink to="/audit" onClick={onNavigate} sx={itemSx}>
@@ -102,6 +122,16 @@ export function MainMenu({
                 <FactCheck />
               </ListItemIcon>
               <ListItemText primary={intl.formatMessage({ id: 'layout.menu.audit' })} />
+            </ListItemLink>
+          </ListItem>
+        )}
+        {showOutbox && (
+          <ListItem disablePadding>
+            <ListItemLink to="/outbox" onClick={onNavigate} sx={itemSx}>
+              <ListItemIcon>
+                <Outbox />
+              </ListItemIcon>
+              <ListItemText primary={intl.formatMessage({ id: 'layout.menu.outbox' })} />
             </ListItemLink>
           </ListItem>
         )}

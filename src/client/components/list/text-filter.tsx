@@ -22,6 +22,8 @@ export function TextFilter({
   disabledHintId,
   numeric = false,
   width = 240,
+  placeholderId,
+  maxLength,
 }: {
   name: string;
   labelId: string;
@@ -33,6 +35,9 @@ export function TextFilter({
   disabledHintId?: string;
   numeric?: boolean;
   width?: number;
+  /** Message id of an example of what to type, shown while the field is empty. */
+  placeholderId?: string;
+  maxLength?: number;
 }) {
   const intl = useIntl();
   const [draft, setDraft] = useState(value ?? '');
@@ -52,6 +57,7 @@ export function TextFilter({
       size="small"
       name={name}
       label={intl.formatMessage({ id: labelId })}
+      placeholder={placeholderId ? intl.formatMessage({ id: placeholderId }) : undefined}
       value={draft}
       disabled={disabled}
       helperText={disabled && disabledHintId ? intl.formatMessage({ id: disabledHintId }) : undefined}
@@ -65,7 +71,14 @@ export function TextFilter({
       onKeyDown={(event) => {
         if (event.key === 'Enter') apply(draft);
       }}
-      slotProps={{ htmlInput: numeric ? { inputMode: 'numeric', pattern: '[0-9]*' } : undefined }}
+      slotProps={{
+        htmlInput: {
+          ...(numeric ? { inputMode: 'numeric', pattern: '[0-9]*' } : {}),
+          ...(maxLength ? { maxLength } : {}),
+        },
+        // The placeholder shows only when the label is above the field.
+        inputLabel: placeholderId ? { shrink: true } : undefined,
+      }}
       sx={{ width }}
     />
   );

@@ -10,6 +10,7 @@ export const AUDIT_ENTITY_TYPES = [
   'user',
   'device',
   'certificate',
+  'alert',
 ] as const satisfies readonly AuditEntityType[];
 
 export type AuditListSearch = {

@@ -9,6 +9,7 @@ import { FormikTextField, initialErrorsFor } from '../../lib/form-fields';
 import { notifyApiError, showToast, toast } from '../../lib/toasts';
 import { type LoginValues, useLogin } from './api/login';
 import { safeRedirect } from './redirect';
+import { loginThrottledMessage } from './throttle-message';
 
 const initialValues: LoginValues = { email: '', password: '' };
 const initialErrors = initialErrorsFor(loginSchema, initialValues);
@@ -28,11 +29,15 @@ export function LoginPage({ redirect }: { redirect?: string }) {
       helpers.resetForm({ values: { ...values, password: '' } });
       void helpers.validateForm({ ...values, password: '' });
       if (error instanceof ApiError && error.status === 429) {
-        showToast({
-          severity: 'error',
-          serverMessage: error.message,
-          fallback: { id: 'errors.too_many_login_attempts' },
-        });
+        // The throttle's answer carries its wait; the per-address rate limit's does not.
+        const throttled = loginThrottledMessage(error.data);
+        if (throttled) toast.error(throttled);
+        else
+          showToast({
+            severity: 'error',
+            serverMessage: error.message,
+            fallback: { id: 'errors.too_many_login_attempts' },
+          });
       } else if (error instanceof ApiError && (error.status >= 500 || error.status === 405)) {
         notifyApiError(error);
       } else {

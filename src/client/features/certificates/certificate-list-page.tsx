@@ -18,8 +18,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Certificate } from '../../../shared/api/index.ts';
 import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
-import { ListPage } from '../../components/list';
-import { ButtonLink } from '../../components/router-link';
+import { FilterBar, ListPage, SearchFilter } from '../../components/list';
+import { ButtonLink, TextLink } from '../../components/router-link';
 import { formatDay } from '../../lib/dates';
 import { useAbilities } from '../../lib/session';
 import { toast } from '../../lib/toasts';
@@ -125,7 +125,21 @@ export function CertificateListPage({
         id: 'lot_number',
         headerId: 'certificates.list.lot_number',
         sortKey: 'lot_number',
-        cell: (row) => row.lot_number,
+        cell: (row) => (
+          <>
+            <Box component="span" sx={{ display: 'block' }}>
+              {row.lot_number}
+            </Box>
+            <TextLink
+              to="/recall"
+              search={{ lot: row.lot_number }}
+              variant="caption"
+              aria-label={intl.formatMessage({ id: 'certificates.list.recall_of' }, { lot: row.lot_number })}
+            >
+              {intl.formatMessage({ id: 'certificates.list.recall' })}
+            </TextLink>
+          </>
+        ),
       },
       {
         id: 'validated_treatment_number',
@@ -185,6 +199,18 @@ export function CertificateListPage({
         )
       }
     >
+      <FilterBar
+        labelId="certificates.list.filters"
+        resetLabelId="list.search.reset"
+        filtered={search.q !== undefined}
+        onReset={() => onSearchChange({ q: undefined, page: 1 })}
+      >
+        <SearchFilter
+          placeholderId="certificates.list.search_placeholder"
+          value={search.q}
+          onChange={(q) => onSearchChange({ q, page: 1 })}
+        />
+      </FilterBar>
       <DataTable<Certificate>
         labelId="certificates.list.title"
         columns={columns}

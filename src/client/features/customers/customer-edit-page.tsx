@@ -19,7 +19,7 @@ export function CustomerCreatePage() {
         onSave={async (values) => {
           const customer = await create.mutateAsync(values);
           toast.success({ id: 'customers.created' });
-          await navigate({ to: '/customers/$id', params: { id: String(customer.id) } });
+          await navigate({ to: '/customers/$id', params: { id: customer.id } });
         }}
       />
     </CustomerPageFrame>

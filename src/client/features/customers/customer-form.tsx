@@ -24,6 +24,8 @@ export function customerFormValues(customer: CustomerData | undefined): Customer
     phone: customer?.phone ?? '',
     referrer: customer?.referrer ?? '',
     enable_blockchain: customer?.enable_blockchain ? '1' : '0',
+    alert_device_silent_hours: customer?.alert_device_silent_hours?.toString() ?? '',
+    alert_lamp_life_threshold: customer?.alert_lamp_life_threshold?.toString() ?? '',
   };
 }
 
@@ -45,9 +47,10 @@ export function CustomerForm({
   const onSubmit = (values: CustomerFormValues, helpers: FormikHelpers<CustomerFormValues>) =>
     feedback.submit(helpers, () => onSave(trimValues(values)));
 
-  const text = (name: keyof CustomerFormValues, extra: { type?: string; required?: boolean } = {}) => (
-    <FormikTextField name={name} labelId={`fields.${name}`} {...extra} />
-  );
+  const text = (
+    name: keyof CustomerFormValues,
+    extra: { type?: string; required?: boolean; helperId?: string } = {},
+  ) => <FormikTextField name={name} labelId={`fields.${name}`} {...extra} />;
 
   return (
     <Card>
@@ -75,6 +78,18 @@ export function CustomerForm({
                   <Grid size={{ xs: 12, md: 6 }}>{text('referrer')}</Grid>
                   <Grid size={12}>
                     <FormikCheckbox name="enable_blockchain" labelId="customers.form.enable_blockchain" />
+                  </Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>
+                    {text('alert_device_silent_hours', {
+                      type: 'number',
+                      helperId: 'customers.form.alert_default_hint',
+                    })}
+                  </Grid>
+                  <Grid size={{ xs: 12, md: 6 }}>
+                    {text('alert_lamp_life_threshold', {
+                      type: 'number',
+                      helperId: 'customers.form.alert_default_hint',
+                    })}
                   </Grid>
                 </Grid>
               </ReadOnlyFields>

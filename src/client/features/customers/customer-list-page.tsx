@@ -7,7 +7,7 @@ import { type DataColumn, DataTable, pagedRows, useListControls, YesNo } from '.
 import { DateRangeFilter } from '../../components/data-table/date-filter';
 import { OpenRowAction } from '../../components/data-table/open-row-action';
 import { ExportLink } from '../../components/export-link';
-import { FilterBar, ListPage } from '../../components/list';
+import { FilterBar, ListPage, SearchFilter } from '../../components/list';
 import { ButtonLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
 import { useCustomers } from './api/customers';
@@ -19,7 +19,7 @@ function EditAction({ customer }: { customer: Customer }) {
   return (
     <OpenRowAction
       label={intl.formatMessage({ id: 'customers.list.open' }, { name: customer.name })}
-      onOpen={() => void navigate({ to: '/customers/$id', params: { id: String(customer.id) } })}
+      onOpen={() => void navigate({ to: '/customers/$id', params: { id: customer.id } })}
     />
   );
 }
@@ -81,7 +81,7 @@ export function CustomerListPage({
     [],
   );
 
-  const filtered = Boolean(search.filterFrom || search.filterTo);
+  const filtered = Boolean(search.filterFrom || search.filterTo || search.q);
 
   return (
     <ListPage
@@ -98,13 +98,18 @@ export function CustomerListPage({
         labelId="customers.list.filters"
         resetLabelId="customers.list.reset"
         filtered={filtered}
-        onReset={() => onSearchChange({ filterFrom: undefined, filterTo: undefined, page: 1 })}
+        onReset={() => onSearchChange({ q: undefined, filterFrom: undefined, filterTo: undefined, page: 1 })}
         trailing={
           abilities.canDownloadCustomers && (
             <ExportLink exportName="sterilizations-ok" filters={range} labelId="customers.list.download" />
           )
         }
       >
+        <SearchFilter
+          placeholderId="customers.list.search_placeholder"
+          value={search.q}
+          onChange={(q) => onSearchChange({ q, page: 1 })}
+        />
         <DateRangeFilter
           names={['filterFrom', 'filterTo']}
           labelIds={['customers.list.filter_from', 'customers.list.filter_to']}
@@ -118,7 +123,7 @@ export function CustomerListPage({
         {...pagedRows(customers)}
         getRowId={(row) => row.id}
         {...list}
-        onRowClick={(row) => void navigate({ to: '/customers/$id', params: { id: String(row.id) } })}
+        onRowClick={(row) => void navigate({ to: '/customers/$id', params: { id: row.id } })}
         emptyMessageId="customers.list.empty"
       />
     </ListPage>

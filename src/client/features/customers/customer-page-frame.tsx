@@ -5,7 +5,7 @@ import type { ReactNode, Ref } from 'react';
 import { useIntl } from 'react-intl';
 import type { CustomerData } from './api/customers';
 
-type TabKey = 'anagraphic' | 'users' | 'devices';
+type TabKey = 'anagraphic' | 'users' | 'devices' | 'reports';
 
 function TabAnchor(props: Omit<TabProps<'a'>, 'component'> & { ref?: Ref<HTMLAnchorElement> }) {
   return <Tab component="a" {...props} />;
@@ -15,6 +15,7 @@ const TabLink = createLink(TabAnchor);
 function activeTab(pathname: string): TabKey {
   if (/^\/customers\/[^/]+\/users(\/|$)/.test(pathname)) return 'users';
   if (/^\/customers\/[^/]+\/devices(\/|$)/.test(pathname)) return 'devices';
+  if (/^\/customers\/[^/]+\/reports(\/|$)/.test(pathname)) return 'reports';
   return 'anagraphic';
 }
 
@@ -56,7 +57,7 @@ function BackButton() {
 export function CustomerPageFrame({ customer, children }: { customer?: CustomerData; children: ReactNode }) {
   const intl = useIntl();
   const { pathname } = useLocation();
-  const id = customer ? String(customer.id) : undefined;
+  const id = customer?.id;
   return (
     <Stack spacing={2}>
       <Box>
@@ -101,6 +102,12 @@ export function CustomerPageFrame({ customer, children }: { customer?: CustomerD
             params={{ id }}
             label={<CountLabel labelId="customers.tabs.devices" count={customer?.devices_count} />}
             sx={{ pr: 4 }}
+          />
+          <TabLink
+            value="reports"
+            to="/customers/$id/reports"
+            params={{ id }}
+            label={intl.formatMessage({ id: 'customers.tabs.reports' })}
           />
         </Tabs>
       )}

@@ -1,8 +1,8 @@
 /** The list's URL state: kept apart from the page so the route's search parsing does not pull the table into the first bundle. */
-import type { ListSearch } from '../../components/data-table/list-search';
+import type { SearchableListSearch } from '../../components/data-table/list-search';
 
 export const CUSTOMER_SORT_KEYS = ['name', 'active'] as const;
-export type CustomerListSearch = ListSearch<(typeof CUSTOMER_SORT_KEYS)[number]> & {
+export type CustomerListSearch = SearchableListSearch<(typeof CUSTOMER_SORT_KEYS)[number]> & {
   filterFrom?: string;
   filterTo?: string;
 };

@@ -1,6 +1,7 @@
 import { Box, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { PageError, PagePending } from '../../components/route-fallbacks';
+import { TextLink } from '../../components/router-link';
 import { useSession } from '../../lib/session';
 import { type DashboardData, useDashboard } from './api/dashboard';
 import { BATCH_LEVEL_COLOR, type BatchLevel, batchLevel } from './batch-level';
@@ -76,6 +77,73 @@ function BatchCard({ batch }: { batch: Batch }) {
   );
 }
 
+/**
+ * Devices whose records miss progressive ids (per owner: a clinic counts only its own records), with a
+ * link to those devices' records in the list (anomaly filter), where each device's page is one click on.
+ */
+function DevicesWithGapsCard({ count }: { count: number }) {
+  const intl = useIntl();
+  const label = intl.formatMessage({ id: 'dashboard.cards.devices_with_gaps' });
+  return (
+    <Card
+      component="section"
+      aria-label={label}
+      data-testid="dashboard-devices-with-gaps"
+      sx={count > 0 ? { borderLeft: 6, borderColor: 'warning.main' } : undefined}
+    >
+      <CardContent>
+        <Typography variant="body2" color="text.secondary">
+          {label}
+        </Typography>
+        <Typography variant="h4" component="p" sx={{ fontWeight: 700 }}>
+          {intl.formatNumber(count)}
+        </Typography>
+        {count > 0 && (
+          <TextLink to="/sterilizations" search={{ anomaly: 'gaps', page: 1 }} variant="body2">
+            {intl.formatMessage({ id: 'dashboard.cards.devices_with_gaps_link' })}
+          </TextLink>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
+ * Records whose lot had no valid certificate when they were received (issue 13): a link to exactly
+ * those records in the sterilization list.
+ */
+function LotComplianceCard({ figures }: { figures: DashboardData['lot_compliance'] }) {
+  const intl = useIntl();
+  const flagged = figures.flagged_records > 0;
+  return (
+    <Card
+      component="section"
+      aria-labelledby="dashboard-lots-title"
+      data-testid="dashboard-lot-compliance"
+      sx={{ borderLeft: 6, borderColor: flagged ? 'error.main' : 'success.main' }}
+    >
+      <CardContent>
+        <Typography id="dashboard-lots-title" variant="h6" component="h2">
+          {intl.formatMessage({ id: 'dashboard.lots.title' })}
+        </Typography>
+        <Typography variant="body1" sx={{ mt: 1 }}>
+          {flagged
+            ? intl.formatMessage(
+                { id: 'dashboard.lots.flagged' },
+                { records: figures.flagged_records, lots: figures.flagged_lots },
+              )
+            : intl.formatMessage({ id: 'dashboard.lots.none' })}
+        </Typography>
+        {flagged && (
+          <TextLink to="/sterilizations" search={{ lotStatus: 'flagged' }} variant="body2">
+            {intl.formatMessage({ id: 'dashboard.lots.show' })}
+          </TextLink>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
 function Legend() {
   const intl = useIntl();
   return (
@@ -133,7 +201,9 @@ export function DashboardPage() {
                 </Card>
               ),
             )}
+            <DevicesWithGapsCard count={data.devices_with_gaps} />
           </Box>
+          <LotComplianceCard figures={data.lot_compliance} />
           {data.disposables && (
             <Box component="section" aria-labelledby="dashboard-batches-title">
               <Stack

@@ -33,7 +33,7 @@ export function CustomerDevicesPage({ customerId }: { customerId: number }) {
         <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
           <ButtonLink
             to="/customers/$id/devices/new"
-            params={{ id: String(customerId) }}
+            params={{ id: customerId }}
             variant="contained"
             startIcon={<AddIcon />}
           >
@@ -51,7 +51,7 @@ export function CustomerDevicesPage({ customerId }: { customerId: number }) {
         onRowClick={(row) =>
           void navigate({
             to: '/customers/$id/devices/$deviceId',
-            params: { id: String(customerId), deviceId: String(row.id) },
+            params: { id: customerId, deviceId: row.id },
           })
         }
       />

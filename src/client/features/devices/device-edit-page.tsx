@@ -51,7 +51,7 @@ export function DeviceCreatePage({ customerId }: { customerId: number }) {
           handOverPrivateKeys(device.id, privateKeys);
           await navigate({
             to: '/customers/$id/devices/$deviceId',
-            params: { id: String(customerId), deviceId: String(device.id) },
+            params: { id: customerId, deviceId: device.id },
           });
         }}
       />
@@ -105,7 +105,7 @@ export function DeviceEditPage({ customerId, deviceId }: { customerId: number; d
             handOverPrivateKeys(moved.id, privateKeys);
             void navigate({
               to: '/customers/$id/devices/$deviceId',
-              params: { id: String(moved.customer_id), deviceId: String(moved.id) },
+              params: { id: moved.customer_id, deviceId: moved.id },
             });
           }}
         />

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { Device } from '../../../shared/api/index.ts';
 import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
-import { ListPage } from '../../components/list';
+import { FilterBar, ListPage, SearchFilter } from '../../components/list';
 import { useAbilities } from '../../lib/session';
 import { useDevices } from './api/devices';
 import { ActiveCell } from './components/active-cell';
@@ -76,6 +76,18 @@ export function DevicesListPage({ search, onSearchChange }: Props) {
 
   return (
     <ListPage titleId="devices.list.title">
+      <FilterBar
+        labelId="devices.list.filters"
+        resetLabelId="list.search.reset"
+        filtered={search.q !== undefined}
+        onReset={() => onSearchChange({ q: undefined, page: 1 })}
+      >
+        <SearchFilter
+          placeholderId="devices.list.search_placeholder"
+          value={search.q}
+          onChange={(q) => onSearchChange({ q, page: 1 })}
+        />
+      </FilterBar>
       <DataTable
         {...list}
         labelId="devices.list.label"
@@ -88,7 +100,7 @@ export function DevicesListPage({ search, onSearchChange }: Props) {
             ? (row) =>
                 void navigate({
                   to: '/customers/$id/devices/$deviceId',
-                  params: { id: String(row.customer_id), deviceId: String(row.id) },
+                  params: { id: row.customer_id, deviceId: row.id },
                 })
             : undefined
         }

@@ -1,5 +1,5 @@
 /** The list's URL state: kept apart from the page so the route's search parsing does not pull the table into the first bundle. */
-import type { ListSearch } from '../../components/data-table/list-search';
+import type { SearchableListSearch } from '../../components/data-table/list-search';
 import type { DeviceSortBy } from './api/devices';
 
 export const DEVICE_SORT_KEYS = [
@@ -7,4 +7,4 @@ export const DEVICE_SORT_KEYS = [
   'device_serial',
   'active',
 ] as const satisfies readonly DeviceSortBy[];
-export type DevicesListSearch = ListSearch<DeviceSortBy>;
+export type DevicesListSearch = SearchableListSearch<DeviceSortBy>;

@@ -34,6 +34,7 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Sterilization } from '../../../shared/api/index.ts';
 import { encodeReceiptFragment } from '../../../shared/integrity/receipt-link.ts';
+import { LotStatusChip } from '../../components/lot-status-chip';
 import { formatDateTimeWithUtc } from '../../lib/dates';
 import { useAnchorTransaction, useChainInfo, useServerHashes } from './api/integrity';
 import {
@@ -190,6 +191,13 @@ function VerificationBody({ record }: { record: Sterilization }) {
         onSubmit={(event) => event.preventDefault()}
       >
         <Stack spacing={1.5}>
+          {/* The lot's compliance is not part of the hashed record: a fact about it today, shown beside it. */}
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="integrity-lot-status">
+            <Typography variant="body2" color="text.secondary">
+              {intl.formatMessage({ id: 'lot_status.label' })}
+            </Typography>
+            <LotStatusChip status={record.lot_status} />
+          </Stack>
           {changed.size > 0 && (
             <Alert severity="warning" data-testid="integrity-changed">
               {intl.formatMessage({ id: 'integrity.changed.count' }, { count: changed.size })}

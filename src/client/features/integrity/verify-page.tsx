@@ -1,11 +1,3 @@
-/**
- * The public verification page /verify (issue 17, DESIGN §5 "Evidence is verifiable without us"): a
- * proof receipt, dropped as the modal's JSON file or carried by a link's URL fragment, is checked in
- * this browser against a chain node, each check shown on its own. It needs no account and never calls
- * our API: the static app and a JSON-RPC node are enough (docs/decisions.md, "Public verification").
- */
-import Cancel from '@mui/icons-material/Cancel';
-import CheckCircle from '@mui/icons-material/CheckCircle';
 import OpenInNew from '@mui/icons-material/OpenInNew';
 import UploadFile from '@mui/icons-material/UploadFile';
 import {
@@ -15,9 +7,6 @@ import {
   CircularProgress,
   Link,
   List,
-  ListItem,
-  ListItemIcon,
-  ListItemText,
   Paper,
   Stack,
   TextField,
@@ -27,8 +16,10 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { useIntl } from 'react-intl';
-import { type ReceiptCheck, type ReceiptInput, verifyReceipt } from '../../../shared/integrity/receipt.ts';
+import { type ReceiptInput, verifyReceipt } from '../../../shared/integrity/receipt.ts';
 import { decodeReceiptFragment } from '../../../shared/integrity/receipt-link.ts';
+import { CheckItem } from './check-item';
+import { ReportVerification } from './report-verification';
 import { explorerTxUrl, INTEGRITY_FIELDS } from './verification';
 
 /**
@@ -99,52 +90,6 @@ function ReceiptDropzone({ onLoaded }: { onLoaded: (loaded: Loaded) => void }) {
       </Typography>
       <input {...getInputProps()} data-testid="verify-file" />
     </Paper>
-  );
-}
-
-function CheckItem({ check, network }: { check: ReceiptCheck; network: string }) {
-  const intl = useIntl();
-  const values = { ...check.values, network };
-  // A check that failed before reading anything (node unreachable, earlier check failed) has no values.
-  const explanation = check.values
-    ? intl.formatMessage({ id: `verify.check.${check.name}.${check.ok ? 'pass' : 'fail'}` }, values)
-    : intl.formatMessage({ id: 'verify.check.not_checked' });
-  const fields = check.name === 'leaf' && !check.ok ? check.values?.fields : undefined;
-  return (
-    <ListItem disableGutters data-check={check.name} data-status={check.ok ? 'pass' : 'fail'}>
-      <ListItemIcon sx={{ minWidth: 32 }}>
-        {check.ok ? (
-          <CheckCircle color="success" fontSize="small" />
-        ) : (
-          <Cancel color="error" fontSize="small" />
-        )}
-      </ListItemIcon>
-      <ListItemText
-        primary={`${intl.formatMessage({ id: `verify.check.${check.name}` })}: ${intl.formatMessage({
-          id: `integrity.checks.status.${check.ok ? 'pass' : 'fail'}`,
-        })}`}
-        secondary={
-          <>
-            <Box component="span" sx={{ display: 'block', ...mono }}>
-              {explanation}
-            </Box>
-            {fields && (
-              <Box component="span" sx={{ display: 'block' }} data-testid="verify-leaf-fields">
-                {intl.formatMessage(
-                  { id: 'verify.check.leaf.fields' },
-                  {
-                    fields: fields
-                      .split(', ')
-                      .map((field) => intl.formatMessage({ id: `integrity.field.${field}` }))
-                      .join(', '),
-                  },
-                )}
-              </Box>
-            )}
-          </>
-        }
-      />
-    </ListItem>
   );
 }
 
@@ -343,6 +288,7 @@ export function VerifyPage() {
           <Summary receipt={loaded.receipt} />
         </>
       )}
+      <ReportVerification rpcUrl={rpcUrl} run={run} />
     </Stack>
   );
 }

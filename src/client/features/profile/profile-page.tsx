@@ -26,6 +26,7 @@ import {
 } from '../../lib/form-fields';
 import { useSession } from '../../lib/session';
 import { type ProfileValues, useMe, useUpdateProfile } from './api/me';
+import { NotificationSettingsCard } from './notification-settings-card';
 
 export function ProfilePage() {
   const intl = useIntl();
@@ -117,6 +118,7 @@ export function ProfilePage() {
           </CardContent>
         </Card>
       )}
+      {user && <NotificationSettingsCard />}
       <Dialog
         open={updatedOpen}
         onClose={() => setUpdatedOpen(false)}

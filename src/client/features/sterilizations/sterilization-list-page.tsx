@@ -1,8 +1,9 @@
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
+import Refresh from '@mui/icons-material/Refresh';
 import VerifiedUser from '@mui/icons-material/VerifiedUser';
-import { Box, Button, Stack, Typography } from '@mui/material';
-import { useCallback, useMemo, useState } from 'react';
+import { Box, Button, Chip, Stack, Typography } from '@mui/material';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Sterilization } from '../../../shared/api/index.ts';
 import { AbilityGate } from '../../components/ability-gate';
@@ -17,7 +18,9 @@ import { DateRangeFilter } from '../../components/data-table/date-filter';
 import { ExportLink } from '../../components/export-link';
 import { FilterBar, ListPage, SelectFilter } from '../../components/list';
 import { formatDateTime } from '../../lib/dates';
+import { countAnnounced, useAnnouncedRecords } from '../../lib/new-records';
 import { useAbilities, useSession } from '../../lib/session';
+import { parseAnomaly, STERILIZATION_ANOMALIES } from '../../lib/sterilization-anomaly';
 import {
   type SterilizationFilters,
   useSterilizationCustomerFilter,
@@ -26,7 +29,14 @@ import {
 } from './api/sterilizations';
 import { SterilizationDetails } from './components/sterilization-details';
 import { truncateName } from './format';
-import { effectiveSearch, type SterilizationListSearch } from './search';
+import {
+  effectiveSearch,
+  isOpeningView,
+  LOT_STATUS_FILTERS,
+  mayListNewRecords,
+  parseLotStatus,
+  type SterilizationListSearch,
+} from './search';
 
 function TwoLines({ main, sub }: { main: string; sub: string | null }) {
   return (
@@ -65,6 +75,21 @@ export function SterilizationListPage({
   const sterilizations = useSterilizations(query);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
 
+  // Records announced live since these rows were loaded: the opening view reloads for them, any other
+  // view keeps its rows where the user is reading and offers them ("N new records").
+  const announced = useAnnouncedRecords();
+  const openingView = isOpeningView(search);
+  const loadedAt = sterilizations.dataUpdatedAt;
+  const { refetch } = sterilizations;
+  const newRecords = countAnnounced(announced, loadedAt, (records) => mayListNewRecords(query, records));
+  const reloadedFor = useRef(0);
+  useEffect(() => {
+    const latest = announced.at(-1)?.receivedAt ?? 0;
+    if (!openingView || latest <= loadedAt || latest <= reloadedFor.current) return;
+    reloadedFor.current = latest;
+    void refetch();
+  }, [announced, openingView, loadedAt, refetch]);
+
   // Without canSeeAllSterilizations the customer is the user's own, whatever the URL says.
   const customerFilter = useSterilizationCustomerFilter(canSeeAll);
   const customers = useMemo(() => {
@@ -78,12 +103,19 @@ export function SterilizationListPage({
   const filters: SterilizationFilters = {
     customerId: query.customerId,
     deviceId: search.deviceId,
+    anomaly: search.anomaly,
     from: search.from,
     to: search.to,
+    lotStatus: search.lotStatus,
   };
-  const filtered = [search.customerId, search.deviceId, search.from, search.to].some(
-    (value) => value !== undefined,
-  );
+  const filtered = [
+    search.customerId,
+    search.deviceId,
+    search.anomaly,
+    search.from,
+    search.to,
+    search.lotStatus,
+  ].some((value) => value !== undefined);
 
   const toggle = useCallback((id: number) => {
     setExpanded((previous) => {
@@ -182,8 +214,10 @@ export function SterilizationListPage({
           onSearchChange({
             customerId: undefined,
             deviceId: undefined,
+            anomaly: undefined,
             from: undefined,
             to: undefined,
+            lotStatus: undefined,
             page: 1,
           })
         }
@@ -231,13 +265,49 @@ export function SterilizationListPage({
             onSearchChange({ customerId, deviceId: value === undefined ? undefined : Number(value), page: 1 })
           }
         />
+        <SelectFilter
+          name="anomaly"
+          labelId="sterilizations.filter.anomaly"
+          value={search.anomaly}
+          options={STERILIZATION_ANOMALIES.map((anomaly) => ({
+            value: anomaly,
+            label: intl.formatMessage({ id: `sterilizations.filter.anomaly_${anomaly}` }),
+          }))}
+          allLabelId="sterilizations.filter.all_records"
+          minWidth={240}
+          onChange={(value) => onSearchChange({ anomaly: parseAnomaly(value), page: 1 })}
+        />
         <DateRangeFilter
           names={['from', 'to']}
           labelIds={['sterilizations.filter.from', 'sterilizations.filter.to']}
           value={[search.from, search.to]}
           onChange={([from, to]) => onSearchChange({ from, to, page: 1 })}
         />
+        <SelectFilter
+          name="lotStatus"
+          labelId="sterilizations.filter.lot_status"
+          value={search.lotStatus}
+          options={LOT_STATUS_FILTERS.map((status) => ({
+            value: status,
+            label: intl.formatMessage({ id: `sterilizations.filter.lot_status_${status}` }),
+          }))}
+          allLabelId="sterilizations.filter.all_lot_statuses"
+          onChange={(value) => onSearchChange({ lotStatus: parseLotStatus(value), page: 1 })}
+        />
       </FilterBar>
+      {/* Announced politely: a screen reader user hears that rows are waiting without losing their place. */}
+      <Box aria-live="polite" sx={{ display: 'flex', justifyContent: 'center', minHeight: 0 }}>
+        {!openingView && newRecords > 0 && (
+          <Chip
+            color="primary"
+            icon={<Refresh />}
+            clickable
+            onClick={() => void refetch()}
+            label={intl.formatMessage({ id: 'sterilizations.list.new_records' }, { count: newRecords })}
+            sx={{ my: 1 }}
+          />
+        )}
+      </Box>
       <DataTable<Sterilization>
         labelId="sterilizations.list.title"
         columns={columns}

@@ -16,7 +16,6 @@ export function CustomerUsersPage({ customerId }: { customerId: number }) {
   const abilities = useAbilities();
   const navigate = useNavigate();
   const users = useCustomerUsers(customerId);
-  const id = String(customerId);
 
   const columns = useMemo<DataColumn<User>[]>(
     () => [
@@ -43,7 +42,12 @@ export function CustomerUsersPage({ customerId }: { customerId: number }) {
     <Stack spacing={2}>
       {abilities.canCreateUsers && (
         <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
-          <ButtonLink to="/customers/$id/users/new" params={{ id }} variant="contained" startIcon={<Add />}>
+          <ButtonLink
+            to="/customers/$id/users/new"
+            params={{ id: customerId }}
+            variant="contained"
+            startIcon={<Add />}
+          >
             {intl.formatMessage({ id: 'users.list.create' })}
           </ButtonLink>
         </Box>
@@ -58,7 +62,7 @@ export function CustomerUsersPage({ customerId }: { customerId: number }) {
             onRowClick={(row) =>
               void navigate({
                 to: '/customers/$id/users/$userId',
-                params: { id, userId: String(row.id) },
+                params: { id: customerId, userId: row.id },
               })
             }
             emptyMessageId="users.list.empty"

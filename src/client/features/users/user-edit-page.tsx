@@ -229,7 +229,7 @@ export function UserCreatePage({ customerId }: { customerId: number }) {
               toast.success({ id: 'users.created' });
               await navigate({
                 to: '/customers/$id/users/$userId',
-                params: { id: String(customerId), userId: String(user.id) },
+                params: { id: customerId, userId: user.id },
               });
             }}
           />

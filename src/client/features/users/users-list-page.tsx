@@ -5,12 +5,12 @@ import { useIntl } from 'react-intl';
 import type { User } from '../../../shared/api/index.ts';
 import { type DataColumn, DataTable, pagedRows, useListControls, YesNo } from '../../components/data-table';
 import { OpenRowAction } from '../../components/data-table/open-row-action';
-import { ListPage } from '../../components/list';
+import { FilterBar, ListPage, SearchFilter } from '../../components/list';
 import { useUsers } from './api/users';
 import { RoleBadge } from './role-badge';
 import type { UserListSearch } from './search';
 
-const userParams = (user: User) => ({ id: String(user.customer_id), userId: String(user.id) });
+const userParams = (user: User) => ({ id: user.customer_id, userId: user.id });
 
 function EditAction({ user }: { user: User }) {
   const intl = useIntl();
@@ -71,6 +71,18 @@ export function UsersListPage({
 
   return (
     <ListPage titleId="users.list.title">
+      <FilterBar
+        labelId="users.list.filters"
+        resetLabelId="list.search.reset"
+        filtered={search.q !== undefined}
+        onReset={() => onSearchChange({ q: undefined, page: 1 })}
+      >
+        <SearchFilter
+          placeholderId="users.list.search_placeholder"
+          value={search.q}
+          onChange={(q) => onSearchChange({ q, page: 1 })}
+        />
+      </FilterBar>
       <DataTable<User>
         labelId="users.list.title"
         columns={columns}

@@ -4,6 +4,7 @@ import { AuditListPage } from '../../features/audit/audit-list-page';
 import { type AuditListSearch, parseAuditSearch } from '../../features/audit/search';
 import { useDocumentTitle } from '../../lib/document-title';
 import { requireAbilityPage } from '../../lib/route-guards';
+import { useSearchChange } from '../../lib/search-change';
 
 /** The audit trail (canSeeAudit): page and every filter in the URL, so a filtered view is a link. */
 export const Route = createFileRoute('/_authenticated/audit')({
@@ -21,11 +22,6 @@ export const Route = createFileRoute('/_authenticated/audit')({
 function AuditRoute() {
   useDocumentTitle({ id: 'titles.audit' });
   const search = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <AuditListPage
-      search={search}
-      onSearchChange={(patch) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })}
-    />
-  );
+  const onSearchChange = useSearchChange(Route);
+  return <AuditListPage search={search} onSearchChange={onSearchChange} />;
 }

@@ -1,17 +1,20 @@
 import { createFileRoute, redirect, type SearchSchemaInput } from '@tanstack/react-router';
-import { parseListSearch } from '../../components/data-table/list-search';
+import { parseListSearch, parseSearchText } from '../../components/data-table/list-search';
 import { certificatesQueryOptions } from '../../features/certificates/api/certificates';
 import { CertificateListPage } from '../../features/certificates/certificate-list-page';
 import { rememberedListSearch } from '../../features/certificates/list-memory';
 import { CERTIFICATE_SORT_KEYS, type CertificateListSearch } from '../../features/certificates/search';
 import { useDocumentTitle } from '../../lib/document-title';
 import { requireModulePage } from '../../lib/route-guards';
+import { useSearchChange } from '../../lib/search-change';
 
-const parseSearch = (raw: Record<string, unknown>): CertificateListSearch =>
-  parseListSearch(raw, CERTIFICATE_SORT_KEYS, { sortBy: 'lot_number', sortDir: 'asc' });
+const parseSearch = (raw: Record<string, unknown>): CertificateListSearch => ({
+  ...parseListSearch(raw, CERTIFICATE_SORT_KEYS, { sortBy: 'lot_number', sortDir: 'asc' }),
+  q: parseSearchText(raw.q),
+});
 
 const isDefault = (search: CertificateListSearch) =>
-  search.page === 1 && search.sortBy === 'lot_number' && search.sortDir === 'asc';
+  search.page === 1 && search.sortBy === 'lot_number' && search.sortDir === 'asc' && search.q === undefined;
 
 /**
  * SPEC §2 certificates_index; default sort lot_number ascending (SPEC §9). Sort and page live in the
@@ -41,11 +44,6 @@ export const Route = createFileRoute('/_authenticated/certificates/')({
 function CertificatesRoute() {
   useDocumentTitle({ id: 'titles.certificates' });
   const search = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <CertificateListPage
-      search={search}
-      onSearchChange={(patch) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })}
-    />
-  );
+  const onSearchChange = useSearchChange(Route);
+  return <CertificateListPage search={search} onSearchChange={onSearchChange} />;
 }

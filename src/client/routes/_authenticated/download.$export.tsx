@@ -1,10 +1,21 @@
 import { createFileRoute, notFound, type SearchSchemaInput } from '@tanstack/react-router';
-import { parseId, parseIsoDate } from '../../components/data-table/list-search';
+import type { LotStatusFilter } from '../../../shared/api/index.ts';
+import { parseId, parseIsoDate, parseText } from '../../components/data-table/list-search';
 import { DownloadPage } from '../../features/exports/download-page';
+import { parseLotStatus as parseLotStatusFilter } from '../../features/sterilizations/search';
 import { useDocumentTitle } from '../../lib/document-title';
 import { EXPORT_NAMES, type ExportName } from '../../lib/exports';
+import { parseAnomaly, type SterilizationAnomaly } from '../../lib/sterilization-anomaly';
 
-type DownloadSearch = { from?: string; to?: string; customerId?: number; deviceId?: number };
+type DownloadSearch = {
+  from?: string;
+  to?: string;
+  customerId?: number;
+  deviceId?: number;
+  anomaly?: SterilizationAnomaly;
+  lot?: string;
+  lotStatus?: LotStatusFilter;
+};
 
 /**
  * /download/<export>?filters: where a download link leads when it is opened in a new tab or copied
@@ -26,6 +37,9 @@ export const Route = createFileRoute('/_authenticated/download/$export')({
     to: parseIsoDate(raw.to),
     customerId: parseId(raw.customerId),
     deviceId: parseId(raw.deviceId),
+    anomaly: parseAnomaly(raw.anomaly),
+    lot: parseText(raw.lot),
+    lotStatus: parseLotStatusFilter(raw.lotStatus),
   }),
   component: DownloadRoute,
 });
@@ -33,13 +47,22 @@ export const Route = createFileRoute('/_authenticated/download/$export')({
 function DownloadRoute() {
   useDocumentTitle({ id: 'titles.download' });
   const { export: name } = Route.useParams() as { export: ExportName };
-  const { from, to, customerId, deviceId } = Route.useSearch();
+  const { from, to, customerId, deviceId, anomaly, lot, lotStatus } = Route.useSearch();
   // Another link opened in this tab is another download: a fresh page for it.
-  const key = JSON.stringify([name, from, to, customerId, deviceId]);
+  const key = JSON.stringify([name, from, to, customerId, deviceId, anomaly, lot, lotStatus]);
   // Each export takes only its own filters.
-  return name === 'sterilizations-ok' ? (
-    <DownloadPage key={key} exportName={name} filters={{ from, to }} />
-  ) : (
-    <DownloadPage key={key} exportName={name} filters={{ from, to, customerId, deviceId }} />
+  if (name === 'sterilizations-ok')
+    return <DownloadPage key={key} exportName={name} filters={{ from, to }} />;
+  if (name === 'recall') {
+    // A recall is of one lot: a link without one names no file.
+    if (lot === undefined) throw notFound();
+    return <DownloadPage key={key} exportName={name} filters={{ lot, from, to, customerId, deviceId }} />;
+  }
+  return (
+    <DownloadPage
+      key={key}
+      exportName={name}
+      filters={{ from, to, customerId, deviceId, anomaly, lotStatus }}
+    />
   );
 }

@@ -1,17 +1,20 @@
 import { Backdrop, CircularProgress } from '@mui/material';
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { Sterilization } from '../../../shared/api/index.ts';
 import { parseId, parseIsoDate, parseListSearch } from '../../components/data-table/list-search';
 import { sterilizationsQueryOptions } from '../../features/sterilizations/api/sterilizations';
 import {
   effectiveSearch,
+  parseLotStatus,
   STERILIZATION_SORT_KEYS,
   type SterilizationListSearch,
 } from '../../features/sterilizations/search';
 import { SterilizationListPage } from '../../features/sterilizations/sterilization-list-page';
 import { useDocumentTitle } from '../../lib/document-title';
 import { requireModulePage } from '../../lib/route-guards';
+import { useSearchChange } from '../../lib/search-change';
+import { parseAnomaly } from '../../lib/sterilization-anomaly';
 
 // The verification modal brings the hashing and chain code: loaded when first opened.
 const VerificationDialog = lazy(() => import('../../features/integrity/verification-dialog'));
@@ -32,8 +35,10 @@ export const Route = createFileRoute('/_authenticated/sterilizations')({
       customerId,
       // A device belongs to a customer: without one the device filter is dropped.
       deviceId: customerId === undefined ? undefined : parseId(raw.deviceId),
+      anomaly: parseAnomaly(raw.anomaly),
       from: parseIsoDate(raw.from),
       to: parseIsoDate(raw.to),
+      lotStatus: parseLotStatus(raw.lotStatus),
     };
   },
   loaderDeps: ({ search }) => search,
@@ -47,12 +52,8 @@ export const Route = createFileRoute('/_authenticated/sterilizations')({
 function SterilizationsRoute() {
   useDocumentTitle({ id: 'titles.sterilizations' });
   const search = Route.useSearch();
-  const navigate = Route.useNavigate();
   const [verifying, setVerifying] = useState<Sterilization | null>(null);
-  const onSearchChange = useCallback(
-    (patch: Partial<SterilizationListSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) }),
-    [navigate],
-  );
+  const onSearchChange = useSearchChange(Route);
   return (
     <>
       <SterilizationListPage search={search} onSearchChange={onSearchChange} onVerify={setVerifying} />

@@ -1,19 +1,23 @@
 /**
- * Build: a block's Merkle tree from its records' leaves, computed in time slices and outside any
- * transaction, and its records' proofs in the form the store writes them.
+ * Build: a block's Merkle tree from its records' leaves, then its report versions' leaves, computed in
+ * time slices and outside any transaction, and their proofs in the form the store writes them.
  */
 import { type MerkleLevels, merkleLevelsAsync, type Slicer } from '../../../shared/integrity/index.ts';
-import type { Candidate } from './collect.ts';
+import type { BlockContents } from './collect.ts';
 
-/** A built block: its records' ids and device serials (as hashed) in id order, and its tree. */
-export type BuiltBlock = { ids: string[]; serials: string[]; tree: MerkleLevels };
+/**
+ * A built block: its records' ids and device serials (as hashed) in id order, its report versions' ids
+ * in id order, and its tree (leaf i < ids.length is record i, the next ones the report versions).
+ */
+export type BuiltBlock = { ids: string[]; serials: string[]; reportVersionIds: string[]; tree: MerkleLevels };
 
-export async function buildBlock(records: Candidate[], slicer: Slicer): Promise<BuiltBlock> {
+export async function buildBlock({ records, reports }: BlockContents, slicer: Slicer): Promise<BuiltBlock> {
   return {
     ids: records.map((record) => record.id),
     serials: records.map((record) => record.serial),
+    reportVersionIds: reports.map((report) => report.versionId),
     tree: await merkleLevelsAsync(
-      records.map((record) => record.leaf),
+      [...records.map((record) => record.leaf), ...reports.map((report) => report.leaf)],
       slicer,
     ),
   };

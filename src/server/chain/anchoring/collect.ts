@@ -2,9 +2,11 @@
  * Collect: the waiting records a new block is made of. They are read in pages without locks (locking
  * happens when the block is stored, store.ts), each kept as its leaf (computed in time slices) and the
  * little else a block needs; then the batch rule says how many of them make a block now, if any.
+ * Signed report versions waiting for an anchor ride along in the next block, or make one of their own
+ * once the oldest has waited as long as a record would (docs/integrity.md §10).
  */
 import { sql } from 'drizzle-orm';
-import { mapSliced, type Slicer } from '../../../shared/integrity/index.ts';
+import { mapSliced, reportLeafBytes, type Slicer } from '../../../shared/integrity/index.ts';
 import type { AnchoringContext } from './context.ts';
 import { blockLeaf, RECORD_FIELDS_SQL, type RecordRow } from './record-leaf.ts';
 
@@ -13,6 +15,10 @@ const READ_PAGE = 5000;
 
 /** A waiting record as a block is made of it: what the block needs, not the whole row. */
 export type Candidate = { id: string; serial: string; createdAt: number; leaf: Uint8Array };
+/** A signed report version waiting for its anchor (report_versions.id), as its leaf. */
+export type ReportCandidate = { versionId: string; createdAt: number; leaf: Uint8Array };
+/** What one block is made of: records (in id order), then report versions (in id order). */
+export type BlockContents = { records: Candidate[]; reports: ReportCandidate[] };
 
 /** Unanchored records of blockchain-enabled customers in id order, at most maxBlock of them. */
 async function readCandidates({ db, maxBlock }: AnchoringContext, slicer: Slicer): Promise<Candidate[]> {
@@ -62,7 +68,34 @@ function dueForBlock({ batchSize, intervalSeconds }: AnchoringContext, candidate
   return candidates.slice(0, take);
 }
 
-/** The records of the next block, in id order (empty when no block is due). */
-export async function collectBlockRecords(context: AnchoringContext, slicer: Slicer): Promise<Candidate[]> {
-  return dueForBlock(context, await readCandidates(context, slicer));
+/** Signed report versions without a block, oldest first (a batch at most: signatures are rare). */
+async function readReportCandidates({ db, batchSize }: AnchoringContext): Promise<ReportCandidate[]> {
+  const rows = await db.execute<{
+    id: number;
+    report_id: number;
+    version: number;
+    sha256: string;
+    signed_at: Date;
+  }>(sql`
+    select id, report_id, version, sha256, signed_at from report_versions
+    where blockchain_data_block_id is null order by id limit ${batchSize}`);
+  return rows.rows.map((row) => ({
+    versionId: String(row.id),
+    createdAt: new Date(row.signed_at).getTime(),
+    leaf: reportLeafBytes(String(row.report_id), String(row.version), row.sha256),
+  }));
+}
+
+/** The records and report versions of the next block (both empty when no block is due). */
+export async function collectBlockContents(
+  context: AnchoringContext,
+  slicer: Slicer,
+): Promise<BlockContents> {
+  const records = dueForBlock(context, await readCandidates(context, slicer));
+  const reports = await readReportCandidates(context);
+  if (records.length > 0) return { records, reports };
+  const oldest = Math.min(...reports.map((report) => report.createdAt));
+  if (reports.length > 0 && Date.now() - oldest >= context.intervalSeconds * 1000)
+    return { records, reports };
+  return { records: [], reports: [] };
 }

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import type { Db } from '../../db/client.ts';
 import { describeError } from '../../db/error-causes.ts';
+import { publishEvent } from '../../events/publish.ts';
 import type { Chain } from '../chain.ts';
 import type { AnchoringContext } from './context.ts';
 import { adoptExisting, type BlockRow, signAndSend } from './send.ts';
@@ -29,8 +30,16 @@ async function followOne(context: AnchoringContext, block: BlockRow): Promise<vo
     }
     const latest = await chain.blockNumber();
     if (latest - receipt.blockNumber + 1n >= BigInt(confirmations)) {
-      await db.execute(sql`update blockchain_data_blocks set status = 'MINED', mined_at = now()
-        where id = ${block.id} and status = 'SENT' and transaction_hash = ${hash}`);
+      const mined = await db.execute<{ customer_ids: number[] }>(sql`
+        with mined as (
+          update blockchain_data_blocks set status = 'MINED', mined_at = now()
+          where id = ${block.id} and status = 'SENT' and transaction_hash = ${hash}
+          returning id)
+        select array(select distinct customer_id from sterilizations s, mined
+          where s.blockchain_data_block_id = mined.id) as customer_ids
+        from mined`);
+      const owners = mined.rows[0]?.customer_ids;
+      if (owners) void publishEvent(db, { type: 'block.mined', blockId: block.id, customerIds: owners });
     }
     return;
   }

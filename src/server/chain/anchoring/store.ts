@@ -5,6 +5,7 @@
  *
  * A block of more than writePage records is written in one transaction per part with its root last:
  * only a block with a root is sent, and one left without (a crash) is undone after abandonedAfterMs.
+ * The block's report versions (few) are written with its last part, the same way (locked, still free).
  */
 import { sql } from 'drizzle-orm';
 import type { Slicer } from '../../../shared/integrity/index.ts';
@@ -68,7 +69,27 @@ async function storePart(
   return true;
 }
 
-/** A block of at most writePage records: the block row and every record in one transaction. */
+/**
+ * The block's report versions (leaves ids.length… of its tree), when each is still without a block;
+ * false when any was taken meanwhile.
+ */
+async function storeReports(tx: Tx, blockId: number, block: BuiltBlock): Promise<boolean> {
+  const count = block.reportVersionIds.length;
+  if (count === 0) return true;
+  const ids = arrayLiteral(block.reportVersionIds);
+  const locked = await tx.execute(sql`select id from report_versions
+    where id = any(${ids}::int[]) and blockchain_data_block_id is null for update skip locked`);
+  if (locked.rows.length !== count) return false;
+  const first = block.ids.length;
+  const proofs = block.reportVersionIds.map((_, i) => block.tree.proof(first + i).join(','));
+  await tx.execute(sql`
+    update report_versions v set blockchain_data_block_id = ${blockId}, merkle_proof = string_to_array(p.proof, ',')
+    from (select unnest(${ids}::int[]) as id, unnest(${arrayLiteral(proofs)}::text[]) as proof) p
+    where v.id = p.id`);
+  return true;
+}
+
+/** A block of at most writePage records: the block row, every record and report version in one transaction. */
 async function storeWhole(context: AnchoringContext, block: BuiltBlock): Promise<number | null> {
   const { db, chain } = context;
   const proofs = proofsLiteral(block, 0, block.ids.length);
@@ -82,6 +103,7 @@ async function storeWhole(context: AnchoringContext, block: BuiltBlock): Promise
       if (!(await storePart(context, tx, blockId, block, 0, block.ids.length, proofs))) {
         throw new ChangedHands();
       }
+      if (!(await storeReports(tx, blockId, block))) throw new ChangedHands();
       return blockId;
     });
   } catch (error) {
@@ -124,9 +146,21 @@ async function storeInParts(
     }
     await context.afterStoredPart?.(blockId);
   }
-  const completed = await db.execute(sql`update blockchain_data_blocks set merkle_root = ${block.tree.root}
-    where id = ${blockId} and status = 'PENDING' and merkle_root is null`);
-  if ((completed.rowCount ?? 0) === 0) return null;
+  let completed: boolean;
+  try {
+    completed = await db.transaction(async (tx) => {
+      const root = await tx.execute(sql`update blockchain_data_blocks set merkle_root = ${block.tree.root}
+        where id = ${blockId} and status = 'PENDING' and merkle_root is null`);
+      if ((root.rowCount ?? 0) === 0) return false;
+      if (!(await storeReports(tx, blockId, block))) throw new ChangedHands();
+      return true;
+    });
+  } catch (error) {
+    if (!(error instanceof ChangedHands)) throw error;
+    await releaseBlock(context, blockId);
+    return null;
+  }
+  if (!completed) return null;
   log.info(`anchor: block ${blockId} stored in parts`);
   return blockId;
 }
@@ -145,10 +179,12 @@ export function storeBlock(
     : storeInParts(context, block, slicer);
 }
 
-/** Marks a root-less block FAILED and gives its records back, writePage records per statement. */
+/** Marks a root-less block FAILED and gives its records (and report versions) back, writePage records per statement. */
 async function releaseBlock({ db, writePage }: AnchoringContext, blockId: number): Promise<void> {
   await db.execute(sql`update blockchain_data_blocks set status = 'FAILED'
     where id = ${blockId} and merkle_root is null and status = 'PENDING'`);
+  await db.execute(sql`update report_versions set blockchain_data_block_id = null, merkle_proof = null
+    where blockchain_data_block_id = ${blockId}`);
   for (;;) {
     // The block id is checked on the row itself too: a row another releaser freed and a worker put in
     // a new block meanwhile is re-checked after the lock wait, and left alone.

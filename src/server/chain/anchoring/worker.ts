@@ -6,7 +6,7 @@
 import { createSlicer } from '../../../shared/integrity/index.ts';
 import { describeError } from '../../db/error-causes.ts';
 import { buildBlock } from './build.ts';
-import { collectBlockRecords } from './collect.ts';
+import { collectBlockContents } from './collect.ts';
 import { followSent } from './confirm.ts';
 import { type AnchorWorkerOptions, anchoringContext } from './context.ts';
 import { sendPending } from './send.ts';
@@ -49,12 +49,15 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
    */
   async function formBlock(): Promise<number | null> {
     const slicer = createSlicer();
-    const records = await collectBlockRecords(context, slicer);
-    if (records.length === 0) return null;
-    const block = await buildBlock(records, slicer);
+    const contents = await collectBlockContents(context, slicer);
+    if (contents.records.length === 0 && contents.reports.length === 0) return null;
+    const block = await buildBlock(contents, slicer);
     await context.beforeStore?.();
     const blockId = await storeBlock(context, block, slicer);
-    if (blockId !== null) log.info(`anchor: block ${blockId} formed with ${records.length} records`);
+    if (blockId !== null) {
+      const reports = contents.reports.length > 0 ? ` and ${contents.reports.length} signed reports` : '';
+      log.info(`anchor: block ${blockId} formed with ${contents.records.length} records${reports}`);
+    }
     return blockId;
   }
 

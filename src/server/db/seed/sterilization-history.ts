@@ -3,6 +3,7 @@
 // caller's seeded PRNG, written in batches of one statement each. The demo seed uses it for its
 // default records; the benches use it, through the same seed, for millions.
 import type { PoolClient } from 'pg';
+import { lotStatusOf } from '../lot-flag-counts.ts';
 
 export const DAY_MS = 86_400_000;
 /** Records span this many days before today. */
@@ -41,6 +42,23 @@ export interface DevicePlan {
   count: number;
   /** The current batch's lot number (lotOf); older batches have the numbers below it. */
   base: number;
+}
+
+/**
+ * The demo shows what the gap and order checks find (docs/decisions.md, "Gaps and order"): the first
+ * active clinic's device skips DEMO_GAP_SIZE progressive ids halfway through its history, and the
+ * second one's next-to-last record arrives after its last (their progressive ids swapped). Streams
+ * shorter than DEMO_ANOMALY_MIN_RECORDS keep a clean sequence.
+ */
+export const DEMO_GAP_SIZE = 3;
+const DEMO_ANOMALY_MIN_RECORDS = 10;
+
+function demoProgressive(stream: Stream, anomaly: 'gap' | 'late' | null): number {
+  const { firstProgressive: first, i, n } = stream;
+  if (anomaly === 'gap') return first + i + (i >= Math.floor(n / 2) ? DEMO_GAP_SIZE : 0);
+  if (anomaly === 'late' && i === n - 3) return first + i + 1;
+  if (anomaly === 'late' && i === n - 2) return first + i - 1;
+  return first + i;
 }
 
 /** Per-device stream of records in time order; streams are merged so ids grow with time. */
@@ -112,6 +130,10 @@ export async function insertSterilizationHistory(
     return stream;
   });
 
+  const demoStreams = streams.filter((s) => !s.plan.clinic.disabled && s.n >= DEMO_ANOMALY_MIN_RECORDS);
+  const anomalyOf = (stream: Stream) =>
+    stream === demoStreams[0] ? 'gap' : stream === demoStreams[1] ? 'late' : null;
+
   const columns = {
     deviceId: [] as number[],
     // The record's owner: the device's customer, as ingestion stores it.
@@ -136,14 +158,17 @@ export async function insertSterilizationHistory(
     await client.query(
       `INSERT INTO sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
          effective_time, residual_lamp_life, status_code, latitude, longitude, consumables_lot,
-         lot_progressive_id, notes, created_at)
+         lot_progressive_id, notes, created_at, lot_status)
        SELECT u.device_id, u.customer_id, u.received_ts, u.progressive_id, u.supplied_energy, u.nominal_time, u.effective_time,
          u.residual_lamp_life, u.status_code, u.latitude, u.longitude, u.consumables_lot, u.lot_progressive_id,
-         u.notes, u.received_ts
+         u.notes, u.received_ts, ${lotStatusOf('u.consumables_lot', 'u.received_ts', 'c.best')}
        FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::int[], $5::numeric[], $6::numeric[], $7::numeric[],
          $8::numeric[], $9::int[], $10::numeric[], $11::numeric[], $12::text[], $13::int[], $14::text[])
          AS u(device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time, effective_time,
-           residual_lamp_life, status_code, latitude, longitude, consumables_lot, lot_progressive_id, notes)`,
+           residual_lamp_life, status_code, latitude, longitude, consumables_lot, lot_progressive_id, notes)
+       -- The writer supplies the lot status (supplyLotStatus): the certificates' latest expiration per lot.
+       LEFT JOIN (SELECT lot_number, max(expiration_date) AS best FROM certificates GROUP BY lot_number) c
+         ON c.lot_number = u.consumables_lot`,
       Object.values(columns),
     );
     for (const column of Object.values(columns)) column.length = 0;
@@ -179,7 +204,7 @@ export async function insertSterilizationHistory(
     columns.deviceId.push(plan.device.id);
     columns.customerId.push(plan.device.customerId);
     columns.receivedTs.push(new Date(s.nextTs).toISOString());
-    columns.progressiveId.push(s.firstProgressive + s.i);
+    columns.progressiveId.push(demoProgressive(s, anomalyOf(s)));
     columns.suppliedEnergy.push((status === 2 ? energy * 0.4 : energy).toFixed(2));
     columns.nominalTime.push(nominal.toFixed(2));
     columns.effectiveTime.push(Math.min(nominal, effective).toFixed(2));

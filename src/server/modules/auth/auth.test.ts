@@ -51,13 +51,14 @@ describe('POST /auth/login', () => {
       'devices',
       'sterilizations',
       'certificates',
+      'alerts',
     ]);
   });
 
   it('accepts the email in any case and with spaces around it', async () => {
     const response = await login('  Customer@Example.COM ', DEMO_PASSWORD);
     expect(response.statusCode).toBe(200);
-    expect(response.json().data.modules).toEqual(['sterilizations', 'certificates']);
+    expect(response.json().data.modules).toEqual(['sterilizations', 'certificates', 'alerts', 'reports']);
   });
 
   it('refuses a wrong password and an unknown email alike', async () => {

@@ -4,6 +4,7 @@ import type { Certificate as CertificateAnswer } from '../../../shared/api/index
 import type { AuditFields } from '../../audit/changes.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { type CertificateLanguage, certificateFiles, certificates } from '../../db/schema.ts';
+import { anyColumnContains } from '../../db/text-search.ts';
 import { isoInstant } from '../../http/instants.ts';
 import { checklistFileName } from './file-names.ts';
 
@@ -54,16 +55,21 @@ function order(sortBy: CertificateSort, dir: 'asc' | 'desc'): SQL[] {
 
 export async function listCertificatePage(
   db: Db,
-  options: { sortBy: CertificateSort; dir: 'asc' | 'desc'; limit: number; offset: number },
+  options: { sortBy: CertificateSort; dir: 'asc' | 'desc'; limit: number; offset: number; search?: string },
 ): Promise<{ rows: CertificateAnswer[]; total: number }> {
+  const matching = anyColumnContains(
+    [certificates.lotNumber, certificates.validatedTreatmentNumber],
+    options.search,
+  );
   const [rows, totals] = await Promise.all([
     db
       .select(columns)
       .from(certificates)
+      .where(matching)
       .orderBy(...order(options.sortBy, options.dir))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ total: count() }).from(certificates),
+    db.select({ total: count() }).from(certificates).where(matching),
   ]);
   return { rows: rows.map(toCertificate), total: Number(totals[0]?.total ?? 0) };
 }

@@ -15,6 +15,7 @@ import { currentAuth, requireAbility, requireModule } from '../../auth/guards.ts
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
 import type { CertificateLanguage } from '../../db/schema.ts';
+import { searchText } from '../../db/text-search.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { written } from '../../db/written.ts';
 import { ApiError, ok, validationFailed } from '../../http/envelope.ts';
@@ -96,13 +97,14 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
     handlers: {
       async listCertificates(request) {
         requireModule(request, 'certificates');
-        const { page, sortBy, sortDir } = request.query;
+        const { page, q, sortBy, sortDir } = request.query;
         const paging = pageRequest(page);
         const { rows, total } = await listCertificatePage(db, {
           sortBy: (sortBy ?? 'lot_number') as CertificateSort,
           dir: sortDir === 'desc' ? 'desc' : 'asc',
           limit: paging.limit,
           offset: paging.offset,
+          search: searchText(q),
         });
         return ok(pageOf(rows, total, paging));
       },

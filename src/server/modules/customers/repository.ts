@@ -5,6 +5,7 @@ import type { AuditFields } from '../../audit/changes.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { toNumber } from '../../db/pg-number.ts';
 import { type Customer, customers, type NewCustomer } from '../../db/schema.ts';
+import { anyColumnContains } from '../../db/text-search.ts';
 import type { ReceivedWindow } from '../../http/received-window.ts';
 
 export type CustomerSort = 'name' | 'active';
@@ -41,7 +42,8 @@ function withCounts(source: SQL, order: SQL, window: ReceivedWindow): SQL {
   return sql`
     with picked as (${source})
     select c.id, c.name, c.address, c.postcode, c.city, c.country, c.email, c.phone, c.referrer,
-      c.enable_blockchain, c.created_at, c.updated_at, c.deleted_at,
+      c.enable_blockchain, c.alert_device_silent_hours, c.alert_lamp_life_threshold,
+      c.created_at, c.updated_at, c.deleted_at,
       (select count(*) from devices d where d.customer_id = c.id) as devices_count,
       (select count(*) from users u where u.customer_id = c.id) as users_count,
       (select coalesce(sum(k.ok_count), 0) from sterilization_daily_ok_counts k
@@ -78,13 +80,22 @@ function toCustomer(row: CustomerRow): CustomerAnswer {
 
 export async function listCustomerPage(
   db: Db,
-  options: { sortBy: CustomerSort; dir: Direction; limit: number; offset: number; window: ReceivedWindow },
+  options: {
+    sortBy: CustomerSort;
+    dir: Direction;
+    limit: number;
+    offset: number;
+    window: ReceivedWindow;
+    search?: string;
+  },
 ): Promise<{ rows: CustomerAnswer[]; total: number }> {
   const order = customerOrder(options.sortBy, options.dir);
-  const page = sql`select * from customers c order by ${order} limit ${options.limit} offset ${options.offset}`;
+  const matching = anyColumnContains([sql`c.name`, sql`c.city`], options.search);
+  const where = matching ? sql`where ${matching}` : sql``;
+  const page = sql`select * from customers c ${where} order by ${order} limit ${options.limit} offset ${options.offset}`;
   const [rows, total] = await Promise.all([
     db.execute<CustomerRow>(withCounts(page, order, options.window)),
-    db.execute<{ n: string }>(sql`select count(*) as n from customers`),
+    db.execute<{ n: string }>(sql`select count(*) as n from customers c ${where}`),
   ]);
   return { rows: rows.rows.map(toCustomer), total: toNumber(total.rows[0]?.n) };
 }
@@ -123,5 +134,7 @@ export function customerAuditFields(row: Customer): AuditFields {
     phone: row.phone,
     referrer: row.referrer,
     enable_blockchain: row.enableBlockchain,
+    alert_device_silent_hours: row.alertDeviceSilentHours,
+    alert_lamp_life_threshold: row.alertLampLifeThreshold,
   };
 }

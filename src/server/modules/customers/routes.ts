@@ -7,6 +7,7 @@ import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
 import { findCustomer } from '../../db/lookups.ts';
 import { customers, type NewCustomer } from '../../db/schema.ts';
+import { searchText } from '../../db/text-search.ts';
 import { updateRowById } from '../../db/update-row.ts';
 import { written } from '../../db/written.ts';
 import { notFound, ok, validationFailed } from '../../http/envelope.ts';
@@ -31,7 +32,12 @@ const CUSTOMER_FIELDS = [
   'phone',
   'referrer',
   'enable_blockchain',
+  'alert_device_silent_hours',
+  'alert_lamp_life_threshold',
 ] as const;
+
+/** The clinic's own alert thresholds: an empty value sent for one of them means the server's default. */
+const THRESHOLD_FIELDS = ['alert_device_silent_hours', 'alert_lamp_life_threshold'] as const;
 
 type CustomerForm = Partial<Record<(typeof CUSTOMER_FIELDS)[number], string>>;
 
@@ -48,6 +54,23 @@ function columnsOf(form: CustomerForm): Partial<NewCustomer> {
   if (form.phone !== undefined) columns.phone = form.phone;
   if (form.referrer !== undefined) columns.referrer = form.referrer;
   if (form.enable_blockchain !== undefined) columns.enableBlockchain = form.enable_blockchain === '1';
+  if (form.alert_device_silent_hours !== undefined)
+    columns.alertDeviceSilentHours = Number(form.alert_device_silent_hours);
+  if (form.alert_lamp_life_threshold !== undefined)
+    columns.alertLampLifeThreshold = Number(form.alert_lamp_life_threshold);
+  return columns;
+}
+
+/** Threshold fields sent empty (dropped from the form as SPEC §5 says) go back to the server's default. */
+function clearedThresholds(body: unknown): Partial<NewCustomer> {
+  const sent = (body ?? {}) as Record<string, unknown>;
+  const columns: Partial<NewCustomer> = {};
+  for (const field of THRESHOLD_FIELDS) {
+    const value = sent[field];
+    if (typeof value !== 'string' || value.trim() !== '') continue;
+    if (field === 'alert_device_silent_hours') columns.alertDeviceSilentHours = null;
+    else columns.alertLampLifeThreshold = null;
+  }
   return columns;
 }
 
@@ -64,13 +87,14 @@ export function customersModule(deps: { db: Db }): ApiModule {
     handlers: {
       async listCustomers(request) {
         requireModule(request, 'customers');
-        const { page, sortBy, sortDir, filterFrom, filterTo } = request.query;
+        const { page, q, sortBy, sortDir, filterFrom, filterTo } = request.query;
         const paging = pageRequest(page);
         const { rows, total } = await listCustomerPage(db, {
           sortBy: sortBy === 'active' ? 'active' : 'name',
           dir: sortDir === 'desc' ? 'desc' : 'asc',
           limit: paging.limit,
           offset: paging.offset,
+          search: searchText(q),
           window: receivedWindow(filterFrom, filterTo),
         });
         return ok(pageOf(rows, total, paging));
@@ -114,7 +138,7 @@ export function customersModule(deps: { db: Db }): ApiModule {
         const given = filledFields(request.body, CUSTOMER_FIELDS);
         // Absent fields keep their stored value, so the required ones are checked on the merged form.
         await validCustomerForm({ name: existing.name, country: existing.country.trim(), ...given });
-        const columns = columnsOf(given);
+        const columns = { ...clearedThresholds(request.body), ...columnsOf(given) };
         if (Object.keys(columns).length > 0) {
           const updated = {
             action: 'update',

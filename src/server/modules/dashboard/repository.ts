@@ -46,6 +46,23 @@ export async function countActiveDevicesByType(
 }
 
 /**
+ * Records whose consumables lot was uncertified or expired when received, and the distinct lots they
+ * name, from lot_flag_counts (kept by triggers, migration 0007): counting the flagged records
+ * themselves took seconds at a million records with a fifth of them flagged.
+ */
+export async function countLotFlagged(
+  db: Db,
+  customerId: number | null,
+): Promise<{ flagged_records: number; flagged_lots: number }> {
+  const result = await db.execute<{ records: string | null; lots: string }>(sql`
+    select sum(f.flagged) as records, count(distinct f.consumables_lot) as lots
+    from lot_flag_counts f
+    where f.flagged > 0 and ${scopeClause(customerId, 'f.customer_id')}`);
+  const row = result.rows[0];
+  return { flagged_records: Number(row?.records ?? 0), flagged_lots: Number(row?.lots ?? 0) };
+}
+
+/**
  * The current batch of each active device is its latest batch under its current owner: batches belong
  * to the customer that owned the device when their records were received, so a reassigned device shows
  * its new owner's use only, and its former owner no longer sees it (it is not their device any more).
@@ -76,4 +93,16 @@ export async function currentBatches(db: Db, customerId: number | null): Promise
     batch_quantity: Number(batch.batch_quantity),
     device: { device_serial },
   }));
+}
+
+/**
+ * Devices with missing progressive ids among the caller's records: per owner (a clinic counts a device
+ * only for gaps in its own records of it), from device_progress's partial index of pairs with gaps.
+ */
+export async function countDevicesWithGaps(db: Db, customerId: number | null): Promise<number> {
+  const result = await db.execute<{ n: string }>(
+    sql`select count(distinct device_id) as n from device_progress
+      where missing_count > 0 and ${scopeClause(customerId, 'customer_id')}`,
+  );
+  return Number(result.rows[0]?.n ?? 0);
 }

@@ -7,6 +7,8 @@ import {
   countActiveCustomers,
   countActiveDevicesByType,
   countActiveUsers,
+  countDevicesWithGaps,
+  countLotFlagged,
   currentBatches,
 } from './repository.ts';
 
@@ -22,13 +24,23 @@ export function dashboardModule(deps: { db: Db }): ApiModule {
         const auth = currentAuth(request);
         const role = auth.user.role;
         const scope = tenantScope(auth);
-        const [customers, users, devices, disposables] = await Promise.all([
+        const [customers, users, devices, disposables, devicesWithGaps, lotCompliance] = await Promise.all([
           hasModule(role, 'customers') ? countActiveCustomers(db) : null,
           hasModule(role, 'users') ? countActiveUsers(db, scope) : null,
           countActiveDevicesByType(db, scope),
           currentBatches(db, scope),
+          countDevicesWithGaps(db, scope),
+          countLotFlagged(db, scope),
         ]);
-        return ok({ customers, users, baths: devices.baths, plugs: devices.plugs, disposables });
+        return ok({
+          customers,
+          users,
+          baths: devices.baths,
+          plugs: devices.plugs,
+          disposables,
+          devices_with_gaps: devicesWithGaps,
+          lot_compliance: lotCompliance,
+        });
       },
     },
   };

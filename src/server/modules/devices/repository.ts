@@ -1,10 +1,11 @@
 /** Devices as the devices list and a customer's devices tab show them (SPEC §2 Customer devices, Devices list). */
-import { and, asc, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Device as DeviceAnswer, ProductTypeName } from '../../../shared/api/index.ts';
 import type { AuditFields } from '../../audit/changes.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { toNumber } from '../../db/pg-number.ts';
 import { customers, type Device, devices, type NewDevice, PRODUCT_TYPES, products } from '../../db/schema.ts';
+import { anyColumnContains } from '../../db/text-search.ts';
 import { isoInstant, isoInstantOrNull } from '../../http/instants.ts';
 
 export const productTypeName = (type: number): ProductTypeName =>
@@ -84,16 +85,18 @@ function deviceOrder(sortBy: DeviceSort, dir: 'asc' | 'desc'): SQL[] {
 
 export async function listDevicePage(
   db: Db,
-  options: { sortBy: DeviceSort; dir: 'asc' | 'desc'; limit: number; offset: number },
+  options: { sortBy: DeviceSort; dir: 'asc' | 'desc'; limit: number; offset: number; search?: string },
 ): Promise<{ rows: DeviceAnswer[]; total: number }> {
+  const matching = anyColumnContains([devices.deviceSerial, devices.label], options.search);
   const [rows, total] = await Promise.all([
     selectDevices(db)
+      .where(matching)
       .orderBy(...deviceOrder(options.sortBy, options.dir))
       .limit(options.limit)
       .offset(options.offset),
-    db.execute<{ n: string }>(sql`select count(*) as n from devices`),
+    db.select({ n: count() }).from(devices).where(matching),
   ]);
-  return { rows: rows.map(toDevice), total: toNumber(total.rows[0]?.n) };
+  return { rows: rows.map(toDevice), total: toNumber(total[0]?.n) };
 }
 
 /** Every device of one customer, by label. */

@@ -10,19 +10,21 @@ import type { Device as DeviceAnswer } from '../../../shared/api/index.ts';
 import { deviceSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
 import { changedFields } from '../../audit/changes.ts';
 import { auditSource, writeAudited } from '../../audit/write-audited.ts';
-import { assertTenant, currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
+import { assertTenant, currentAuth, requireAbility, requireModule, tenantScope } from '../../auth/guards.ts';
 import type { AuthContext } from '../../auth/session-store.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import { isRsaSpkiPem, normalizePem, samePublicKey } from '../../crypto/public-key.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { findCustomer } from '../../db/lookups.ts';
 import { devices, type NewDevice } from '../../db/schema.ts';
+import { searchText } from '../../db/text-search.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { updateRowById } from '../../db/update-row.ts';
 import { written } from '../../db/written.ts';
 import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
 import { filledFields } from '../../http/form-fields.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
+import { deviceGaps, visibleOwners } from './gaps.ts';
 import {
   activeProductExists,
   deviceAuditFields,
@@ -134,13 +136,14 @@ export function devicesModule(deps: { db: Db }): ApiModule {
     handlers: {
       async listDevices(request) {
         requireModule(request, 'devices');
-        const { page, sortBy, sortDir } = request.query;
+        const { page, q, sortBy, sortDir } = request.query;
         const paging = pageRequest(page);
         const { rows, total } = await listDevicePage(db, {
           sortBy: sortBy === 'device_serial' || sortBy === 'active' ? sortBy : 'label',
           dir: sortDir === 'desc' ? 'desc' : 'asc',
           limit: paging.limit,
           offset: paging.offset,
+          search: searchText(q),
         });
         return ok(pageOf(rows, total, paging));
       },
@@ -155,6 +158,15 @@ export function devicesModule(deps: { db: Db }): ApiModule {
       async getCustomerDevice(request) {
         const auth = currentAuth(request);
         return ok(await deviceOrNotFound(auth, request.params.id, request.params.deviceId));
+      },
+
+      /** Open to every role, like the device page; a clinic sees only its own records' sequence. */
+      async getDeviceGaps(request) {
+        const auth = currentAuth(request);
+        const { deviceId } = request.params;
+        const owners = await visibleOwners(db, deviceId, tenantScope(auth));
+        if (owners === null) throw notFound();
+        return ok(await deviceGaps(db, deviceId, owners, request.query.limit ?? 100));
       },
 
       async createCustomerDevice(request, reply) {

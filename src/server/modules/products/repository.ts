@@ -1,9 +1,10 @@
 /** Products (SPEC §2 Products list): the plug and bath models devices are registered as. */
-import { asc, desc, type SQL, sql } from 'drizzle-orm';
+import { asc, count, desc, type SQL, sql } from 'drizzle-orm';
 import type { Product as ProductAnswer } from '../../../shared/api/index.ts';
 import type { Db } from '../../db/client.ts';
 import { toNumber } from '../../db/pg-number.ts';
 import { PRODUCT_TYPES, type Product, products } from '../../db/schema.ts';
+import { anyColumnContains } from '../../db/text-search.ts';
 import { isoInstant, isoInstantOrNull } from '../../http/instants.ts';
 
 /** The one place a product row becomes the contract's Product. */
@@ -33,19 +34,21 @@ function productOrder(sortBy: ProductSort, dir: 'asc' | 'desc'): SQL[] {
 
 export async function listProductPage(
   db: Db,
-  options: { sortBy: ProductSort; dir: 'asc' | 'desc'; limit: number; offset: number },
+  options: { sortBy: ProductSort; dir: 'asc' | 'desc'; limit: number; offset: number; search?: string },
 ): Promise<{ rows: ProductAnswer[]; total: number }> {
+  const matching = anyColumnContains([products.name], options.search);
   const [rows, total] = await Promise.all([
     db
       .select()
       .from(products)
+      .where(matching)
       .orderBy(...productOrder(options.sortBy, options.dir))
       .limit(options.limit)
       .offset(options.offset),
-    db.execute<{ n: string }>(sql`select count(*) as n from products`),
+    db.select({ n: count() }).from(products).where(matching),
   ]);
   return {
     rows: rows.map(toProduct),
-    total: toNumber(total.rows[0]?.n),
+    total: toNumber(total[0]?.n),
   };
 }

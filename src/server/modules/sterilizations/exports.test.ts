@@ -7,7 +7,7 @@ import { customerIdOf, userIdOf } from '../../test/fixtures.ts';
 import { expectContract } from '../../test/response-checks.ts';
 import { createPeerApp, createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
 import { FILTERED_HEADER, filteredExport, OK_HEADER, textCell } from './exports.ts';
-import { expectedIds, type Fixture, makeFixture, TRICKY_NOTES } from './test-fixtures.ts';
+import { expectedIds, type Fixture, makeFixture, parseCsv, TRICKY_NOTES } from './test-fixtures.ts';
 import { TICKET_TTL_SECONDS } from './tickets.ts';
 
 let t: TestApp;
@@ -41,38 +41,6 @@ async function ticketFor(token: string, exportName: ExportName): Promise<string>
 
 const download = (exportName: ExportName, query: string) =>
   t.app.inject({ method: 'GET', url: `/export/${exportName}?${query}` });
-
-/** CSV text → rows of cells (RFC 4180, CRLF), after checking the BOM. */
-function parseCsv(body: string): string[][] {
-  expect(body.startsWith('\uFEFF')).toBe(true);
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const source = body.slice(1);
-  for (let i = 0; i < source.length; i++) {
-    const char = source[i];
-    if (quoted) {
-      if (char === '"' && source[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (char === '\r' && source[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += char;
-  }
-  expect(row, 'the file ends with CRLF').toEqual([]);
-  return rows;
-}
 
 function expectInvalidTicket(response: {
   statusCode: number;
@@ -151,6 +119,7 @@ describe('GET /export/sterilizations-filtered', () => {
       '45.100000',
       '-7.250000',
       '',
+      'uncertified',
     ]);
     // Quoting round-trips; cells a spreadsheet would run as formulas are neutralised.
     const notes = rows.map((row) => row[15]);

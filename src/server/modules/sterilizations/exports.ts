@@ -31,13 +31,14 @@ export function textCell(value: Cell): string {
 }
 
 /** A number the database produced (never a formula; a negative number keeps its sign). */
-const numberCell = (value: Cell): string => (value === null || value === undefined ? '' : String(value));
+export const numberCell = (value: Cell): string =>
+  value === null || value === undefined ? '' : String(value);
 
 export function csvLine(cells: string[]): string {
   return cells.join(',') + CRLF;
 }
 
-const STATUS_TEXT: Record<number, string> = {
+export const STATUS_TEXT: Record<number, string> = {
   0: 'ok',
   1: 'nulled',
   2: 'lamp malfunction',
@@ -71,6 +72,7 @@ type FilteredRow = {
   latitude: string | null;
   longitude: string | null;
   notes: string | null;
+  lot_status: string;
 };
 
 export const FILTERED_HEADER = [
@@ -90,6 +92,8 @@ export const FILTERED_HEADER = [
   'latitude',
   'longitude',
   'notes',
+  // Appended last (issue 13) so readers of the earlier columns by position keep working.
+  'lot_status',
 ];
 
 function filteredLine(row: FilteredRow): string {
@@ -110,6 +114,7 @@ function filteredLine(row: FilteredRow): string {
     numberCell(row.latitude),
     numberCell(row.longitude),
     textCell(row.notes),
+    row.lot_status,
   ]);
 }
 
@@ -142,7 +147,7 @@ async function* filteredCsv(db: Db, filter: SterilizationFilter, batchRows: numb
       with page as materialized (${ids})
       select s.id, ${TIME_COLUMNS}, c.name as customer_name, d.device_serial, s.progressive_id, s.status_code,
         s.supplied_energy, s.nominal_time, s.effective_time, s.residual_lamp_life, s.consumables_lot,
-        s.lot_progressive_id, s.latitude, s.longitude, s.notes
+        s.lot_progressive_id, s.latitude, s.longitude, s.notes, s.lot_status
       from page p, sterilizations s join devices d on d.id = s.device_id join customers c on c.id = s.customer_id
       where s.id = p.id
       order by s.received_ts desc, s.id desc`);
@@ -166,6 +171,7 @@ type OkRow = {
   residual_lamp_life: string;
   consumables_lot: string | null;
   lot_progressive_id: number | null;
+  lot_status: string;
 };
 
 export const OK_HEADER = [
@@ -181,6 +187,7 @@ export const OK_HEADER = [
   'residual_lamp_life_h',
   'consumables_lot',
   'lot_progressive_id',
+  'lot_status',
 ];
 
 /**
@@ -216,7 +223,7 @@ async function* okCsv(
         : [];
       const result: { rows: OkRow[] } = await db.execute<OkRow>(sql`
         select s.id, ${TIME_COLUMNS}, s.progressive_id, s.supplied_energy, s.nominal_time, s.effective_time,
-          s.residual_lamp_life, s.consumables_lot, s.lot_progressive_id
+          s.residual_lamp_life, s.consumables_lot, s.lot_progressive_id, s.lot_status
         from sterilizations s
         where ${filterCondition(filter, [sql`s.status_code = 0`, ...after])}
         order by s.received_ts, s.id
@@ -235,6 +242,7 @@ async function* okCsv(
             numberCell(row.residual_lamp_life),
             textCell(row.consumables_lot),
             numberCell(row.lot_progressive_id),
+            row.lot_status,
           ]),
         );
       }

@@ -104,6 +104,79 @@ describe('POST /ingest/sterilizations', () => {
     );
   });
 
+  it('stores a batch as one record at a time would: same values, counts only new records once', async () => {
+    const stored = (progressive: number) =>
+      t.database.pool
+        .query(
+          `select supplied_energy::text, nominal_time::text, effective_time::text, residual_lamp_life::text,
+             status_code, latitude::text, longitude::text, consumables_lot, lot_progressive_id, notes, customer_id
+           from sterilizations where device_id = $1 and progressive_id = $2`,
+          [device.id, progressive],
+        )
+        .then((result) => result.rows[0]);
+    const batchCount = (lot: string, lotProgressive: number) =>
+      t.database.pool
+        .query(
+          'select sterilization_count, batch_quantity from consumable_batches where device_id = $1 and lot_code = $2 and lot_progressive = $3',
+          [device.id, lot, lotProgressive],
+        )
+        .then((result) => result.rows[0]);
+    const okCount = () =>
+      t.database.pool
+        .query<{ n: number }>(
+          `select coalesce(sum(ok_count), 0)::integer as n from sterilization_daily_ok_counts
+            where customer_id = (select customer_id from devices where id = $1)`,
+          [device.id],
+        )
+        .then((result) => result.rows[0]!.n);
+    const odd = {
+      supplied_energy: 12.345,
+      nominal_time: 0.005,
+      latitude: -45.1234565,
+      notes: 'a "quoted" note',
+    };
+    const alone = record({ consumables_lot: 'L-BATCH-A', lot_progressive_id: 7, ...odd });
+    expect((await post(await sign(ingestionClaims(device.serial, [alone])))).statusCode).toBe(200);
+    const okBefore = await okCount();
+
+    const sentBefore = record({ consumables_lot: 'L-BATCH-A', lot_progressive_id: 7 });
+    expect((await post(await sign(ingestionClaims(device.serial, [sentBefore])))).statusCode).toBe(200);
+    const twin = record({ consumables_lot: 'L-BATCH-A', lot_progressive_id: 7, ...odd });
+    const batch = [
+      record({ consumables_lot: 'L-BATCH-B', lot_progressive_id: 1, batch_quantity: 30 }),
+      twin,
+      sentBefore,
+      record({ consumables_lot: 'L-BATCH-B', lot_progressive_id: 1, batch_quantity: 99 }),
+      record({ consumables_lot: null, lot_progressive_id: null, status_code: 3 }),
+    ];
+    const response = await post(await sign(ingestionClaims(device.serial, batch)));
+    expect(response.statusCode).toBe(200);
+    const answered = response.json().data as { id: number; progressive_id: number }[];
+    expect(answered.map((item) => item.progressive_id)).toEqual(
+      batch.map((item) => item.progressive_id).sort((a, b) => a - b),
+    );
+    expect(new Set(answered.map((item) => item.id)).size).toBe(batch.length);
+
+    // The same values as the record stored alone, rounded alike.
+    const { customer_id: _owner, ...twinValues } = (await stored(twin.progressive_id))!;
+    const { customer_id: _same, ...aloneValues } = (await stored(alone.progressive_id))!;
+    expect(twinValues).toEqual(aloneValues);
+    // Lot A: the record alone, the one sent before and the twin; the re-sent one is not counted again.
+    expect(await batchCount('L-BATCH-A', 7)).toMatchObject({ sterilization_count: 3 });
+    // Lot B is new: its two records, with the batch size of the first.
+    expect(await batchCount('L-BATCH-B', 1)).toEqual({ sterilization_count: 2, batch_quantity: 30 });
+    // The owner's daily OK count: one more for sentBefore, three for the batch's new OK records.
+    expect(await okCount()).toBe(okBefore + 4);
+
+    // The whole token again: nothing stored or counted twice, the same ids.
+    const rows = await countRows('sterilizations');
+    const again = await post(await sign(ingestionClaims(device.serial, batch)));
+    expect(again.json().data).toEqual(response.json().data);
+    expect(await countRows('sterilizations')).toBe(rows);
+    expect(await batchCount('L-BATCH-B', 1)).toEqual({ sterilization_count: 2, batch_quantity: 30 });
+    expect(await okCount()).toBe(okBefore + 4);
+  });
+
   it('verifies with the second public key too (key rotation)', async () => {
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const publicPem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();

@@ -19,6 +19,7 @@
  *   for the same filter for a few seconds, so no request counts millions of rows.
  */
 import { type SQL, sql } from 'drizzle-orm';
+import type { LotStatusFilter } from '../../../shared/api/index.ts';
 import type { Db } from '../../db/client.ts';
 import type { ReceivedWindow } from '../../http/received-window.ts';
 
@@ -37,9 +38,17 @@ export interface Holding {
  */
 export type DeviceSet = { all: true } | { customerId: number } | { pairs: Holding[] };
 
+/** The lot compliance states a list may be narrowed to; `flagged` is uncertified or expired. */
+export type { LotStatusFilter };
+
 export interface SterilizationFilter {
   devices: DeviceSet;
   window: ReceivedWindow;
+  /** Only records stored after a higher progressive id of their device and owner (partial indexes). */
+  outOfOrderOnly?: boolean;
+  lotStatus?: LotStatusFilter | undefined;
+  /** Only records of this consumables lot (the recall screen). */
+  lot?: string | undefined;
 }
 
 /** Above this many pairs a set is filtered instead of merged (planning a huge union costs more). */
@@ -57,7 +66,15 @@ const estimates = new Map<string, { total: number; expires: number }>();
 
 function filterKey(filter: SterilizationFilter, cap: number): string {
   const { from, toExclusive } = filter.window;
-  return JSON.stringify([cap, filter.devices, from?.getTime() ?? null, toExclusive?.getTime() ?? null]);
+  return JSON.stringify([
+    cap,
+    filter.devices,
+    from?.getTime() ?? null,
+    toExclusive?.getTime() ?? null,
+    filter.outOfOrderOnly === true,
+    filter.lotStatus ?? null,
+    filter.lot ?? null,
+  ]);
 }
 
 const EMPTY = sql`false`;
@@ -71,6 +88,26 @@ function windowConditions(window: ReceivedWindow): SQL[] {
   if (window.from) conditions.push(sql`s.received_ts >= ${window.from.toISOString()}::timestamptz`);
   if (window.toExclusive)
     conditions.push(sql`s.received_ts < ${window.toExclusive.toISOString()}::timestamptz`);
+  return conditions;
+}
+
+/**
+ * Any state but certified repeats the partial indexes' own predicate (lot_status <> 'certified'), so
+ * the planner can prove they apply and reads only the records not certified.
+ */
+function lotStatusCondition(status: LotStatusFilter): SQL {
+  if (status === 'certified') return sql`s.lot_status = 'certified'`;
+  const open = sql`s.lot_status <> 'certified'`;
+  if (status === 'flagged') return sql`${open} and s.lot_status in ('uncertified', 'expired')`;
+  return sql`${open} and s.lot_status = ${status}`;
+}
+
+/** The conditions on a record's own columns: received window, anomaly, lot compliance state, lot. */
+function recordConditions(filter: SterilizationFilter): SQL[] {
+  const conditions = windowConditions(filter.window);
+  if (filter.outOfOrderOnly) conditions.push(sql`s.arrived_out_of_order`);
+  if (filter.lotStatus) conditions.push(lotStatusCondition(filter.lotStatus));
+  if (filter.lot !== undefined) conditions.push(sql`s.consumables_lot = ${filter.lot}`);
   return conditions;
 }
 
@@ -96,7 +133,7 @@ function setCondition(devices: DeviceSet, alias: string): SQL {
 /** Every record the filter matches (no order), plus `extra` conditions. */
 export function filterCondition(filter: SterilizationFilter, extra: SQL[] = []): SQL {
   if (isEmptyFilter(filter)) return EMPTY;
-  return and([setCondition(filter.devices, 's'), ...windowConditions(filter.window), ...extra]);
+  return and([setCondition(filter.devices, 's'), ...recordConditions(filter), ...extra]);
 }
 
 interface OrderedKeys {
@@ -129,7 +166,7 @@ export function orderedIds(
   extra: SQL[] = [],
 ): SQL {
   if (isEmptyFilter(filter)) return sql`select null::bigint as id where false`;
-  const conditions = [...windowConditions(filter.window), ...extra];
+  const conditions = [...recordConditions(filter), ...extra];
   const page = sql`limit ${limit} offset ${offset}`;
   const devices = filter.devices;
 

@@ -4,8 +4,10 @@ import type { Db } from '../../db/client.ts';
 import type { ReceivedWindow } from '../../http/received-window.ts';
 import {
   countMatching,
+  type DeviceSet,
   type Direction,
   isEmptyFilter,
+  type LotStatusFilter,
   orderedIds,
   rowOrder,
   type SterilizationFilter,
@@ -24,7 +26,13 @@ export interface FilterRequest {
   customerId?: number | undefined;
   deviceId?: number | undefined;
   window: ReceivedWindow;
+  /** out_of_order: late records only; gaps: only the (device, owner) pairs with missing progressive ids. */
+  anomaly?: SterilizationAnomaly | undefined;
+  lotStatus?: LotStatusFilter | undefined;
+  lot?: string | undefined;
 }
+
+export type SterilizationAnomaly = 'out_of_order' | 'gaps';
 
 /**
  * The records a request's filters mean, always inside the caller's scope. A customer or device the
@@ -35,8 +43,45 @@ export interface FilterRequest {
  * before, never those its former device produced for the next owner.
  */
 export async function resolveFilter(db: Db, request: FilterRequest): Promise<SterilizationFilter> {
-  const { scope, customerId, deviceId, window } = request;
-  const nothing: SterilizationFilter = { devices: { pairs: [] }, window };
+  const filter = await resolveDevices(db, request);
+  if (request.anomaly === 'out_of_order') return { ...filter, outOfOrderOnly: true };
+  if (request.anomaly === 'gaps') return { ...filter, devices: await pairsWithGaps(db, filter.devices) };
+  return filter;
+}
+
+/**
+ * The (device, owner) pairs of a set that miss progressive ids now (device_progress, one small index
+ * range): the records of devices with gaps, each under the owner whose sequence has them.
+ */
+async function pairsWithGaps(db: Db, devices: DeviceSet): Promise<DeviceSet> {
+  if ('pairs' in devices && devices.pairs.length === 0) return devices;
+  const within =
+    'pairs' in devices
+      ? sql`(${sql.join(
+          devices.pairs.map(
+            (pair) => sql`(device_id = ${pair.deviceId} and customer_id = ${pair.customerId})`,
+          ),
+          sql` or `,
+        )})`
+      : 'customerId' in devices
+        ? sql`customer_id = ${devices.customerId}`
+        : sql`true`;
+  const found = await db.execute<{ device_id: number; customer_id: number }>(
+    sql`select device_id, customer_id from device_progress where missing_count > 0 and ${within}
+      order by device_id, customer_id`,
+  );
+  return {
+    pairs: found.rows.map((row) => ({
+      deviceId: Number(row.device_id),
+      customerId: Number(row.customer_id),
+    })),
+  };
+}
+
+async function resolveDevices(db: Db, request: FilterRequest): Promise<SterilizationFilter> {
+  const { scope, customerId, deviceId, window, lotStatus, lot } = request;
+  const narrowing = { window, lotStatus, lot };
+  const nothing: SterilizationFilter = { devices: { pairs: [] }, ...narrowing };
   if (scope !== null && customerId !== undefined && customerId !== scope) return nothing;
   const customer = scope ?? customerId ?? null;
   if (deviceId !== undefined) {
@@ -45,10 +90,10 @@ export async function resolveFilter(db: Db, request: FilterRequest): Promise<Ste
         and ${customer === null ? sql`true` : sql`customer_id = ${customer}`} order by customer_id`,
     );
     const pairs = found.rows.map((row) => ({ deviceId, customerId: Number(row.customer_id) }));
-    return { devices: { pairs }, window };
+    return { devices: { pairs }, ...narrowing };
   }
-  if (customer === null) return { devices: { all: true }, window };
-  return { devices: { customerId: customer }, window };
+  if (customer === null) return { devices: { all: true }, ...narrowing };
+  return { devices: { customerId: customer }, ...narrowing };
 }
 
 /** Full view rows for a key query's ids, in `order`. */

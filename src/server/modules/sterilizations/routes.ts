@@ -11,6 +11,7 @@ import { pageOf, pageRequest } from '../../http/paging.ts';
 import { receivedWindow } from '../../http/received-window.ts';
 import { attachmentName, EXPORT_BATCH_ROWS, filteredExport, okExport } from './exports.ts';
 import { ingest } from './ingestion.ts';
+import { recallExport, recallSummary } from './recall.ts';
 import {
   customerExists,
   customerOptions,
@@ -44,25 +45,32 @@ function holderScope(holder: TicketHolder, exportName: ExportName): number | nul
  */
 const SINGLE_CONNECTION_BATCH_ROWS = 1_000;
 
-export function sterilizationsModule(deps: { db: Db; sessionIdleMinutes: number }): ApiModule {
-  const { db, sessionIdleMinutes } = deps;
+export function sterilizationsModule(deps: {
+  db: Db;
+  sessionIdleMinutes: number;
+  /** Hears stored record ids after each ingestion (the alert evaluation); must not throw. */
+  onRecordsStored?: (recordIds: number[]) => void;
+}): ApiModule {
+  const { db, sessionIdleMinutes, onRecordsStored } = deps;
   const pool = (db as unknown as { $client?: { options?: { max?: number } } }).$client;
   const batchRows = pool?.options?.max === 1 ? SINGLE_CONNECTION_BATCH_ROWS : EXPORT_BATCH_ROWS;
   return {
     handlers: {
       async ingestSterilizations(request) {
-        return ok(await ingest(db, request.body.token), 'stored');
+        return ok(await ingest(db, request.body.token, onRecordsStored), 'stored');
       },
 
       async listSterilizations(request) {
         const auth = requireModule(request, 'sterilizations');
-        const { page, sortBy, sortDir, customerId, deviceId, from, to } = request.query;
+        const { page, sortBy, sortDir, customerId, deviceId, anomaly, from, to, lotStatus } = request.query;
         const paging = pageRequest(page);
         const filter = await resolveFilter(db, {
           scope: tenantScope(auth),
           customerId,
           deviceId,
+          anomaly,
           window: receivedWindow(from, to),
+          lotStatus,
         });
         const { rows, total } = await listSterilizationPage(db, filter, {
           sort: sortBy ?? 'received_ts',
@@ -71,6 +79,39 @@ export function sterilizationsModule(deps: { db: Db; sessionIdleMinutes: number 
           offset: paging.offset,
         });
         return ok(pageOf(rows, total, paging));
+      },
+
+      async listRecallRecords(request) {
+        const auth = requireModule(request, 'sterilizations');
+        const { lot, page, sortBy, sortDir, customerId, deviceId, from, to } = request.query;
+        const paging = pageRequest(page);
+        const filter = await resolveFilter(db, {
+          scope: tenantScope(auth),
+          customerId,
+          deviceId,
+          window: receivedWindow(from, to),
+          lot,
+        });
+        const { rows, total } = await listSterilizationPage(db, filter, {
+          sort: sortBy ?? 'received_ts',
+          dir: sortDir ?? 'desc',
+          limit: paging.limit,
+          offset: paging.offset,
+        });
+        return ok(pageOf(rows, total, paging));
+      },
+
+      async getRecallSummary(request) {
+        const auth = requireModule(request, 'sterilizations');
+        const { lot, customerId, deviceId, from, to } = request.query;
+        const filter = await resolveFilter(db, {
+          scope: tenantScope(auth),
+          customerId,
+          deviceId,
+          window: receivedWindow(from, to),
+          lot,
+        });
+        return ok(await recallSummary(db, filter, lot));
       },
 
       async getSterilizationCustomerFilter(request) {
@@ -98,13 +139,15 @@ export function sterilizationsModule(deps: { db: Db; sessionIdleMinutes: number 
       },
 
       async exportSterilizationsFiltered(request, reply) {
-        const { ticket, from, to, customerId, deviceId } = request.query;
+        const { ticket, from, to, customerId, deviceId, anomaly, lotStatus } = request.query;
         const holder = await consumeTicket(db, ticket, 'sterilizations-filtered', sessionIdleMinutes);
         const filter = await resolveFilter(db, {
           scope: holderScope(holder, 'sterilizations-filtered'),
           customerId,
           deviceId,
+          anomaly,
           window: receivedWindow(from, to),
+          lotStatus,
         });
         reply.headers({ ...CSV_HEADERS, 'content-disposition': attachmentName('sterilizations') });
         return reply.send(filteredExport(db, filter, batchRows));
@@ -116,6 +159,20 @@ export function sterilizationsModule(deps: { db: Db; sessionIdleMinutes: number 
         const scope = holderScope(holder, 'sterilizations-ok');
         reply.headers({ ...CSV_HEADERS, 'content-disposition': attachmentName('sterilizations-ok') });
         return reply.send(okExport(db, scope, receivedWindow(from, to), batchRows));
+      },
+
+      async exportRecall(request, reply) {
+        const { ticket, lot, from, to, customerId, deviceId } = request.query;
+        const holder = await consumeTicket(db, ticket, 'recall', sessionIdleMinutes);
+        const filter = await resolveFilter(db, {
+          scope: holderScope(holder, 'recall'),
+          customerId,
+          deviceId,
+          window: receivedWindow(from, to),
+          lot,
+        });
+        reply.headers({ ...CSV_HEADERS, 'content-disposition': attachmentName('recall') });
+        return reply.send(recallExport(db, filter, batchRows));
       },
     },
   };

@@ -4,6 +4,7 @@
  * that need CSV quoting or the formula guard.
  */
 
+import { expect } from 'vitest';
 import { makeCustomer, makeDevice } from '../../test/fixtures.ts';
 import type { TestApp } from '../../test/test-app.ts';
 
@@ -64,4 +65,36 @@ export async function expectedIds(t: TestApp, where: string, order: string, para
     params,
   );
   return result.rows.map((row) => Number(row.id));
+}
+
+/** CSV text → rows of cells (RFC 4180, CRLF), after checking the BOM. */
+export function parseCsv(body: string): string[][] {
+  expect(body.startsWith('\uFEFF')).toBe(true);
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const source = body.slice(1);
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i];
+    if (quoted) {
+      if (char === '"' && source[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (char === '\r' && source[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += char;
+  }
+  expect(row, 'the file ends with CRLF').toEqual([]);
+  return rows;
 }

@@ -15,13 +15,15 @@ import { ApiError } from '../../http/envelope.ts';
 
 export const TICKET_TTL_SECONDS = 60;
 
-export const EXPORTS = ['sterilizations-filtered', 'sterilizations-ok'] as const;
+export const EXPORTS = ['sterilizations-filtered', 'sterilizations-ok', 'recall'] as const;
 export type ExportName = (typeof EXPORTS)[number];
 
 /** The ability each export needs, when the ticket is made and again when it is used. */
 export const EXPORT_ABILITY: Record<ExportName, AbilityName> = {
   'sterilizations-filtered': 'canDownloadSterilizations',
   'sterilizations-ok': 'canDownloadCustomers',
+  // The recall file is the filtered list's records of one lot: whoever may download those may download it.
+  recall: 'canDownloadSterilizations',
 };
 
 export interface TicketHolder {

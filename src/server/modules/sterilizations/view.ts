@@ -1,6 +1,6 @@
 /** The API shape of a sterilization record (contract schema Sterilization), from one SQL row. */
 import { sql } from 'drizzle-orm';
-import type { BlockStatus, Sterilization } from '../../../shared/api/index.ts';
+import type { BlockStatus, LotStatus, Sterilization } from '../../../shared/api/index.ts';
 
 export type SterilizationRow = {
   id: string | number;
@@ -8,6 +8,7 @@ export type SterilizationRow = {
   received_ts: Date | string;
   device_serial: string;
   progressive_id: number;
+  arrived_out_of_order: boolean;
   supplied_energy: string;
   nominal_time: string;
   effective_time: string;
@@ -32,17 +33,18 @@ export type SterilizationRow = {
   block_created_at: Date | string | null;
   block_sent_at: Date | string | null;
   block_mined_at: Date | string | null;
+  lot_status: LotStatus;
 };
 
 /** Columns and joins every query returning records uses, so the view always has what it needs. */
 export const STERILIZATION_SELECT = sql`
-  s.id, s.device_id, s.received_ts, d.device_serial, s.progressive_id, s.supplied_energy, s.nominal_time,
+  s.id, s.device_id, s.received_ts, d.device_serial, s.progressive_id, s.arrived_out_of_order, s.supplied_energy, s.nominal_time,
   s.effective_time, s.residual_lamp_life, s.status_code, s.latitude, s.longitude, s.consumables_lot,
   s.lot_progressive_id, s.notes, s.created_at, c.name as customer_name, s.hashing_version, s.merkle_proof,
   b.id as block_id, b.status as block_status, b.network as block_network,
   b.transaction_hash as block_transaction_hash, b.merkle_root as block_merkle_root,
   b.hashing_version as block_hashing_version, b.created_at as block_created_at, b.sent_at as block_sent_at,
-  b.mined_at as block_mined_at, c.enable_blockchain as customer_enable_blockchain`;
+  b.mined_at as block_mined_at, c.enable_blockchain as customer_enable_blockchain, s.lot_status`;
 
 export const STERILIZATION_FROM = sql`
   sterilizations s
@@ -75,6 +77,7 @@ export function sterilizationView(row: SterilizationRow): Sterilization {
     received_ts: iso(row.received_ts),
     device_serial: row.device_serial,
     progressive_id: row.progressive_id,
+    arrived_out_of_order: row.arrived_out_of_order,
     supplied_energy: Number(row.supplied_energy),
     nominal_time: Number(row.nominal_time),
     effective_time: Number(row.effective_time),
@@ -89,6 +92,8 @@ export function sterilizationView(row: SterilizationRow): Sterilization {
     device: { device_serial: row.device_serial, customer: { name: row.customer_name } },
     // Issue 15: a record of a customer without blockchain will never be anchored; the modal says so.
     blockchain_enabled: row.customer_enable_blockchain,
+    // Kept by the database (migration 0007) from the lot's certificates; never computed here.
+    lot_status: row.lot_status,
     blockchain_data: !inBlock(row)
       ? null
       : {

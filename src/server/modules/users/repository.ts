@@ -1,10 +1,11 @@
 /** Users as the users list and a customer's users tab show them (SPEC §2 Customer users, Users list). */
-import { and, asc, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Role } from '../../../shared/access/index.ts';
 import type { User as UserAnswer } from '../../../shared/api/index.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { toNumber } from '../../db/pg-number.ts';
 import { customers, type NewUser, type User, users } from '../../db/schema.ts';
+import { anyColumnContains } from '../../db/text-search.ts';
 import { updateRowById } from '../../db/update-row.ts';
 import { isoInstant, isoInstantOrNull } from '../../http/instants.ts';
 
@@ -69,16 +70,18 @@ function userOrder(sortBy: UserSort, dir: 'asc' | 'desc'): SQL[] {
 
 export async function listUserPage(
   db: Db,
-  options: { sortBy: UserSort; dir: 'asc' | 'desc'; limit: number; offset: number },
+  options: { sortBy: UserSort; dir: 'asc' | 'desc'; limit: number; offset: number; search?: string },
 ): Promise<{ rows: UserAnswer[]; total: number }> {
+  const matching = anyColumnContains([users.name, users.email], options.search);
   const [rows, total] = await Promise.all([
     selectUsers(db)
+      .where(matching)
       .orderBy(...userOrder(options.sortBy, options.dir))
       .limit(options.limit)
       .offset(options.offset),
-    db.execute<{ n: string }>(sql`select count(*) as n from users`),
+    db.select({ n: count() }).from(users).where(matching),
   ]);
-  return { rows: rows.map(toUser), total: toNumber(total.rows[0]?.n) };
+  return { rows: rows.map(toUser), total: toNumber(total[0]?.n) };
 }
 
 /** Every user of one customer, active and disabled, by name. */

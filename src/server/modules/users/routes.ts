@@ -32,6 +32,7 @@ import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
 import { findCustomer } from '../../db/lookups.ts';
 import { type NewUser, users } from '../../db/schema.ts';
+import { searchText } from '../../db/text-search.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { updateRowById } from '../../db/update-row.ts';
 import { written } from '../../db/written.ts';
@@ -108,13 +109,14 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
     handlers: {
       async listUsers(request) {
         requireModule(request, 'users');
-        const { page, sortBy, sortDir } = request.query;
+        const { page, q, sortBy, sortDir } = request.query;
         const paging = pageRequest(page);
         const { rows, total } = await listUserPage(db, {
           sortBy: sortBy === 'email' || sortBy === 'active' ? sortBy : 'name',
           dir: sortDir === 'desc' ? 'desc' : 'asc',
           limit: paging.limit,
           offset: paging.offset,
+          search: searchText(q),
         });
         return ok(pageOf(rows, total, paging));
       },

@@ -3,14 +3,34 @@
  * Italian PDF), delete, and the two downloads. Downloads go through the one API client, so the
  * bearer token travels in a header and never in a URL; the file reaches the user as a blob URL.
  */
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { QueryOf } from '../../../../shared/api/index.ts';
 import { ApiError, api, unwrap } from '../../../lib/api-client';
 import { formDataSerializer } from '../../../lib/form-data';
 
-export type CertificatesSearch = Required<QueryOf<'listCertificates'>>;
+export type CertificatesSearch = Required<Omit<QueryOf<'listCertificates'>, 'q'>> &
+  Pick<QueryOf<'listCertificates'>, 'q'>;
 export type CertificateSortBy = CertificatesSearch['sortBy'];
 export type CertificateFileLanguage = 'it' | 'en';
+
+/**
+ * A certificate decides its lot's records' compliance (kept by the database): the lists, recalls and
+ * dashboard that show it are stale too, not only the certificate list.
+ */
+function invalidateLotViews(queryClient: QueryClient) {
+  return Promise.all(
+    [['certificates'], ['sterilizations'], ['recall'], ['dashboard']].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey }),
+    ),
+  );
+}
 
 /** GET /certificates: one page, sorted. */
 export const certificatesQueryOptions = (search: CertificatesSearch) =>
@@ -43,7 +63,7 @@ export function useUploadCertificate() {
           bodySerializer: formDataSerializer,
         }),
       ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['certificates'] }),
+    onSuccess: () => invalidateLotViews(queryClient),
   });
 }
 
@@ -53,7 +73,7 @@ export function useDeleteCertificate() {
   return useMutation({
     mutationKey: ['certificates', 'delete'],
     mutationFn: (id: number) => unwrap(api.DELETE('/certificates/{id}', { params: { path: { id } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['certificates'] }),
+    onSuccess: () => invalidateLotViews(queryClient),
   });
 }
 

@@ -42,7 +42,16 @@ export function useCreateCustomer() {
   });
 }
 
-/** PATCH /customers/{id} (multipart; fields left empty are not changed). */
+/** The clinic's alert thresholds: sent even when empty, which sets them back to the server's default. */
+const THRESHOLD_FIELDS = ['alert_device_silent_hours', 'alert_lamp_life_threshold'] as const;
+
+function updateSerializer(body: Partial<CustomerFormValues>): FormData {
+  const form = formDataSerializer(body);
+  for (const field of THRESHOLD_FIELDS) if ((body[field] ?? '').trim() === '') form.append(field, '');
+  return form;
+}
+
+/** PATCH /customers/{id} (multipart; fields left empty are not changed, except the alert thresholds). */
 export function useUpdateCustomer(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -52,7 +61,7 @@ export function useUpdateCustomer(id: number) {
         api.PATCH('/customers/{id}', {
           params: { path: { id } },
           body: values,
-          bodySerializer: formDataSerializer,
+          bodySerializer: updateSerializer,
         }),
       ),
     onSuccess: (customer) => {

@@ -8,7 +8,7 @@ import type { DeviceForm, QueryOf } from '../../../../shared/api/index.ts';
 import { api, unwrap } from '../../../lib/api-client';
 import { formDataSerializer } from '../../../lib/form-data';
 
-export type DevicesSearch = Required<QueryOf<'listDevices'>>;
+export type DevicesSearch = Required<Omit<QueryOf<'listDevices'>, 'q'>> & Pick<QueryOf<'listDevices'>, 'q'>;
 export type DeviceSortBy = DevicesSearch['sortBy'];
 
 /** GET /devices: a page of every device the user may see. */
@@ -107,3 +107,12 @@ export function useAssignDevice(deviceId: number) {
     onSuccess: () => invalidateDevices(queryClient),
   });
 }
+
+/** GET /devices/{deviceId}/gaps: its missing progressive ids and late records (a clinic: its own only). */
+export const deviceGapsQueryOptions = (deviceId: number) =>
+  queryOptions({
+    queryKey: ['devices', deviceId, 'gaps'],
+    queryFn: () => unwrap(api.GET('/devices/{deviceId}/gaps', { params: { path: { deviceId } } })),
+  });
+
+export const useDeviceGaps = (deviceId: number) => useQuery(deviceGapsQueryOptions(deviceId));

@@ -2,7 +2,8 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { QueryOf } from '../../../../shared/api/index.ts';
 import { api, unwrap } from '../../../lib/api-client';
 
-export type ProductsSearch = Required<QueryOf<'listProducts'>>;
+export type ProductsSearch = Required<Omit<QueryOf<'listProducts'>, 'q'>> &
+  Pick<QueryOf<'listProducts'>, 'q'>;
 export type ProductSortBy = ProductsSearch['sortBy'];
 
 /** GET /products: a page of products. */

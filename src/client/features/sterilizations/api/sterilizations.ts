@@ -9,7 +9,10 @@ import { api, unwrap } from '../../../lib/api-client';
 export type SterilizationsSearch = QueryOf<'listSterilizations'>;
 export type SterilizationSortBy = NonNullable<SterilizationsSearch['sortBy']>;
 /** The list's filters, as the export takes them. */
-export type SterilizationFilters = Pick<SterilizationsSearch, 'customerId' | 'deviceId' | 'from' | 'to'>;
+export type SterilizationFilters = Pick<
+  SterilizationsSearch,
+  'customerId' | 'deviceId' | 'anomaly' | 'from' | 'to' | 'lotStatus'
+>;
 
 /** GET /sterilizations: one page; the previous page stays on screen while the next one loads. */
 export const sterilizationsQueryOptions = (search: SterilizationsSearch) =>

@@ -1,6 +1,8 @@
 import { Box, Card, CardContent, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import type { Sterilization } from '../../../../shared/api/index.ts';
+import { LotStatusChip } from '../../../components/lot-status-chip';
 import { notesText, statusMessageId } from '../format';
 
 /** SPEC §2 details card: status, UV dose, nominal and effective time (minutes), lamp life (hours), notes. */
@@ -8,7 +10,7 @@ export function SterilizationDetails({ record }: { record: Sterilization }) {
   const intl = useIntl();
   const number = (value: number) => intl.formatNumber(value, { maximumFractionDigits: 6 });
   const statusId = statusMessageId(record.status_code);
-  const items: Array<[string, string]> = [
+  const items: Array<[string, ReactNode]> = [
     [
       'sterilizations.details.status',
       statusId ? intl.formatMessage({ id: statusId }) : String(record.status_code),
@@ -30,6 +32,15 @@ export function SterilizationDetails({ record }: { record: Sterilization }) {
       ),
     ],
     ['sterilizations.details.notes', notesText(record.notes)],
+    [
+      'sterilizations.details.arrival',
+      intl.formatMessage({
+        id: record.arrived_out_of_order
+          ? 'sterilizations.details.arrival_out_of_order'
+          : 'sterilizations.details.arrival_in_order',
+      }),
+    ],
+    ['lot_status.label', <LotStatusChip key="lot" status={record.lot_status} />],
   ];
   const titleId = `sterilization-details-${record.id}`;
   return (

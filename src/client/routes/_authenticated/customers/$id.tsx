@@ -1,21 +1,25 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router';
-import { requireIdParam } from '../../../components/data-table/list-search';
+import { PagePending, RouteError } from '../../../components/route-fallbacks';
 import { customerQueryOptions } from '../../../features/customers/api/customers';
 import { CustomerLayout } from '../../../features/customers/customer-edit-page';
 import { requireModulePage } from '../../../lib/route-guards';
+import { idParam } from '../../../lib/route-params';
 
 /** The customer page: back button, heading and tabs around anagraphic / users / devices. */
 export const Route = createFileRoute('/_authenticated/customers/$id')({
+  params: idParam('id'),
   beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'customers'),
-  loader: ({ context, params }) =>
-    context.queryClient.ensureQueryData(customerQueryOptions(requireIdParam(params.id))),
+  loader: ({ context, params }) => context.queryClient.ensureQueryData(customerQueryOptions(params.id)),
+  // The loader waits for the customer: a failure (another tenant's id, a 5xx) shows here, with a retry.
+  pendingComponent: PagePending,
+  errorComponent: RouteError,
   component: CustomerRoute,
 });
 
 function CustomerRoute() {
   const { id } = Route.useParams();
   return (
-    <CustomerLayout id={Number(id)}>
+    <CustomerLayout id={id}>
       <Outlet />
     </CustomerLayout>
   );

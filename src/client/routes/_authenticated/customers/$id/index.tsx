@@ -1,5 +1,6 @@
 import { Stack } from '@mui/material';
 import { createFileRoute } from '@tanstack/react-router';
+import { OpenAlertsPanel } from '../../../../features/alerts/open-alerts-panel';
 import { HistoryPanel } from '../../../../features/audit/history-panel';
 import { useCustomer } from '../../../../features/customers/api/customers';
 import { CustomerEditPage } from '../../../../features/customers/customer-edit-page';
@@ -12,14 +13,15 @@ export const Route = createFileRoute('/_authenticated/customers/$id/')({
 function CustomerEditRoute() {
   const { id } = Route.useParams();
   // The layout's loader has the customer in the cache: its name shows at once.
-  const name = useCustomer(Number(id)).data?.name;
+  const name = useCustomer(id).data?.name;
   useDocumentTitle(
     name === undefined ? { id: 'titles.customer_loading' } : { id: 'titles.customer', values: { name } },
   );
   return (
     <Stack spacing={2}>
-      <CustomerEditPage id={Number(id)} />
-      <HistoryPanel entityType="customer" entityId={Number(id)} />
+      <CustomerEditPage id={id} />
+      <OpenAlertsPanel customerId={id} />
+      <HistoryPanel entityType="customer" entityId={id} />
     </Stack>
   );
 }

@@ -10,5 +10,5 @@ export const Route = createFileRoute('/_authenticated/customers/$id/devices/new'
 function DeviceCreateRoute() {
   useDocumentTitle({ id: 'titles.device_new' });
   const { id } = Route.useParams();
-  return <DeviceCreatePage key={id} customerId={Number(id)} />;
+  return <DeviceCreatePage key={id} customerId={id} />;
 }

@@ -1,5 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireIdParam } from '../../../../../components/data-table/list-search';
 import { useCustomer } from '../../../../../features/customers/api/customers';
 import { customerUsersQueryOptions } from '../../../../../features/users/api/users';
 import { CustomerUsersPage } from '../../../../../features/users/customer-users-page';
@@ -8,16 +7,16 @@ import { useDocumentTitle } from '../../../../../lib/document-title';
 export const Route = createFileRoute('/_authenticated/customers/$id/users/')({
   // Not awaited: a list that fails shows as empty, with the error alert (SPEC §7).
   loader: ({ context, params }) => {
-    void context.queryClient.prefetchQuery(customerUsersQueryOptions(requireIdParam(params.id)));
+    void context.queryClient.prefetchQuery(customerUsersQueryOptions(params.id));
   },
   component: CustomerUsersRoute,
 });
 
 function CustomerUsersRoute() {
   const { id } = Route.useParams();
-  const name = useCustomer(Number(id)).data?.name;
+  const name = useCustomer(id).data?.name;
   useDocumentTitle(
     name === undefined ? { id: 'titles.users' } : { id: 'titles.customer_users', values: { name } },
   );
-  return <CustomerUsersPage customerId={Number(id)} />;
+  return <CustomerUsersPage customerId={id} />;
 }

@@ -9,5 +9,5 @@ export const Route = createFileRoute('/_authenticated/customers/$id/users/new')(
 function UserCreateRoute() {
   useDocumentTitle({ id: 'titles.user_new' });
   const { id } = Route.useParams();
-  return <UserCreatePage customerId={Number(id)} />;
+  return <UserCreatePage customerId={id} />;
 }

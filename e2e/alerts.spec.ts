@@ -1,0 +1,145 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { importPKCS8, SignJWT } from 'jose';
+import { ingestionClaims, type SterilizationClaim } from '../src/shared/ingestion/claims.ts';
+import {
+  apiCreateCustomer,
+  apiCreateUser,
+  apiProductIdOfType,
+  apiToken,
+  bodyRows,
+  expectSearch,
+  toastWith,
+  unique,
+} from './customers-helpers.ts';
+import { DEMO, inItalian, loginAs, mainMenu } from './fixtures.ts';
+
+/**
+ * Alerts end to end, on a clinic of the spec's own (so the counts are its own): signed failed cycles
+ * posted as the device would raise alerts; the bell counts them, acknowledges from its menu; the
+ * alerts page keeps its filters in the URL; the same in Italian.
+ */
+
+const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const publicPem = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+const privatePem = keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const PASSWORD = 'alerts-password';
+
+interface Clinic {
+  email: string;
+  serial: string;
+  progressive: number;
+}
+
+async function clinicWithDevice(request: APIRequestContext): Promise<Clinic> {
+  const token = await apiToken(request, DEMO.super);
+  const tag = unique();
+  const customer = await apiCreateCustomer(request, token, `E2E Alerts ${tag}`);
+  const serial = `A${tag.slice(-6).toUpperCase()}Z`.slice(0, 8).padEnd(8, '0');
+  const productId = await apiProductIdOfType(request, token, 1);
+  const response = await request.post(`/api/v1/customers/${customer.id}/devices`, {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: {
+      device_serial: serial,
+      label: 'Alerts device',
+      product_id: productId,
+      public_key: publicPem,
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  const email = `alerts-${tag}@example.com`;
+  await apiCreateUser(request, token, customer.id, { name: `Alerts ${tag}`, email, password: PASSWORD });
+  return { email, serial, progressive: 0 };
+}
+
+/** Posts one signed record as the device does. */
+async function ingest(request: APIRequestContext, clinic: Clinic, overrides: Partial<SterilizationClaim>) {
+  clinic.progressive += 1;
+  const record: SterilizationClaim = {
+    progressive_id: clinic.progressive,
+    supplied_energy: 300,
+    nominal_time: 10,
+    effective_time: 4,
+    residual_lamp_life: 4000,
+    status_code: 0,
+    ...overrides,
+  };
+  const key = await importPKCS8(privatePem, 'RS256');
+  const token = await new SignJWT({ ...ingestionClaims(clinic.serial, [record]) })
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+    .sign(key);
+  const response = await request.post('/api/v1/ingest/sterilizations', { data: { token } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+const bell = (page: Page, name: RegExp) => page.getByRole('button', { name });
+const alertsTable = (page: Page, name: RegExp) => page.getByRole('table', { name });
+
+test.describe('alerts', () => {
+  test('the bell counts failed cycles, acknowledges from its menu; the list keeps its filters in the URL', async ({
+    page,
+    request,
+  }) => {
+    const clinic = await clinicWithDevice(request);
+    await ingest(request, clinic, { status_code: 2 });
+    await ingest(request, clinic, { status_code: 1 });
+
+    await loginAs(page, clinic.email, PASSWORD);
+    await expect(bell(page, /^2 unread alerts$/)).toBeVisible();
+    await bell(page, /unread alert/).click();
+    const menu = page.getByRole('menu', { name: '2 unread alerts' });
+    await expect(menu.getByText('Failed cycle')).toHaveCount(2);
+    await expect(menu).toContainText('ended with “Lamp malfunction”');
+    await menu.getByRole('button', { name: 'Acknowledge' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Acknowledge alert' });
+    await dialog.getByLabel('Comment (optional)').fill('Cycle repeated');
+    await dialog.getByRole('button', { name: 'Acknowledge' }).click();
+    await expect(toastWith(page, 'Alert acknowledged')).toBeVisible();
+    await expect(bell(page, /^1 unread alert$/)).toBeVisible();
+
+    // The list: a filter goes to the URL, a reload keeps it.
+    await mainMenu(page).getByRole('link', { name: 'Alerts' }).click();
+    await expect(page).toHaveURL(/\/alerts/);
+    const table = alertsTable(page, /^Alerts$/);
+    await expect(bodyRows(table)).toHaveCount(2);
+    await page.getByLabel('State').click();
+    await page.getByRole('option', { name: 'Acknowledged' }).click();
+    await expectSearch(page, { state: 'acknowledged', page: '1' });
+    await expect(bodyRows(table)).toHaveCount(1);
+    await expect(bodyRows(table).first()).toContainText('Cycle repeated');
+    await page.reload();
+    await expectSearch(page, { state: 'acknowledged' });
+    await expect(bodyRows(table)).toHaveCount(1);
+
+    // Resolve the other one from the list.
+    await page.goto('/alerts?state=open');
+    await bodyRows(table).first().getByRole('button', { name: 'Resolve' }).click();
+    await page
+      .getByRole('dialog', { name: 'Resolve alert' })
+      .getByRole('button', { name: 'Resolve' })
+      .click();
+    await expect(toastWith(page, 'Alert resolved')).toBeVisible();
+    await expect(bell(page, /^No unread alerts$/)).toBeVisible();
+    await expect(page.getByText('No alerts')).toBeVisible();
+  });
+
+  test('in Italian', async ({ page, request }) => {
+    const clinic = await clinicWithDevice(request);
+    await ingest(request, clinic, { status_code: 3 });
+    await loginAs(page, clinic.email, PASSWORD);
+    await inItalian(page);
+    await page.goto('/alerts?kind=failed_cycle');
+    await expect(bell(page, /^1 avviso da leggere$/)).toBeVisible();
+    const table = alertsTable(page, /^Avvisi$/);
+    await expect(bodyRows(table)).toHaveCount(1);
+    await expect(bodyRows(table).first()).toContainText('Ciclo non riuscito');
+    await expect(bodyRows(table).first()).toContainText('terminato con “Malfunzionamento sonda”');
+    await bell(page, /avviso da leggere/).click();
+    await page.getByRole('menu').getByRole('button', { name: 'Presa visione' }).click();
+    const dialog = page.getByRole('dialog', { name: "Presa visione dell'avviso" });
+    await dialog.getByRole('button', { name: 'Conferma presa visione' }).click();
+    await expect(toastWith(page, 'Presa visione registrata')).toBeVisible();
+    await expect(bell(page, /^Nessun avviso da leggere$/)).toBeVisible();
+    await expectSearch(page, { kind: 'failed_cycle' });
+  });
+});

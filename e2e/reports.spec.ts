@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { DEMO, DEMO_PASSWORD, loginAs, logout, mainMenu } from './fixtures.ts';
+
+/*
+ * Signed compliance reports (issue 14): a clinic user generates its month's report from the Reports
+ * menu entry and signs it as reviewed; an admin signs it as approved from the customer page; both
+ * signed versions download, each with its signatures printed on the pages. Reports are immutable by
+ * design, so the ones made here stay (the list is sorted newest first, and this run's is the top row).
+ */
+
+const table = (page: Page): Locator => page.getByRole('table', { name: 'Compliance reports' });
+const newestRow = (page: Page): Locator => table(page).getByRole('row').nth(1);
+
+async function pdfText(path: string): Promise<string> {
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(await readFile(path))), {
+    mergePages: true,
+  });
+  return text.replace(/\s+/g, ' ');
+}
+
+async function signNewest(page: Page, meaning: 'Reviewed' | 'Approved', comment: string): Promise<void> {
+  await newestRow(page)
+    .getByRole('button', { name: /^Sign #\d+$/ })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Sign the report electronically' });
+  await dialog.getByRole('radio', { name: meaning }).check();
+  await dialog.getByLabel('Comment (optional)').fill(comment);
+  // A wrong password first: refused, nothing signed.
+  await dialog.getByLabel(/^Your password/).fill('not-the-password');
+  await dialog.getByRole('button', { name: 'Sign', exact: true }).click();
+  await expect(dialog.getByText('The password is not correct: the report was not signed')).toBeVisible();
+  await dialog.getByLabel(/^Your password/).fill(DEMO_PASSWORD);
+  await dialog.getByRole('button', { name: 'Sign', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('alert').filter({ hasText: 'Report signed' })).toBeVisible();
+}
+
+async function downloadVersion(page: Page, version: number): Promise<{ name: string; text: string }> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    newestRow(page)
+      .getByRole('button', { name: `PDF v${version}` })
+      .click(),
+  ]);
+  return { name: download.suggestedFilename(), text: await pdfText(await download.path()) };
+}
+
+test('generate a report, sign it as reviewed and as approved, download both versions', async ({ page }) => {
+  test.setTimeout(90_000);
+  const clinicUser = await loginAs(page, DEMO.customer);
+  const customerId = await page.evaluate(
+    () =>
+      (JSON.parse(localStorage.getItem('uvtrace.session') ?? '{}') as { user: { customer_id: number } }).user
+        .customer_id,
+  );
+
+  await mainMenu(page).getByRole('link', { name: 'Reports' }).click();
+  await expect(page).toHaveURL(/\/reports(\?|$)/);
+  await page.getByRole('button', { name: 'Generate report' }).click();
+  const generate = page.getByRole('dialog', { name: 'Generate a compliance report' });
+  await expect(generate.locator('input[name="from"]')).toHaveValue(/^\d{4}-\d{2}-01$/);
+  await generate.getByRole('button', { name: 'Generate', exact: true }).click();
+  await expect(generate).toBeHidden();
+  await expect(newestRow(page)).toContainText('Draft');
+  await expect(newestRow(page)).toContainText('Not signed yet');
+
+  await signNewest(page, 'Reviewed', 'Checked every cycle');
+  await expect(newestRow(page)).toContainText('Reviewed');
+  await expect(newestRow(page)).toContainText(`v1: Reviewed by ${clinicUser}`);
+  const reportId = Number((await newestRow(page).getByRole('cell').first().textContent())?.replace('#', ''));
+
+  // The status filter lives in the URL.
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Reviewed' }).click();
+  await expect(page).toHaveURL(/status=reviewed/);
+  await expect(newestRow(page)).toContainText(`#${reportId}`);
+
+  await logout(page, clinicUser);
+  const admin = await loginAs(page, DEMO.admin);
+  await page.goto(`/customers/${customerId}`);
+  await page.getByRole('tab', { name: 'Reports' }).click();
+  await expect(page).toHaveURL(new RegExp(`/customers/${customerId}/reports(\\?|$)`));
+  await expect(newestRow(page)).toContainText(`#${reportId}`);
+  await signNewest(page, 'Approved', 'Released for inspection');
+  await expect(newestRow(page)).toContainText('Approved');
+  await expect(newestRow(page)).toContainText(`v2: Approved by ${admin}`);
+  await expect(newestRow(page).getByRole('button', { name: /^Sign #/ })).toHaveCount(0);
+
+  const v1 = await downloadVersion(page, 1);
+  expect(v1.name).toBe(`compliance-report-${reportId}-v1.pdf`);
+  expect(v1.text).toContain(`1. Reviewed by ${clinicUser}`);
+  expect(v1.text).not.toContain('2. Approved by');
+  const v2 = await downloadVersion(page, 2);
+  expect(v2.name).toBe(`compliance-report-${reportId}-v2.pdf`);
+  expect(v2.text).toContain(`1. Reviewed by ${clinicUser}`);
+  expect(v2.text).toContain(`2. Approved by ${admin}`);
+  expect(v2.text).toContain('Comment: Released for inspection');
+});

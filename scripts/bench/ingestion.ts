@@ -1,0 +1,244 @@
+/**
+ * The ingestion limit (issue 16): the most signed records per second the server takes on PostgreSQL,
+ * one record per token and in batches, with the anchor worker on. Not a test: prints figures
+ * (README "Benchmarks").
+ *
+ *   npm run bench:ingestion -- [--single 12000] [--batches 600] [--batch-size 50] [--concurrency 16] [--workers 1]
+ *
+ * The server runs as production starts it (`node src/server/main.ts [--workers N]`, anchoring on with
+ * its defaults) on a throwaway database of the local PostgreSQL server (or DATABASE_URL's server).
+ * The devices of the blockchain clinics post: every token is signed before the clock starts, so the
+ * figure is the server's (signing is the device's work), and `--concurrency` requests are kept in
+ * flight (closed loop: the next goes when one is answered), at most one per device. The per-address ingestion rate limit is
+ * off: it limits one device, not the server. After each phase: records acknowledged per second,
+ * latency, CPU (server, PostgreSQL, this client) and the server + PostgreSQL CPU per record, which
+ * says what two idle cores would take when the machine is shared; and how many records wait to be anchored; at the end, the time anchoring
+ * needed to catch up, and checks that every acknowledged record is stored once and in one MINED block.
+ */
+import { parseArgs } from 'node:util';
+import type { SterilizationClaim } from '../../src/shared/ingestion/claims.ts';
+import {
+  type Acknowledged,
+  acknowledge,
+  checkIngestion,
+  createTarget,
+  DEFAULT_POSTGRES_URL,
+  type Fleet,
+  freePort,
+  loadFleet,
+  type PostResult,
+  REQUEST_TIMEOUT_MS,
+  recordKey,
+  seedTarget,
+  sleep,
+  startServer,
+  treeCpuSeconds,
+  withDatabase,
+} from './harness.ts';
+
+const { values } = parseArgs({
+  options: {
+    single: { type: 'string', default: '12000' },
+    batches: { type: 'string', default: '600' },
+    'batch-size': { type: 'string', default: '50' },
+    concurrency: { type: 'string', default: '16' },
+    workers: { type: 'string', default: '1' },
+  },
+});
+const positive = (name: string, raw: string) => {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive whole number`);
+  return value;
+};
+const singleTokens = positive('single', values.single);
+const batchTokens = positive('batches', values.batches);
+const batchSize = positive('batch-size', values['batch-size']);
+const concurrency = positive('concurrency', values.concurrency);
+const workers = positive('workers', values.workers);
+
+type Signed = { serial: string; records: SterilizationClaim[]; token: string };
+
+/** Tokens of `perToken` records each, spread over the devices, signed now (before timing). */
+async function signAll(fleet: Fleet, tokens: number, perToken: number): Promise<Signed[]> {
+  const signed: Signed[] = [];
+  for (let from = 0; from < tokens; from += 200) {
+    const chunk = Array.from({ length: Math.min(200, tokens - from) }, (_, i) => {
+      const serial = fleet.serials[(from + i) % fleet.serials.length]!;
+      return { serial, records: fleet.next(serial, perToken) };
+    });
+    signed.push(
+      ...(await Promise.all(
+        chunk.map(async (item) => ({ ...item, token: await fleet.sign(item.serial, item.records) })),
+      )),
+    );
+  }
+  return signed;
+}
+
+async function post(base: string, item: Signed): Promise<PostResult> {
+  const started = performance.now();
+  try {
+    const response = await fetch(`${base}/api/v1/ingest/sterilizations`, {
+      method: 'POST',
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: item.token }),
+    });
+    const body = (await response.json()) as {
+      message?: string;
+      data?: { id: number; progressive_id: number }[];
+    };
+    const ms = performance.now() - started;
+    if (response.status < 200 || response.status >= 300)
+      return { status: response.status, ms, message: body.message };
+    return {
+      status: response.status,
+      ms,
+      stored: new Map((body.data ?? []).map((row) => [row.progressive_id, row.id])),
+    };
+  } catch (error) {
+    return { status: 0, ms: performance.now() - started, message: (error as Error).message };
+  }
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+const serverUrl = process.env.DATABASE_URL || DEFAULT_POSTGRES_URL;
+const target = await createTarget('ingestion', serverUrl);
+try {
+  console.log(`seeding a throwaway database on ${new URL(serverUrl).host}…`);
+  await seedTarget(target, 2000);
+  const serials = await withDatabase(target, async (database) => {
+    const { rows } = await database.pool.query<{ device_serial: string }>(
+      `select d.device_serial from devices d join customers c on c.id = d.customer_id
+        where c.enable_blockchain and d.deleted_at is null and c.deleted_at is null and d.public_key is not null
+        order by d.device_serial`,
+    );
+    return rows.map((row) => row.device_serial);
+  });
+  const fleet = await loadFleet(target.dataDir, serials);
+  // A device sends one token at a time, as a real one does: two of its tokens at once would wait on
+  // each other's consumable-batch row, a contention no fleet produces. So each lane has its own devices.
+  const laneCount = Math.min(concurrency, serials.length);
+  const lanes = Array.from(
+    { length: laneCount },
+    (_, lane) => new Set(serials.filter((_serial, i) => i % laneCount === lane)),
+  );
+  console.log(`${serials.length} devices of blockchain clinics, ${laneCount} requests in flight`);
+  console.log(`signing ${singleTokens} single-record tokens and ${batchTokens} of ${batchSize} records…`);
+  const phases = [
+    { name: `1 record per token`, items: await signAll(fleet, singleTokens, 1) },
+    { name: `${batchSize} records per token`, items: await signAll(fleet, batchTokens, batchSize) },
+  ];
+
+  const databaseName = new URL(target.databaseUrl as string).pathname.slice(1);
+  const server = await startServer(target, {
+    port: await freePort(),
+    args: workers > 1 ? ['--workers', String(workers)] : [],
+    env: { INGEST_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' },
+  });
+  const acknowledged = new Map<string, Acknowledged>();
+  const sent = new Set<string>();
+  const problems: string[] = [];
+  const waiting = () =>
+    withDatabase(target, async (database) => {
+      const { rows } = await database.pool.query<{ n: string }>(
+        `select count(*) as n from sterilizations s join customers c on c.id = s.customer_id
+          left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
+          where c.enable_blockchain and (b.id is null or b.status <> 'MINED')`,
+      );
+      return Number(rows[0]!.n);
+    });
+
+  try {
+    // A short warm-up (JIT, connections, the first blocks), not counted.
+    const warmup = await signAll(fleet, 200, 1);
+    for (const item of warmup)
+      for (const record of item.records) sent.add(recordKey(item.serial, record.progressive_id));
+    await Promise.all(
+      lanes.map(async (lane) => {
+        for (const item of warmup.filter((one) => lane.has(one.serial)))
+          acknowledge(item.serial, item.records, await post(server.base, item), acknowledged, problems);
+      }),
+    );
+
+    const report: string[] = [];
+    for (const phase of phases) {
+      const latencies: number[] = [];
+      const failures = new Map<string, number>();
+      let records = 0;
+      const cpuBefore = treeCpuSeconds(server.pid, databaseName);
+      const clientBefore = process.cpuUsage();
+      const started = performance.now();
+      await Promise.all(
+        lanes.map(async (lane) => {
+          for (const item of phase.items.filter((one) => lane.has(one.serial))) {
+            for (const record of item.records) sent.add(recordKey(item.serial, record.progressive_id));
+            const result = await post(server.base, item);
+            latencies.push(result.ms);
+            if (acknowledge(item.serial, item.records, result, acknowledged, problems))
+              records += item.records.length;
+            else {
+              const key = `${result.status} ${result.message ?? ''}`.trim();
+              failures.set(key, (failures.get(key) ?? 0) + 1);
+            }
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      const cpuAfter = treeCpuSeconds(server.pid, databaseName);
+      const client = process.cpuUsage(clientBefore);
+      const cores = (used: number) => (used / seconds).toFixed(2);
+      // What the figure would be with the machine to itself: the CPU the server and the database spent
+      // per record (the devices' side, here this client, runs elsewhere in real life).
+      const perRecordMs =
+        ((cpuAfter.server - cpuBefore.server + cpuAfter.postgres - cpuBefore.postgres) * 1000) /
+        Math.max(1, records);
+      latencies.sort((a, b) => a - b);
+      const line =
+        `${phase.name}: ${records} records in ${seconds.toFixed(1)} s = ${Math.round(records / seconds)} records/s ` +
+        `(${Math.round(phase.items.length / seconds)} requests/s; p50 / p95 / p99 ${percentile(latencies, 50).toFixed(1)} / ` +
+        `${percentile(latencies, 95).toFixed(1)} / ${percentile(latencies, 99).toFixed(1)} ms; ` +
+        `CPU in cores: server ${cores(cpuAfter.server - cpuBefore.server)}, PostgreSQL ${cores(cpuAfter.postgres - cpuBefore.postgres)}, ` +
+        `this client ${cores((client.user + client.system) / 1e6)}; ` +
+        `server + PostgreSQL CPU per record ${perRecordMs.toFixed(2)} ms, so about ${Math.round((2 * 1000) / perRecordMs)} records/s on 2 idle cores; ` +
+        `waiting to be anchored at the end: ${await waiting()}` +
+        `${failures.size > 0 ? `; failed: ${[...failures].map(([k, n]) => `${n}× ${k}`).join(', ')}` : ''})`;
+      console.log(line);
+      report.push(line);
+    }
+
+    const drainStarted = performance.now();
+    let left = await waiting();
+    while (left > 0 && performance.now() - drainStarted < 300_000) {
+      await sleep(250);
+      left = await waiting();
+    }
+    const drained = `anchoring caught up ${((performance.now() - drainStarted) / 1000).toFixed(1)} s after the load (${left} still waiting)`;
+    console.log(drained);
+
+    await server.stop();
+    const check = await withDatabase(target, (database) => checkIngestion(database, acknowledged, sent));
+    const blocks = await withDatabase(target, async (database) => {
+      const { rows } = await database.pool.query<{ blocks: string; records: string; outside: string }>(
+        `select count(distinct b.id) as blocks, count(s.id) as records,
+                count(*) filter (where b.status is distinct from 'MINED') as outside
+           from sterilizations s join customers c on c.id = s.customer_id
+           left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
+          where c.enable_blockchain`,
+      );
+      return rows[0]!;
+    });
+    console.log(
+      `checks: ${check.acknowledged} acknowledged, ${check.stored} stored, ${check.missing} missing; ` +
+        `${blocks.records} blockchain records in ${blocks.blocks} blocks, ${blocks.outside} not in a MINED block`,
+    );
+    for (const problem of [...problems, ...check.problems].slice(0, 20)) console.log(`  problem: ${problem}`);
+    if (problems.length + check.problems.length > 0 || Number(blocks.outside) > 0) process.exitCode = 1;
+  } finally {
+    if (server.running()) await server.stop();
+  }
+} finally {
+  await target.dispose();
+}

@@ -1,0 +1,114 @@
+import { useMemo, useState } from 'react';
+import { useIntl } from 'react-intl';
+import { ALERT_KINDS, ALERT_STATE_FILTERS, STAFF_ONLY_ALERT_KINDS } from '../../../shared/alerts/index.ts';
+import type { Alert } from '../../../shared/api/index.ts';
+import { DataTable, pagedRows, useListControls } from '../../components/data-table';
+import { FilterBar, ListPage, SelectFilter } from '../../components/list';
+import { useCustomerOptions } from '../../lib/reference-lists';
+import { useAbilities, useSession } from '../../lib/session';
+import { type AlertAction, useAlerts } from './api/alerts';
+import { AlertActionDialog } from './components/alert-action-dialog';
+import { alertColumns } from './components/alert-columns';
+import type { AlertListSearch } from './search';
+
+/**
+ * Every alert the user may see, newest first; page, sort and filters live in the URL, so a filtered
+ * view (the device page's "all alerts of this device") is a link.
+ */
+export function AlertsListPage({
+  search,
+  onSearchChange,
+}: {
+  search: AlertListSearch;
+  onSearchChange: (patch: Partial<AlertListSearch>) => void;
+}) {
+  const intl = useIntl();
+  const abilities = useAbilities();
+  const staff = abilities.canSeeAllSterilizations === true;
+  const session = useSession();
+  const alerts = useAlerts(search);
+  const customers = useCustomerOptions(staff && session !== null);
+  const list = useListControls(search, onSearchChange);
+  const [acting, setActing] = useState<{ alert: Alert; action: AlertAction } | null>(null);
+  const columns = useMemo(
+    () =>
+      alertColumns(intl, abilities, (alert, action) => setActing({ alert, action }), { showCustomer: staff }),
+    [intl, abilities, staff],
+  );
+  const kinds = ALERT_KINDS.filter((kind) => staff || !STAFF_ONLY_ALERT_KINDS.includes(kind));
+  const filtered = [search.state, search.kind, search.customerId, search.deviceId].some(
+    (v) => v !== undefined,
+  );
+
+  return (
+    <ListPage titleId="alerts.list.title">
+      <FilterBar
+        labelId="alerts.filter.label"
+        resetLabelId="alerts.filter.reset"
+        filtered={filtered}
+        onReset={() =>
+          onSearchChange({
+            state: undefined,
+            kind: undefined,
+            customerId: undefined,
+            deviceId: undefined,
+            page: 1,
+          })
+        }
+      >
+        <SelectFilter
+          name="state"
+          labelId="alerts.filter.state"
+          value={search.state}
+          allLabelId="alerts.filter.all_states"
+          options={ALERT_STATE_FILTERS.map((state) => ({
+            value: state,
+            label: intl.formatMessage({ id: `alerts.state.${state}` }),
+          }))}
+          onChange={(value) =>
+            onSearchChange({ state: ALERT_STATE_FILTERS.find((state) => state === value), page: 1 })
+          }
+        />
+        <SelectFilter
+          name="kind"
+          labelId="alerts.filter.kind"
+          value={search.kind}
+          allLabelId="alerts.filter.all_kinds"
+          minWidth={240}
+          options={kinds.map((kind) => ({
+            value: kind,
+            label: intl.formatMessage({ id: `alerts.kind.${kind}` }),
+          }))}
+          onChange={(value) => onSearchChange({ kind: ALERT_KINDS.find((kind) => kind === value), page: 1 })}
+        />
+        {staff && (
+          <SelectFilter
+            name="customerId"
+            labelId="alerts.filter.customer"
+            value={search.customerId === undefined ? undefined : String(search.customerId)}
+            allLabelId="alerts.filter.all_customers"
+            minWidth={240}
+            options={(customers.data ?? []).map((customer) => ({
+              value: String(customer.id),
+              label: customer.name,
+            }))}
+            onChange={(value) => onSearchChange({ customerId: value ? Number(value) : undefined, page: 1 })}
+          />
+        )}
+      </FilterBar>
+      <DataTable<Alert>
+        {...list}
+        labelId="alerts.list.title"
+        columns={columns}
+        {...pagedRows(alerts)}
+        getRowId={(row) => row.id}
+        emptyMessageId="alerts.list.empty"
+      />
+      <AlertActionDialog
+        alert={acting?.alert ?? null}
+        action={acting?.action ?? 'acknowledge'}
+        onClose={() => setActing(null)}
+      />
+    </ListPage>
+  );
+}

@@ -1,0 +1,63 @@
+import NotificationsActive from '@mui/icons-material/NotificationsActive';
+import { Box, Card, CardContent, Stack, Typography } from '@mui/material';
+import { useMemo, useState } from 'react';
+import { useIntl } from 'react-intl';
+import type { Alert } from '../../../shared/api/index.ts';
+import { DataTable, pagedRows } from '../../components/data-table';
+import { TextLink } from '../../components/router-link';
+import { useAbilities } from '../../lib/session';
+import { type AlertAction, useAlerts } from './api/alerts';
+import { AlertActionDialog } from './components/alert-action-dialog';
+import { alertColumns } from './components/alert-columns';
+
+/** The open (not resolved) alerts of one device or customer, on its page, with a link to the full list. */
+export function OpenAlertsPanel({ deviceId, customerId }: { deviceId?: number; customerId?: number }) {
+  const intl = useIntl();
+  const abilities = useAbilities();
+  const [page, setPage] = useState(1);
+  const filter = { state: 'active', ...(deviceId ? { deviceId } : { customerId }) } as const;
+  const alerts = useAlerts({ ...filter, page, sortBy: 'raised_at', sortDir: 'desc' });
+  const [acting, setActing] = useState<{ alert: Alert; action: AlertAction } | null>(null);
+  const columns = useMemo(
+    () =>
+      alertColumns(intl, abilities, (alert, action) => setActing({ alert, action }), { showCustomer: false }),
+    [intl, abilities],
+  );
+  const titleId = `open-alerts-${deviceId ? `device-${deviceId}` : `customer-${customerId}`}`;
+  return (
+    <Card component="section" aria-labelledby={titleId}>
+      <CardContent>
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}
+        >
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+            <NotificationsActive color="action" />
+            <Typography variant="h6" component="h2" id={titleId}>
+              {intl.formatMessage({ id: 'alerts.panel.title' })}
+            </Typography>
+          </Box>
+          <TextLink to="/alerts" search={{ ...filter, page: 1 }}>
+            {intl.formatMessage({ id: 'alerts.panel.open' })}
+          </TextLink>
+        </Stack>
+        <DataTable<Alert>
+          labelId="alerts.panel.title"
+          columns={columns}
+          {...pagedRows(alerts)}
+          getRowId={(row) => row.id}
+          page={page}
+          onPageChange={setPage}
+          emptyMessageId="alerts.panel.empty"
+          size="small"
+        />
+      </CardContent>
+      <AlertActionDialog
+        alert={acting?.alert ?? null}
+        action={acting?.action ?? 'acknowledge'}
+        onClose={() => setActing(null)}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,69 @@
+/** One check of a proof receipt, as the public /verify page lists it: its name, pass or fail, and why. */
+import Cancel from '@mui/icons-material/Cancel';
+import CheckCircle from '@mui/icons-material/CheckCircle';
+import { Box, ListItem, ListItemIcon, ListItemText } from '@mui/material';
+import { useIntl } from 'react-intl';
+import type { ReceiptCheck } from '../../../shared/integrity/receipt.ts';
+
+const mono = {
+  fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+  overflowWrap: 'anywhere',
+} as const;
+
+/** The message id of a check's name (and, with a suffix, of its explanation). */
+export type CheckMessageId = (name: ReceiptCheck['name']) => string;
+const recordCheckId: CheckMessageId = (name) => `verify.check.${name}`;
+
+export function CheckItem({
+  check,
+  network,
+  messageId = recordCheckId,
+}: {
+  check: ReceiptCheck;
+  network: string;
+  messageId?: CheckMessageId;
+}) {
+  const intl = useIntl();
+  const values = { ...check.values, network };
+  // A check that failed before reading anything (node unreachable, earlier check failed) has no values.
+  const explanation = check.values
+    ? intl.formatMessage({ id: `${messageId(check.name)}.${check.ok ? 'pass' : 'fail'}` }, values)
+    : intl.formatMessage({ id: 'verify.check.not_checked' });
+  const fields = check.name === 'leaf' && !check.ok ? check.values?.fields : undefined;
+  return (
+    <ListItem disableGutters data-check={check.name} data-status={check.ok ? 'pass' : 'fail'}>
+      <ListItemIcon sx={{ minWidth: 32 }}>
+        {check.ok ? (
+          <CheckCircle color="success" fontSize="small" />
+        ) : (
+          <Cancel color="error" fontSize="small" />
+        )}
+      </ListItemIcon>
+      <ListItemText
+        primary={`${intl.formatMessage({ id: messageId(check.name) })}: ${intl.formatMessage({
+          id: `integrity.checks.status.${check.ok ? 'pass' : 'fail'}`,
+        })}`}
+        secondary={
+          <>
+            <Box component="span" sx={{ display: 'block', ...mono }}>
+              {explanation}
+            </Box>
+            {fields && (
+              <Box component="span" sx={{ display: 'block' }} data-testid="verify-leaf-fields">
+                {intl.formatMessage(
+                  { id: 'verify.check.leaf.fields' },
+                  {
+                    fields: fields
+                      .split(', ')
+                      .map((field) => intl.formatMessage({ id: `integrity.field.${field}` }))
+                      .join(', '),
+                  },
+                )}
+              </Box>
+            )}
+          </>
+        }
+      />
+    </ListItem>
+  );
+}

@@ -1,0 +1,15 @@
+/** GET /mail-outbox (canSeeMailOutbox): the outbox view's pages. */
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { QueryOf } from '../../../../shared/api/index.ts';
+import { api, unwrap } from '../../../lib/api-client';
+
+export type OutboxQuery = QueryOf<'listMailOutbox'>;
+
+export const outboxQueryOptions = (query: OutboxQuery) =>
+  queryOptions({
+    queryKey: ['mail-outbox', query],
+    queryFn: () => unwrap(api.GET('/mail-outbox', { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+
+export const useOutbox = (query: OutboxQuery) => useQuery(outboxQueryOptions(query));

@@ -1,0 +1,21 @@
+/** The outbox view's URL state (page, state and recipient filters), so a filtered view is a link. */
+import type { MailState } from '../../../shared/api/index.ts';
+import { parsePage } from '../../components/data-table/list-search';
+
+export const MAIL_STATES = ['pending', 'sent', 'failed'] as const satisfies readonly MailState[];
+
+export type OutboxSearch = {
+  page: number;
+  state?: MailState;
+  to?: string;
+};
+
+/** Malformed values fall back to "no filter"; every key is set so the router drops raw leftovers. */
+export function parseOutboxSearch(raw: Partial<Record<keyof OutboxSearch, unknown>>): OutboxSearch {
+  const to = typeof raw.to === 'string' ? raw.to.trim().slice(0, 255) : '';
+  return {
+    page: parsePage(raw.page),
+    state: MAIL_STATES.find((state) => state === raw.state),
+    to: to === '' ? undefined : to,
+  };
+}

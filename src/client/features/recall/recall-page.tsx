@@ -1,0 +1,287 @@
+import {
+  Alert,
+  Box,
+  Chip,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { useMemo } from 'react';
+import { useIntl } from 'react-intl';
+import type { RecallCount, RecallSummary, Sterilization } from '../../../shared/api/index.ts';
+import { AbilityGate } from '../../components/ability-gate';
+import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
+import { DateRangeFilter } from '../../components/data-table/date-filter';
+import { ExportLink } from '../../components/export-link';
+import { FilterBar, ListPage, SelectFilter, TextFilter } from '../../components/list';
+import { LotStatusChip } from '../../components/lot-status-chip';
+import { formatDateTime, formatDay } from '../../lib/dates';
+import { useAbilities, useSession } from '../../lib/session';
+import { useRecallRecords, useRecallSummary } from './api/recall';
+import { type RecallSearch, recallQuery } from './search';
+
+const STATUS_IDS: Record<number, string> = {
+  0: 'recall.status.ok',
+  1: 'recall.status.nulled',
+  2: 'recall.status.lamp_malfunction',
+  3: 'recall.status.probe_malfunction',
+};
+
+type DeviceCount = RecallSummary['devices'][number];
+
+/** The lot's records counted per clinic or per device: who has to be told, and about how many cycles. */
+function CountsTable({
+  titleId,
+  rows,
+  device,
+}: {
+  titleId: string;
+  rows: (RecallCount | DeviceCount)[];
+  device: boolean;
+}) {
+  const intl = useIntl();
+  const id = `recall-${device ? 'devices' : 'customers'}-title`;
+  return (
+    <Box component="section" aria-labelledby={id} sx={{ overflowX: 'auto' }}>
+      <Typography id={id} variant="subtitle1" component="h2" gutterBottom>
+        {intl.formatMessage({ id: titleId })}
+      </Typography>
+      <Table size="small" aria-labelledby={id} data-testid={device ? 'recall-devices' : 'recall-customers'}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{intl.formatMessage({ id: 'recall.counts.customer' })}</TableCell>
+            {device && <TableCell>{intl.formatMessage({ id: 'recall.counts.device' })}</TableCell>}
+            <TableCell align="right">{intl.formatMessage({ id: 'recall.counts.records' })}</TableCell>
+            <TableCell align="right">{intl.formatMessage({ id: 'recall.counts.flagged' })}</TableCell>
+            <TableCell>{intl.formatMessage({ id: 'recall.counts.first' })}</TableCell>
+            <TableCell>{intl.formatMessage({ id: 'recall.counts.last' })}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={'device_id' in row ? `${row.customer_id}-${row.device_id}` : row.customer_id}>
+              <TableCell>{row.customer_name}</TableCell>
+              {'device_serial' in row && <TableCell>{row.device_serial}</TableCell>}
+              <TableCell align="right">{intl.formatNumber(row.records)}</TableCell>
+              <TableCell align="right">{intl.formatNumber(row.flagged)}</TableCell>
+              <TableCell>{formatDateTime(row.first_received_ts)}</TableCell>
+              <TableCell>{formatDateTime(row.last_received_ts)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}
+
+function SummaryView({ summary }: { summary: RecallSummary }) {
+  const intl = useIntl();
+  return (
+    <Stack spacing={2} sx={{ my: 2 }} data-testid="recall-summary">
+      <Typography>
+        {intl.formatMessage({ id: 'recall.summary.records' }, { count: summary.records, lot: summary.lot })}
+      </Typography>
+      {summary.certificates.length === 0 ? (
+        <Alert severity="warning">{intl.formatMessage({ id: 'recall.summary.no_certificate' })}</Alert>
+      ) : (
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
+          <Typography variant="body2" color="text.secondary">
+            {intl.formatMessage({ id: 'recall.summary.certificates' })}
+          </Typography>
+          {summary.certificates.map((certificate) => (
+            <Chip
+              key={certificate.id}
+              size="small"
+              variant="outlined"
+              label={intl.formatMessage(
+                { id: 'recall.summary.certificate' },
+                {
+                  treatment: certificate.validated_treatment_number,
+                  expiration: formatDay(certificate.expiration_date),
+                },
+              )}
+            />
+          ))}
+        </Stack>
+      )}
+      {summary.customers.length > 0 && (
+        <CountsTable titleId="recall.counts.per_customer" rows={summary.customers} device={false} />
+      )}
+      {summary.devices.length > 0 && (
+        <CountsTable titleId="recall.counts.per_device" rows={summary.devices} device />
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * Recall by lot (issue 13): every record that used a consumables lot, per customer and device. The
+ * lot, filters, sort and page live in the URL, so a recall is a link to hand on. The counts cover the
+ * whole lot (in the chosen days); the customer and device filters narrow the records below them, and
+ * offer only the customers and devices that used the lot.
+ */
+export function RecallPage({
+  search,
+  onSearchChange,
+}: {
+  search: RecallSearch;
+  onSearchChange: (patch: Partial<RecallSearch>) => void;
+}) {
+  const intl = useIntl();
+  const abilities = useAbilities();
+  const user = useSession()?.user;
+  const canSeeAll = abilities.canSeeAllSterilizations === true;
+  const list = useListControls(search, onSearchChange);
+  const query = recallQuery(search, user);
+  const records = useRecallRecords(query);
+  const summary = useRecallSummary(
+    query === null ? null : { lot: query.lot, from: query.from, to: query.to },
+  );
+  const customerId = query?.customerId;
+  const customers = summary.data?.customers ?? [];
+  const devices = (summary.data?.devices ?? []).filter((device) => device.customer_id === customerId);
+  const filtered = [search.lot, search.customerId, search.deviceId, search.from, search.to].some(
+    (value) => value !== undefined,
+  );
+
+  const columns = useMemo<DataColumn<Sterilization>[]>(
+    () => [
+      {
+        id: 'received_ts',
+        headerId: 'recall.list.date',
+        sortKey: 'received_ts',
+        cell: (row) => (
+          <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+            {formatDateTime(row.received_ts)}
+          </Box>
+        ),
+      },
+      { id: 'customer', headerId: 'recall.list.customer', cell: (row) => row.device.customer.name },
+      {
+        id: 'device_serial',
+        headerId: 'recall.list.device_serial',
+        sortKey: 'device_serial',
+        cell: (row) => row.device_serial,
+      },
+      {
+        id: 'lot_progressive',
+        headerId: 'recall.list.lot_progressive',
+        cell: (row) => row.lot_progressive_id ?? '',
+      },
+      {
+        id: 'status',
+        headerId: 'recall.list.status',
+        cell: (row) => {
+          const id = STATUS_IDS[row.status_code];
+          return id ? intl.formatMessage({ id }) : String(row.status_code);
+        },
+      },
+      {
+        id: 'lot_status',
+        headerId: 'recall.list.lot_status',
+        cell: (row) => <LotStatusChip status={row.lot_status} />,
+      },
+    ],
+    [intl],
+  );
+
+  return (
+    <ListPage titleId="recall.title">
+      <FilterBar
+        labelId="recall.filter.label"
+        resetLabelId="recall.filter.reset"
+        filtered={filtered}
+        onReset={() =>
+          onSearchChange({
+            lot: undefined,
+            customerId: undefined,
+            deviceId: undefined,
+            from: undefined,
+            to: undefined,
+            page: 1,
+          })
+        }
+        trailing={
+          query !== null &&
+          abilities.canDownloadSterilizations && (
+            <ExportLink
+              exportName="recall"
+              filters={{
+                lot: query.lot,
+                customerId: query.customerId,
+                deviceId: query.deviceId,
+                from: query.from,
+                to: query.to,
+              }}
+              labelId="recall.filter.download"
+            />
+          )
+        }
+      >
+        <TextFilter
+          name="lot"
+          labelId="recall.filter.lot"
+          value={search.lot}
+          onChange={(lot) => onSearchChange({ lot, customerId: undefined, deviceId: undefined, page: 1 })}
+        />
+        <AbilityGate ability="canSeeAllSterilizations">
+          <SelectFilter
+            name="customerId"
+            labelId="recall.filter.customer"
+            value={customerId === undefined ? undefined : String(customerId)}
+            options={customers.map((row) => ({ value: String(row.customer_id), label: row.customer_name }))}
+            allLabelId={canSeeAll ? 'recall.filter.all_customers' : undefined}
+            disabled={!canSeeAll || query === null}
+            minWidth={240}
+            onChange={(value) =>
+              onSearchChange({
+                customerId: value === undefined ? undefined : Number(value),
+                deviceId: undefined,
+                page: 1,
+              })
+            }
+          />
+        </AbilityGate>
+        <SelectFilter
+          name="deviceId"
+          labelId="recall.filter.device"
+          value={search.deviceId === undefined ? undefined : String(search.deviceId)}
+          options={devices.map((row) => ({ value: String(row.device_id), label: row.device_serial }))}
+          allLabelId="recall.filter.all_devices"
+          disabled={customerId === undefined}
+          disabledHintId="recall.filter.device_hint"
+          onChange={(value) =>
+            onSearchChange({ customerId, deviceId: value === undefined ? undefined : Number(value), page: 1 })
+          }
+        />
+        <DateRangeFilter
+          names={['from', 'to']}
+          labelIds={['recall.filter.from', 'recall.filter.to']}
+          value={[search.from, search.to]}
+          onChange={([from, to]) => onSearchChange({ from, to, page: 1 })}
+        />
+      </FilterBar>
+      {query === null ? (
+        <Alert severity="info" sx={{ my: 2 }}>
+          {intl.formatMessage({ id: 'recall.prompt' })}
+        </Alert>
+      ) : (
+        <>
+          {summary.data && <SummaryView summary={summary.data} />}
+          <DataTable<Sterilization>
+            labelId="recall.list.title"
+            columns={columns}
+            {...pagedRows(records)}
+            getRowId={(row) => row.id}
+            {...list}
+            emptyMessageId="recall.list.empty"
+          />
+        </>
+      )}
+    </ListPage>
+  );
+}

@@ -1,0 +1,148 @@
+// `node src/server/main.ts --workers N` (what `npm start -- --workers N` runs after building the app),
+// started for real: N processes answer on one port, one of them leads the background work, and
+// SIGTERM stops them all. Needs PostgreSQL (TEST_DATABASE_URL); the refusal without it runs everywhere.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Database } from './db/client.ts';
+import { openTestDatabase } from './test/test-database.ts';
+
+const MAIN = path.join(import.meta.dirname, 'main.ts');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'uvtrace-cluster-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function start(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CLIENT_DIST: '/nonexistent-client-build',
+      SEED_DEMO_DATA: 'false',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'production',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** GET /api/v1/health on a new connection each time (a kept-alive one would stay with one process). */
+function health(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const call = request(
+      { host: '127.0.0.1', port, path: '/api/v1/health', agent: false, headers: { connection: 'close' } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
+    call.on('error', reject);
+    call.end();
+  });
+}
+
+/** The pino JSON lines the processes wrote (NODE_ENV=production: one JSON object per line). */
+function logLines(output: string): Array<{ pid: number; msg: string; req?: { url?: string } }> {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line));
+}
+
+describe('npm start -- --workers N', () => {
+  it('refuses more than one process on the embedded database, saying why', async () => {
+    const run = start(['--workers', '2'], { DATABASE_URL: '', PORT: String(await freePort()) });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('--workers 2 needs DATABASE_URL');
+  }, 30_000);
+
+  it('refuses a --workers that is not a whole number', async () => {
+    const run = start(['--workers', 'two'], { DATABASE_URL: '', PORT: String(await freePort()) });
+    expect(await run.exited).toBe(2);
+    expect(run.output()).toContain('--workers must be a whole number');
+  }, 30_000);
+
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'runs two server processes on one port and one database, and stops them on SIGTERM',
+    async () => {
+      let database: Database | undefined;
+      let child: ChildProcess | undefined;
+      try {
+        database = await openTestDatabase();
+        const port = await freePort();
+        const run = start(['--workers', '2'], {
+          DATABASE_URL: String(database.pool.options.connectionString),
+          PORT: String(port),
+        });
+        child = run.child;
+        // Up when both processes said they listen (the primary prints its banner then). A start takes
+        // a few seconds alone; the limit is for a machine busy with other test files.
+        for (let polls = 0; polls < 1800 && !run.output().includes('2 server processes'); polls += 1) {
+          if (child.exitCode !== null) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(run.output()).toContain('2 server processes');
+
+        const answers: number[] = [];
+        for (let i = 0; i < 8; i += 1) answers.push(await health(port));
+        expect(answers).toEqual(Array(8).fill(200));
+
+        // A write that takes the audit lock, while one of the processes holds the lead.
+        const form = new FormData();
+        form.append('email', 'nobody@example.com');
+        form.append('password', 'not-the-password');
+        const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+          method: 'POST',
+          body: form,
+        });
+        expect(login.status).toBe(401);
+
+        const lines = logLines(run.output());
+        const listening = new Set(
+          lines.filter((line) => line.msg.startsWith('listening at')).map((l) => l.pid),
+        );
+        const served = new Set(
+          lines.filter((line) => line.req?.url === '/api/v1/health').map((line) => line.pid),
+        );
+        expect(listening.size).toBe(2);
+        expect(listening.has(child.pid as number)).toBe(false);
+        expect(served).toEqual(listening);
+        const leaders = lines.filter((line) => line.msg.startsWith('background: this process'));
+        expect(leaders).toHaveLength(1);
+        expect(listening.has(leaders[0]!.pid)).toBe(true);
+
+        child.kill('SIGTERM');
+        expect(await run.exited).toBe(0);
+        expect(lines.length).toBeGreaterThan(0);
+        for (const pid of listening) expect(() => process.kill(pid, 0), `process ${pid}`).toThrow();
+        expect(logLines(run.output()).filter((line) => line.msg === 'SIGTERM: closing')).toHaveLength(2);
+      } finally {
+        if (child && child.exitCode === null) child.kill('SIGKILL');
+        await database?.close();
+      }
+    },
+    120_000,
+  );
+});

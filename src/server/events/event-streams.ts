@@ -1,0 +1,160 @@
+/**
+ * The open Server-Sent Events answers of this process (GET /api/v1/events). Each one is a session's:
+ * it receives the bus's events that session's user may see, and ends when the session does.
+ *
+ * One timer serves every stream: each beat checks all their sessions in one query (expired, revoked,
+ * user disabled, or role or customer changed → the stream ends; the client's reconnect then meets a
+ * 401) and writes a comment line, which keeps proxies and load balancers from closing an idle stream.
+ */
+import { PassThrough } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import type { AuthContext, SessionStore } from '../auth/session-store.ts';
+import { describeError } from '../db/error-causes.ts';
+import type { EventBus } from './event-bus.ts';
+import { mayReceive, type PublishedEvent, type Subscriber, toLiveEvent } from './published-event.ts';
+
+export interface EventStreams {
+  /** Answers the request with a stream for this session (the reply is sent). */
+  open(reply: FastifyReply, auth: AuthContext): FastifyReply;
+  /** Ends every stream (shutdown) and resolves when their answers are done, so the server's close does not wait for them. */
+  closeAll(): Promise<void>;
+  /** How many streams are open (tests, health of the feature). */
+  size(): number;
+}
+
+interface OpenStream {
+  sessionId: number;
+  subscriber: Subscriber;
+  body: PassThrough;
+  /** Resolves when the HTTP answer is over (ended by us or closed by the client). */
+  done: Promise<void>;
+}
+
+/** A client that reads nothing while this much is queued is cut off rather than buffered without end. */
+const MAX_QUEUED_BYTES = 1024 * 1024;
+/** How long a shutdown waits for the ended streams' answers to be done. */
+const CLOSE_WAIT_MS = 2_000;
+
+export function sseFrame(event: PublishedEvent): string {
+  const live = toLiveEvent(event);
+  return `event: ${live.type}\ndata: ${JSON.stringify(live)}\n\n`;
+}
+
+export function createEventStreams(deps: {
+  bus: EventBus;
+  sessions: Pick<SessionStore, 'stillLive'>;
+  heartbeatMs: number;
+  log: { warn(msg: string): void };
+}): EventStreams {
+  const streams = new Set<OpenStream>();
+  let timer: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
+
+  function end(stream: OpenStream) {
+    if (!streams.delete(stream)) return;
+    stream.body.end();
+    if (streams.size === 0) {
+      clearInterval(timer);
+      timer = undefined;
+      unsubscribe?.();
+      unsubscribe = undefined;
+    }
+  }
+
+  function write(stream: OpenStream, text: string) {
+    if (stream.body.writableLength > MAX_QUEUED_BYTES) end(stream);
+    else stream.body.write(text);
+  }
+
+  let beating = false;
+  async function beat() {
+    // A beat slower than the interval (a busy database) is not joined by the next one.
+    if (beating) return;
+    beating = true;
+    try {
+      await checkAndBeat();
+    } finally {
+      beating = false;
+    }
+  }
+
+  async function checkAndBeat() {
+    let live: Awaited<ReturnType<SessionStore['stillLive']>>;
+    try {
+      live = await deps.sessions.stillLive([...new Set([...streams].map((stream) => stream.sessionId))]);
+    } catch (error) {
+      // The database is away: no event can be published either; keep the streams and check next beat.
+      deps.log.warn(`live events: session check failed: ${describeError(error)}`);
+      for (const stream of streams) write(stream, ': heartbeat\n\n');
+      return;
+    }
+    for (const stream of [...streams]) {
+      const now = live.get(stream.sessionId);
+      if (!now || now.role !== stream.subscriber.role || now.customerId !== stream.subscriber.customerId) {
+        end(stream);
+      } else {
+        write(stream, ': heartbeat\n\n');
+      }
+    }
+  }
+
+  function start() {
+    unsubscribe = deps.bus.subscribe({
+      onEvent(event) {
+        for (const stream of [...streams])
+          if (mayReceive(stream.subscriber, event)) write(stream, sseFrame(event));
+      },
+      // Events were lost: ending the streams makes every client reconnect and refresh what it shows.
+      onGap() {
+        for (const stream of [...streams]) end(stream);
+      },
+    });
+    timer = setInterval(() => void beat(), deps.heartbeatMs);
+    timer.unref();
+  }
+
+  return {
+    open(reply, auth) {
+      const stream: OpenStream = {
+        sessionId: auth.sessionId,
+        subscriber: { role: auth.user.role, customerId: auth.user.customerId },
+        body: new PassThrough(),
+        // 'finish' too: an answer written to no socket (inject() in tests) may never report 'close'.
+        done: new Promise((resolve) => {
+          reply.raw.once('close', resolve);
+          reply.raw.once('finish', resolve);
+        }),
+      };
+      if (streams.size === 0) start();
+      streams.add(stream);
+      void stream.done.then(() => end(stream));
+      // The first bytes tell the client it is subscribed: every event published from now on reaches it.
+      stream.body.write(': connected\n\n');
+      return (
+        reply
+          .header('content-type', 'text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-cache, no-transform')
+          // nginx buffers answers by default, which would hold events back.
+          .header('x-accel-buffering', 'no')
+          // An ended stream's connection is not kept for reuse: a shutdown closes idle connections
+          // before the streams have ended, and a kept socket would hold the close until its timeout.
+          .header('connection', 'close')
+          .send(stream.body)
+      );
+    },
+    async closeAll() {
+      const closing = [...streams];
+      for (const stream of closing) end(stream);
+      // Bounded: an answer whose client stopped reading may never finish, and must not hold the shutdown.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(closing.map((stream) => stream.done)),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, CLOSE_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    },
+    size: () => streams.size,
+  };
+}

@@ -1,0 +1,258 @@
+/**
+ * GET /api/v1/events over real HTTP: who receives which live event, refusals, and the stream's end
+ * with its session. Runs on PGlite and, with TEST_DATABASE_URL, on PostgreSQL (NOTIFY/LISTEN).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestionClaims } from '../../../shared/ingestion/claims.ts';
+import type { SeedDevice } from '../../db/seed.ts';
+import { publishEvent } from '../../events/publish.ts';
+import { mintSession, signDeviceToken, userIdByEmail } from '../../test/contract-support.ts';
+import { customerIdOf, makeUser } from '../../test/fixtures.ts';
+import { listenLocally, openEventStream, type SseStream } from '../../test/sse-client.ts';
+import { createPeerApp, createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
+
+let t: TestApp;
+let baseUrl: string;
+let ownCustomer: number;
+let ownDevice: SeedDevice;
+let otherDevice: SeedDevice;
+let nextProgressive = 5_000_000;
+const opened: SseStream[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp({ EVENTS_HEARTBEAT_SECONDS: '1' });
+  baseUrl = await listenLocally(t.app);
+  ownCustomer = await customerIdOf(t, DEMO.customer);
+  ownDevice = t.seed.devices.find((device) => device.customerId === ownCustomer) as SeedDevice;
+  otherDevice = t.seed.devices.find(
+    (device) => device.customerId !== ownCustomer && device.customerId !== 1,
+  ) as SeedDevice;
+});
+afterAll(async () => {
+  for (const stream of opened) stream.close();
+  await t?.close();
+});
+
+/**
+ * The records these tests ingest raise real alerts too (their progressive ids jump, which is a gap), and
+ * those alerts are announced live: the record and block tests read past them. The alert test publishes
+ * its own and reads every event.
+ */
+function withoutAlerts(stream: SseStream): SseStream {
+  return {
+    ...stream,
+    async next() {
+      for (;;) {
+        const event = await stream.next();
+        if (!String(event.event).startsWith('alert.')) return event;
+      }
+    },
+  };
+}
+
+async function subscribe(token?: string, options: { alerts?: boolean } = {}): Promise<SseStream> {
+  const stream = await openEventStream(baseUrl, token);
+  opened.push(stream);
+  return options.alerts ? stream : withoutAlerts(stream);
+}
+
+async function sessionOf(email: string): Promise<string> {
+  return mintSession(t, await userIdByEmail(t, email));
+}
+
+/** Ingests one signed record of this device through the API; answers its id. */
+async function ingest(app: TestApp['app'], device: SeedDevice): Promise<number> {
+  nextProgressive += 1;
+  const record = {
+    progressive_id: nextProgressive,
+    supplied_energy: 300,
+    nominal_time: 10,
+    effective_time: 10,
+    residual_lamp_life: 4000,
+    status_code: 0,
+  };
+  const token = await signDeviceToken(ingestionClaims(device.serial, [record]), device.privateKeyPem);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/ingest/sterilizations',
+    payload: { token },
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json().data[0].id as number;
+}
+
+describe('GET /api/v1/events', () => {
+  it('refuses a caller without a session with 401, and a token in the URL is no session', async () => {
+    const anonymous = await subscribe();
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.refusal).toMatchObject({ status: 'error', message: 'session_expired' });
+    const token = await sessionOf(DEMO.super);
+    const inUrl = await t.app.inject({ method: 'GET', url: `/api/v1/events?token=${token}` });
+    expect(inUrl.statusCode).toBe(401);
+    const expired = await subscribe('not-a-session-token');
+    expect(expired.status).toBe(401);
+  });
+
+  it('answers a text/event-stream that is not cached', async () => {
+    const stream = await subscribe(await sessionOf(DEMO.care));
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(stream.headers.get('cache-control')).toBe('no-cache, no-transform');
+    expect(stream.headers.get('x-content-type-options')).toBe('nosniff');
+    // Not kept alive once it ends, so a shutdown is not held by the socket of an ended stream.
+    expect(stream.headers.get('connection')).toBe('close');
+    stream.close();
+  });
+
+  it("delivers a new record to staff and to its owner's users, not to another customer's", async () => {
+    const staff = await Promise.all(
+      [DEMO.super, DEMO.admin, DEMO.care].map(async (email) => subscribe(await sessionOf(email))),
+    );
+    const owner = await subscribe(await sessionOf(DEMO.customer));
+    const other = await subscribe(await mintSession(t, await makeUser(t, otherDevice.customerId)));
+
+    const ownRecord = await ingest(t.app, ownDevice);
+    const expected = {
+      event: 'record.created',
+      data: {
+        type: 'record.created',
+        customerId: ownCustomer,
+        deviceId: ownDevice.id,
+        recordIds: [ownRecord],
+      },
+    };
+    for (const stream of staff) expect(await stream.next()).toEqual(expected);
+    expect(await owner.next()).toEqual(expected);
+
+    // The other customer's first event is its own record, published after the first one was delivered:
+    // had the first reached it, it would have come before (one channel, delivered in order).
+    const otherRecord = await ingest(t.app, otherDevice);
+    expect(await staff[0]?.next()).toMatchObject({ data: { recordIds: [otherRecord] } });
+    expect(await other.next()).toEqual({
+      event: 'record.created',
+      data: {
+        type: 'record.created',
+        customerId: otherDevice.customerId,
+        deviceId: otherDevice.id,
+        recordIds: [otherRecord],
+      },
+    });
+    for (const stream of [...staff, owner, other]) stream.close();
+  });
+
+  it('sends a resent record no event', async () => {
+    const staff = await subscribe(await sessionOf(DEMO.super));
+    nextProgressive += 1;
+    const record = {
+      progressive_id: nextProgressive,
+      supplied_energy: 300,
+      nominal_time: 10,
+      effective_time: 10,
+      residual_lamp_life: 4000,
+      status_code: 0,
+    };
+    const post = async () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/ingest/sterilizations',
+        payload: {
+          token: await signDeviceToken(ingestionClaims(ownDevice.serial, [record]), ownDevice.privateKeyPem),
+        },
+      });
+    const first = (await post()).json().data[0].id;
+    expect(await staff.next()).toMatchObject({ data: { recordIds: [first] } });
+    expect((await post()).statusCode).toBe(200);
+    const marker = await ingest(t.app, ownDevice);
+    expect(await staff.next()).toMatchObject({ data: { recordIds: [marker] } });
+    staff.close();
+  });
+
+  it('shows a mined block to staff and to the owners of its records only, without the owners list', async () => {
+    const staff = await subscribe(await sessionOf(DEMO.admin));
+    const owner = await subscribe(await sessionOf(DEMO.customer));
+    const other = await subscribe(await mintSession(t, await makeUser(t, otherDevice.customerId)));
+    await publishEvent(t.database.db, { type: 'block.mined', blockId: 41, customerIds: [ownCustomer] });
+    await publishEvent(t.database.db, {
+      type: 'block.mined',
+      blockId: 42,
+      customerIds: [otherDevice.customerId, ownCustomer],
+    });
+    const first = { event: 'block.mined', data: { type: 'block.mined', blockId: 41 } };
+    const second = { event: 'block.mined', data: { type: 'block.mined', blockId: 42 } };
+    expect(await staff.next()).toEqual(first);
+    expect(await staff.next()).toEqual(second);
+    expect(await owner.next()).toEqual(first);
+    expect(await owner.next()).toEqual(second);
+    expect(await other.next()).toEqual(second);
+    for (const stream of [staff, owner, other]) stream.close();
+  });
+
+  it('keeps alerts to their customer and staff-only alerts to staff', async () => {
+    // Alerts of the records ingested so far are announced before these streams open.
+    await t.app.alerts.idle();
+    const staff = await subscribe(await sessionOf(DEMO.care), { alerts: true });
+    const owner = await subscribe(await sessionOf(DEMO.customer), { alerts: true });
+    await publishEvent(t.database.db, { type: 'alert.raised', alertId: 7, customerId: null });
+    await publishEvent(t.database.db, {
+      type: 'alert.raised',
+      alertId: 8,
+      customerId: otherDevice.customerId,
+    });
+    await publishEvent(t.database.db, { type: 'alert.acknowledged', alertId: 9, customerId: ownCustomer });
+    expect((await staff.next()).data).toEqual({ type: 'alert.raised', alertId: 7, customerId: null });
+    expect((await staff.next()).data).toMatchObject({ alertId: 8 });
+    expect((await staff.next()).data).toMatchObject({ alertId: 9 });
+    expect(await owner.next()).toEqual({
+      event: 'alert.acknowledged',
+      data: { type: 'alert.acknowledged', alertId: 9, customerId: ownCustomer },
+    });
+    staff.close();
+    owner.close();
+  });
+
+  it('ends the stream when its session is revoked, and the reconnect is refused', async () => {
+    const login = await t.login(DEMO.customer);
+    const stream = await subscribe(login);
+    const logout = await t.as(login, { method: 'POST', url: '/api/v1/auth/logout' });
+    expect(logout.statusCode).toBe(200);
+    await stream.ended;
+    expect((await subscribe(login)).status).toBe(401);
+  });
+
+  it('ends the stream when the user is disabled, and keeps others open (heartbeats)', async () => {
+    const userId = await makeUser(t, ownCustomer);
+    const doomed = await subscribe(await mintSession(t, userId));
+    const survivor = await subscribe(await sessionOf(DEMO.customer));
+    await t.database.pool.query('update users set deleted_at = now() where id = $1', [userId]);
+    await doomed.ended;
+    // The beat that ended one stream kept the other: it carries on and still receives events.
+    const record = await ingest(t.app, ownDevice);
+    expect(await survivor.next()).toMatchObject({ data: { recordIds: [record] } });
+    expect(survivor.heartbeats()).toBeGreaterThan(0);
+    survivor.close();
+  });
+});
+
+describe('two server processes on one database', () => {
+  it('a subscriber of instance B receives a record ingested through instance A', async () => {
+    const peer = await createPeerApp(t, { EVENTS_HEARTBEAT_SECONDS: '1' });
+    try {
+      const peerUrl = await listenLocally(peer.app);
+      const onB = withoutAlerts(await openEventStream(peerUrl, await sessionOf(DEMO.customer)));
+      opened.push(onB);
+      const record = await ingest(t.app, ownDevice);
+      expect(await onB.next()).toEqual({
+        event: 'record.created',
+        data: {
+          type: 'record.created',
+          customerId: ownCustomer,
+          deviceId: ownDevice.id,
+          recordIds: [record],
+        },
+      });
+      onB.close();
+    } finally {
+      await peer.close();
+    }
+  });
+});

@@ -1,0 +1,31 @@
+/** Live updates (DESIGN §5): the caller's Server-Sent Events stream, authorised by its bearer session. */
+import { currentAuth } from '../../auth/guards.ts';
+import type { ApiModule } from '../../contract/handler-types.ts';
+import type { EventBus } from '../../events/event-bus.ts';
+import type { EventStreams } from '../../events/event-streams.ts';
+import { ApiError } from '../../http/envelope.ts';
+
+/** How long a new stream waits for the process to be listening (just started, or reconnecting). */
+const LISTEN_WAIT_MS = 5_000;
+
+export function eventsModule(deps: { bus: EventBus; streams: EventStreams }): ApiModule {
+  return {
+    handlers: {
+      async streamEvents(request, reply) {
+        const auth = currentAuth(request);
+        // A stream that says "connected" must not miss what is published next; while the process
+        // cannot listen, the client is told to try again later, as for any call the database fails.
+        let timer: NodeJS.Timeout | undefined;
+        const listening = await Promise.race([
+          deps.bus.ready().then(() => true),
+          new Promise<false>((resolve) => {
+            timer = setTimeout(resolve, LISTEN_WAIT_MS, false);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (!listening) throw new ApiError(503, 'service_unavailable');
+        return deps.streams.open(reply, auth);
+      },
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/** The e-mail outbox, read-only (canSeeMailOutbox): what was sent, what waits, what failed. */
+import { requireAbility } from '../../auth/guards.ts';
+import type { ApiModule } from '../../contract/handler-types.ts';
+import type { Db } from '../../db/client.ts';
+import { ok } from '../../http/envelope.ts';
+import { pageOf, pageRequest } from '../../http/paging.ts';
+import { listMailPage } from './repository.ts';
+
+export function mailModule(deps: { db: Db; sendingEnabled: boolean; maxAttempts: number }): ApiModule {
+  const { db } = deps;
+  return {
+    handlers: {
+      async listMailOutbox(request) {
+        requireAbility(request, 'canSeeMailOutbox');
+        const { page, state, to } = request.query;
+        const paging = pageRequest(page);
+        const { rows, total } = await listMailPage(db, { state, to, maxAttempts: deps.maxAttempts }, paging);
+        return ok({ ...pageOf(rows, total, paging), sending_enabled: deps.sendingEnabled });
+      },
+    },
+  };
+}

@@ -1,0 +1,272 @@
+/**
+ * Compliance reports (issue 14, docs/reports.md): the figures of a customer's period, the report's
+ * draft PDF, its electronic signatures (21 CFR Part 11 §11.50, §11.70, §11.200) and each signed
+ * version's proof receipt. Every call is tenant-scoped like the customer page: a clinic user reaches
+ * only its own customer's reports; another customer's ids answer 404.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { reportLeafHash } from '../../../shared/integrity/index.ts';
+import { type FieldErrors, reportSignSchema, validateForm } from '../../../shared/validation/index.ts';
+import { auditSource, writeAudited } from '../../audit/write-audited.ts';
+import { assertTenant, currentAuth, requireAbility } from '../../auth/guards.ts';
+import type { LoginThrottle } from '../../auth/login-throttle.ts';
+import { verifyPassword } from '../../auth/passwords.ts';
+import type { AuthContext } from '../../auth/session-store.ts';
+import type { ChainService } from '../../chain/service.ts';
+import type { ApiModule } from '../../contract/handler-types.ts';
+import type { Db } from '../../db/client.ts';
+import type { ReportLanguage, SignatureMeaning } from '../../db/schema.ts';
+import { written } from '../../db/written.ts';
+import { ApiError, notFound, ok, validationFailed } from '../../http/envelope.ts';
+import { filledFields } from '../../http/form-fields.ts';
+import { pageOf, pageRequest } from '../../http/paging.ts';
+import { renderComplianceReport } from '../../pdf/report/compliance-report.ts';
+import { MAX_SIGNATURES } from '../../pdf/report/layout.ts';
+import { stampSignature } from '../../pdf/report/signature-stamp.ts';
+import { parsePeriod } from './period.ts';
+import {
+  findReport,
+  insertReport,
+  insertReportVersion,
+  listReportPage,
+  lockForSigning,
+  nextReportId,
+  readReportPdf,
+  signerOf,
+  versionAnchor,
+} from './repository.ts';
+import { complianceSummary, findReportCustomer } from './summary.ts';
+
+const LANGUAGES: readonly ReportLanguage[] = ['en', 'it'];
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** The public page that verifies receipts, on the origin the caller reached. */
+function verificationUrl(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}/verify`;
+}
+
+async function tenantCustomer(db: Db, auth: AuthContext, customerId: number) {
+  assertTenant(auth, customerId);
+  const customer = await findReportCustomer(db, customerId);
+  if (!customer) throw notFound();
+  return customer;
+}
+
+function sendPdf(reply: FastifyReply, bytes: Buffer, fileName: string): FastifyReply {
+  return reply
+    .header('Content-Type', 'application/pdf')
+    .header('Content-Length', String(bytes.length))
+    .header('Content-Disposition', `attachment; filename="${fileName}"`)
+    .header('Cache-Control', 'private, no-store')
+    .header('X-Content-Type-Options', 'nosniff')
+    .send(bytes);
+}
+
+export function reportsModule(deps: { db: Db; throttle: LoginThrottle; chain: ChainService }): ApiModule {
+  const { db, throttle, chain } = deps;
+
+  return {
+    formSchemas: { signReport: reportSignSchema },
+    handlers: {
+      async getComplianceSummary(request) {
+        const auth = currentAuth(request);
+        const customer = await tenantCustomer(db, auth, request.params.id);
+        const period = parsePeriod(request.query.from, request.query.to);
+        if (!period.ok) throw validationFailed(period.errors);
+        return ok(await complianceSummary(db, customer, period.period, verificationUrl(request)));
+      },
+
+      async listCustomerReports(request) {
+        const auth = currentAuth(request);
+        await tenantCustomer(db, auth, request.params.id);
+        const { page, sortBy, sortDir, filterStatus, filterLanguage } = request.query;
+        const paging = pageRequest(page);
+        const { rows, total } = await listReportPage(db, {
+          customerId: request.params.id,
+          sortBy: sortBy === 'period_from' ? 'period_from' : 'created_at',
+          dir: sortDir === 'asc' ? 'asc' : 'desc',
+          status: filterStatus,
+          language: filterLanguage,
+          limit: paging.limit,
+          offset: paging.offset,
+        });
+        return ok(pageOf(rows, total, paging));
+      },
+
+      async createReport(request, reply) {
+        const auth = currentAuth(request);
+        const customer = await tenantCustomer(db, auth, request.params.id);
+        const form = filledFields((request.body ?? {}) as Record<string, unknown>, [
+          'from',
+          'to',
+          'language',
+        ]);
+        const errors: FieldErrors = {};
+        const period = parsePeriod(form.from, form.to);
+        if (!period.ok) Object.assign(errors, period.errors);
+        const language = LANGUAGES.find((candidate) => candidate === form.language?.trim());
+        if (!language) errors.language = ['validation.report.language.invalid'];
+        if (!period.ok || !language) throw validationFailed(errors);
+
+        const id = await nextReportId(db);
+        const createdAt = new Date();
+        const summary = await complianceSummary(db, customer, period.period, verificationUrl(request));
+        const pdf = await renderComplianceReport({ reportId: id, language, generatedAt: createdAt, summary });
+        const digest = sha256(pdf);
+        const generated = { action: 'generate', entityType: 'report', entityId: id } as const;
+        await writeAudited(db, auditSource(request, auth), generated, async (tx) => {
+          await insertReport(tx, {
+            id,
+            customerId: customer.id,
+            periodFrom: period.period.from,
+            periodTo: period.period.to,
+            language,
+            createdBy: auth.user.id,
+            createdAt,
+            draftPdf: pdf,
+            draftSha256: digest,
+          });
+          return {
+            result: undefined,
+            changes: {
+              customer_id: { old: null, new: customer.id },
+              period_from: { old: null, new: period.period.from },
+              period_to: { old: null, new: period.period.to },
+              language: { old: null, new: language },
+              draft_sha256: { old: null, new: digest },
+            },
+          };
+        });
+        reply.code(201);
+        return ok(written(await findReport(db, customer.id, id), 'report'), 'reports.generated');
+      },
+
+      async getReport(request) {
+        const auth = currentAuth(request);
+        assertTenant(auth, request.params.id);
+        const report = await findReport(db, request.params.id, request.params.reportId);
+        if (!report) throw notFound();
+        return ok(report);
+      },
+
+      async downloadReportDraft(request, reply) {
+        const auth = currentAuth(request);
+        assertTenant(auth, request.params.id);
+        const { id, reportId } = request.params;
+        const pdf = await readReportPdf(db, id, reportId, 0);
+        if (!pdf) throw notFound();
+        return sendPdf(reply, pdf, `compliance-report-${reportId}-draft.pdf`);
+      },
+
+      async downloadReportVersion(request, reply) {
+        const auth = currentAuth(request);
+        assertTenant(auth, request.params.id);
+        const { id, reportId, version } = request.params;
+        const pdf = await readReportPdf(db, id, reportId, version);
+        if (!pdf) throw notFound();
+        return sendPdf(reply, pdf, `compliance-report-${reportId}-v${version}.pdf`);
+      },
+
+      async getReportReceipt(request) {
+        const auth = currentAuth(request);
+        assertTenant(auth, request.params.id);
+        const { id, reportId, version } = request.params;
+        const anchor = await versionAnchor(db, id, reportId, version);
+        if (!anchor) throw notFound();
+        if (anchor.blockId === null || !anchor.proof || !anchor.root || !anchor.transactionHash) {
+          throw new ApiError(409, 'reports.not_anchored');
+        }
+        const connected = await chain.chain();
+        return ok({
+          format: 'uvtrace-report-receipt/1' as const,
+          report_id: String(reportId),
+          version: String(version),
+          sha256: anchor.sha256,
+          leaf: reportLeafHash(String(reportId), String(version), anchor.sha256),
+          proof: anchor.proof,
+          root: anchor.root,
+          block_id: anchor.blockId,
+          network: anchor.network,
+          chain_id: connected.chainId,
+          contract_address: connected.contractAddress,
+          transaction_hash: anchor.transactionHash,
+        });
+      },
+
+      async signReport(request, reply) {
+        const auth = requireAbility(request, 'canSignReports');
+        assertTenant(auth, request.params.id);
+        const { id: customerId, reportId } = request.params;
+        if (!(await findReport(db, customerId, reportId))) throw notFound();
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const password = typeof body.password === 'string' ? body.password : '';
+        const form = filledFields(body, ['meaning', 'comment']);
+        const result = await validateForm(reportSignSchema, { ...form, password });
+        if (!result.ok) throw validationFailed(result.errors);
+        const meaning = form.meaning?.trim() as SignatureMeaning;
+        const comment = form.comment?.trim() || null;
+
+        // §11.200: the signer proves again who they are. Wrong passwords count against the login
+        // throttle of this account and address, so signing is no way around it.
+        const email = auth.user.email.toLowerCase();
+        const retryAfter = await throttle.retryAfter(email, request.ip);
+        if (retryAfter > 0) {
+          reply.header('retry-after', String(retryAfter));
+          throw new ApiError(429, 'too_many_login_attempts', { retry_after_seconds: retryAfter });
+        }
+        const signer = await signerOf(db, auth.user.id);
+        if (!signer || !(await verifyPassword(signer.passwordHash, password))) {
+          await throttle.recordFailure(email, request.ip);
+          throw validationFailed({ password: ['validation.report.password.wrong'] });
+        }
+
+        const signedAt = new Date();
+        const signed = { action: 'sign', entityType: 'report', entityId: reportId } as const;
+        await writeAudited(db, auditSource(request, auth), signed, async (tx) => {
+          const report = await lockForSigning(tx, customerId, reportId);
+          if (!report) throw notFound();
+          if (report.lastMeaning === 'approved') throw new ApiError(409, 'reports.already_approved');
+          if (report.signatures >= MAX_SIGNATURES) throw new ApiError(409, 'reports.signatures_full');
+          const version = report.signatures + 1;
+          const pdf = await stampSignature(report.latestPdf, {
+            index: report.signatures,
+            language: report.language,
+            signerName: signer.name,
+            signerEmail: signer.email,
+            meaning,
+            comment,
+            signedAt,
+          });
+          const digest = sha256(pdf);
+          await insertReportVersion(tx, {
+            reportId,
+            version,
+            pdf,
+            sha256: digest,
+            signerUserId: auth.user.id,
+            signerName: signer.name,
+            signerEmail: signer.email,
+            meaning,
+            comment,
+            signedAt,
+          });
+          return {
+            result: undefined,
+            changes: {
+              version: { old: report.signatures === 0 ? null : report.signatures, new: version },
+              meaning: { old: report.lastMeaning, new: meaning },
+              signer_name: { old: null, new: signer.name },
+              comment: { old: null, new: comment },
+              signed_at: { old: null, new: signedAt.toISOString() },
+              sha256: { old: null, new: digest },
+            },
+          };
+        });
+        await throttle.recordSuccess(email, request.ip);
+        reply.code(201);
+        return ok(written(await findReport(db, customerId, reportId), 'report'), 'reports.signed');
+      },
+    },
+  };
+}

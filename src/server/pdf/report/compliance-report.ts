@@ -1,0 +1,403 @@
+/**
+ * The compliance report's PDF (the unsigned draft): a customer's period as an inspector reads it, drawn
+ * with pdf-lib's standard fonts from the same ComplianceSummary the API answers. The signature band of
+ * every page is left empty; signature-stamp.ts fills it when someone signs.
+ */
+import { PDFDocument, type PDFFont, type PDFPage, StandardFonts } from 'pdf-lib';
+import type { ComplianceSummary, CycleCounts } from '../../modules/reports/summary.ts';
+import {
+  ACCENT,
+  BAND_TITLE_Y,
+  CONTENT_BOTTOM,
+  CONTENT_WIDTH,
+  encodable,
+  FOOTER_Y,
+  fitText,
+  INK,
+  MARGIN,
+  MUTED,
+  PAGE,
+  RULE,
+  SHADE,
+  wrap,
+} from './layout.ts';
+import {
+  formatCount,
+  formatUtcSeconds,
+  REPORT_TEXTS,
+  type ReportLanguage,
+  type ReportTexts,
+} from './texts.ts';
+
+export interface ReportDocumentInput {
+  reportId: number;
+  language: ReportLanguage;
+  generatedAt: Date;
+  summary: ComplianceSummary;
+}
+
+interface Fonts {
+  regular: PDFFont;
+  bold: PDFFont;
+}
+
+type Column = { title: string; width: number; align?: 'right' };
+
+const BODY = 8.5;
+const ROW = 13;
+
+/** Draws top to bottom, starting a new page whenever the next piece would reach the signature band. */
+class Writer {
+  page!: PDFPage;
+  y = 0;
+  private readonly doc: PDFDocument;
+  readonly fonts: Fonts;
+  constructor(doc: PDFDocument, fonts: Fonts) {
+    this.doc = doc;
+    this.fonts = fonts;
+    this.newPage();
+  }
+
+  newPage() {
+    this.page = this.doc.addPage([PAGE.width, PAGE.height]);
+    this.y = PAGE.height - MARGIN;
+  }
+
+  ensure(height: number) {
+    if (this.y - height < CONTENT_BOTTOM) this.newPage();
+  }
+
+  text(
+    text: string,
+    options: { size?: number; bold?: boolean; color?: typeof INK; x?: number; width?: number } = {},
+  ) {
+    const size = options.size ?? BODY;
+    const font = options.bold ? this.fonts.bold : this.fonts.regular;
+    for (const line of wrap(font, text, size, options.width ?? CONTENT_WIDTH)) {
+      this.ensure(size + 4);
+      this.y -= size + 4;
+      this.page.drawText(line, {
+        x: options.x ?? MARGIN,
+        y: this.y,
+        size,
+        font,
+        color: options.color ?? INK,
+      });
+    }
+  }
+
+  heading(text: string) {
+    this.ensure(40);
+    this.y -= 14;
+    this.page.drawRectangle({ x: MARGIN, y: this.y - 3, width: CONTENT_WIDTH, height: 1, color: ACCENT });
+    this.text(text, { size: 12, bold: true, color: ACCENT });
+    this.y -= 4;
+  }
+
+  /** Label / value pairs, one per line. */
+  pairs(rows: Array<[string, string]>) {
+    for (const [label, value] of rows) {
+      this.ensure(ROW);
+      this.y -= ROW;
+      this.page.drawText(fitText(this.fonts.bold, label, BODY, 225), {
+        x: MARGIN,
+        y: this.y,
+        size: BODY,
+        font: this.fonts.bold,
+        color: INK,
+      });
+      this.page.drawText(fitText(this.fonts.regular, value, BODY, CONTENT_WIDTH - 235), {
+        x: MARGIN + 235,
+        y: this.y,
+        size: BODY,
+        font: this.fonts.regular,
+        color: INK,
+      });
+    }
+  }
+
+  private row(columns: Column[], cells: string[], bold: boolean, shaded: boolean) {
+    this.y -= ROW;
+    if (shaded) {
+      this.page.drawRectangle({
+        x: MARGIN,
+        y: this.y - 3.5,
+        width: CONTENT_WIDTH,
+        height: ROW,
+        color: SHADE,
+      });
+    }
+    const font = bold ? this.fonts.bold : this.fonts.regular;
+    let x = MARGIN + 3;
+    columns.forEach((column, i) => {
+      const text = fitText(font, cells[i] ?? '', BODY, column.width - 6);
+      const offset = column.align === 'right' ? column.width - 6 - font.widthOfTextAtSize(text, BODY) : 0;
+      this.page.drawText(text, { x: x + offset, y: this.y, size: BODY, font, color: INK });
+      x += column.width;
+    });
+  }
+
+  /** A table whose header repeats on each page it continues on. */
+  table(columns: Column[], rows: string[][]) {
+    const header = () => {
+      this.row(
+        columns,
+        columns.map((column) => column.title),
+        true,
+        false,
+      );
+      this.page.drawLine({
+        start: { x: MARGIN, y: this.y - 4 },
+        end: { x: MARGIN + CONTENT_WIDTH, y: this.y - 4 },
+        thickness: 0.6,
+        color: RULE,
+      });
+    };
+    this.ensure(3 * ROW);
+    header();
+    rows.forEach((cells, i) => {
+      if (this.y - ROW < CONTENT_BOTTOM) {
+        this.newPage();
+        header();
+      }
+      this.row(columns, cells, false, i % 2 === 1);
+    });
+    this.y -= 4;
+  }
+}
+
+/** Column widths as fractions of the content width. */
+const cols = (specs: Array<[string, number, ('right' | undefined)?]>): Column[] =>
+  specs.map(([title, share, align]) => ({ title, width: share * CONTENT_WIDTH, align }));
+
+function countCells(t: ReportTexts, language: ReportLanguage, counts: CycleCounts): string[] {
+  const n = (value: number) => formatCount(language, value);
+  return [
+    n(counts.total),
+    n(counts.ok),
+    n(counts.nulled),
+    n(counts.lamp_malfunction),
+    n(counts.probe_malfunction),
+    n(counts.other),
+  ];
+}
+
+function countColumns(t: ReportTexts, share: number): Array<[string, number, 'right']> {
+  return [
+    [t.total, share, 'right'],
+    [t.ok, share, 'right'],
+    [t.nulled, share, 'right'],
+    [t.lampMalfunction, share * 1.3, 'right'],
+    [t.probeMalfunction, share * 1.3, 'right'],
+    [t.other, share, 'right'],
+  ];
+}
+
+const utc = (iso: string) => formatUtcSeconds(new Date(iso));
+/** Minutes are enough where a column is narrow; the column's title says UTC. */
+const utcMinutes = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+
+function drawTitle(w: Writer, t: ReportTexts, input: ReportDocumentInput) {
+  const { summary } = input;
+  const page = w.page;
+  page.drawRectangle({ x: MARGIN, y: w.y - 4, width: CONTENT_WIDTH, height: 4, color: ACCENT });
+  w.y -= 30;
+  page.drawText(encodable(w.fonts.bold, t.title), {
+    x: MARGIN,
+    y: w.y,
+    size: 20,
+    font: w.fonts.bold,
+    color: INK,
+  });
+  w.y -= 4;
+  w.text(t.subtitle, { size: 10, color: MUTED });
+  w.y -= 8;
+  const customer = summary.customer;
+  const address = [
+    customer.address,
+    [customer.postcode, customer.city].filter(Boolean).join(' '),
+    customer.country,
+  ]
+    .filter((part) => part && part.trim())
+    .join(', ');
+  w.pairs([
+    [t.report, `#${input.reportId}`],
+    [t.customer, `${customer.name} (#${customer.id})`],
+    ['', address],
+    [t.period, t.periodValue(summary.period.from, summary.period.to)],
+    [t.generated, formatUtcSeconds(input.generatedAt)],
+  ]);
+}
+
+function drawSections(w: Writer, t: ReportTexts, input: ReportDocumentInput) {
+  const { summary, language } = input;
+  const n = (value: number) => formatCount(language, value);
+
+  w.heading(t.summary);
+  w.table(cols(countColumns(t, 0.14)), [countCells(t, language, summary.totals)]);
+
+  w.heading(t.devices);
+  if (summary.devices.length === 0) w.text(t.noDevices);
+  else
+    w.table(
+      cols([[t.serial, 0.11], [t.label, 0.16], [t.product, 0.2], ...countColumns(t, 0.08)]),
+      summary.devices.map((device) => [
+        device.device_serial,
+        device.label,
+        device.product_name,
+        ...countCells(t, language, device.cycles),
+      ]),
+    );
+
+  w.heading(t.failed);
+  const failedTotal = summary.totals.total - summary.totals.ok;
+  if (failedTotal === 0) w.text(t.noFailed);
+  else {
+    if (summary.failed_cycles_listed < failedTotal)
+      w.text(t.failedListed(summary.failed_cycles_listed, n(failedTotal)));
+    w.table(
+      cols([
+        [t.record, 0.16],
+        [t.device, 0.16],
+        [t.received, 0.26],
+        [t.progressive, 0.14, 'right'],
+        [t.status, 0.28],
+      ]),
+      summary.failed_cycles.map((cycle) => [
+        String(cycle.id),
+        cycle.device_serial,
+        utc(cycle.received_ts),
+        String(cycle.progressive_id),
+        t.statusName(cycle.status_code),
+      ]),
+    );
+  }
+
+  w.heading(t.lots);
+  if (summary.lots.length === 0) w.text(t.noLots);
+  else
+    w.table(
+      cols([
+        [t.lot, 0.15],
+        [t.cycles, 0.09, 'right'],
+        [t.firstUsed, 0.19],
+        [t.lastUsed, 0.19],
+        [t.certificate, 0.12],
+        [t.certificates, 0.26],
+      ]),
+      summary.lots.map((lot) => [
+        lot.lot,
+        n(lot.cycles),
+        utcMinutes(lot.first_used),
+        utcMinutes(lot.last_used),
+        t.certificateState(lot.certificate_status),
+        lot.certificates.map((c) => `${c.validated_treatment_number} (${c.expiration_date})`).join(', '),
+      ]),
+    );
+
+  w.heading(t.batches);
+  if (summary.batches.length === 0) w.text(t.noBatches);
+  else
+    w.table(
+      cols([
+        [t.device, 0.18],
+        [t.lot, 0.22],
+        [t.batch, 0.15, 'right'],
+        [t.inPeriod, 0.2, 'right'],
+        [t.used, 0.25, 'right'],
+      ]),
+      summary.batches.map((batch) => [
+        batch.device_serial,
+        batch.lot_code,
+        String(batch.lot_progressive),
+        n(batch.cycles_in_period),
+        batch.batch_quantity === null || batch.sterilization_count === null
+          ? t.unknown
+          : `${n(batch.sterilization_count)} / ${n(batch.batch_quantity)}`,
+      ]),
+    );
+
+  w.heading(t.anchoring);
+  w.pairs([
+    [t.anchored, n(summary.anchoring.anchored)],
+    [t.waiting, n(summary.anchoring.waiting)],
+    [t.notEnabled, n(summary.anchoring.not_enabled)],
+  ]);
+  if (summary.anchoring.blocks.length > 0) {
+    w.y -= 6;
+    w.table(
+      cols([
+        [t.block, 0.08, 'right'],
+        [t.status, 0.1],
+        [t.network, 0.1],
+        [t.records, 0.09, 'right'],
+        [t.transaction, 0.63],
+      ]),
+      summary.anchoring.blocks.map((block) => [
+        String(block.id),
+        block.status,
+        block.network ?? '',
+        n(block.records),
+        block.transaction_hash ?? t.noTransaction,
+      ]),
+    );
+  }
+
+  w.heading(t.verification);
+  w.text(t.verificationText);
+  w.text(summary.verification_url, { bold: true });
+}
+
+/** The band's title and the footer of every page; the band itself stays empty for the signatures. */
+function drawFrames(doc: PDFDocument, fonts: Fonts, t: ReportTexts, input: ReportDocumentInput) {
+  const pages = doc.getPages();
+  const reference = `${t.report} #${input.reportId} - ${input.summary.customer.name} - ${input.summary.period.from} / ${input.summary.period.to}`;
+  pages.forEach((page, i) => {
+    page.drawLine({
+      start: { x: MARGIN, y: BAND_TITLE_Y + 11 },
+      end: { x: MARGIN + CONTENT_WIDTH, y: BAND_TITLE_Y + 11 },
+      thickness: 0.6,
+      color: RULE,
+    });
+    page.drawText(encodable(fonts.bold, t.signatures), {
+      x: MARGIN,
+      y: BAND_TITLE_Y,
+      size: 8,
+      font: fonts.bold,
+      color: MUTED,
+    });
+    const number = t.page(i + 1, pages.length);
+    page.drawText(fitText(fonts.regular, reference, 7, CONTENT_WIDTH - 80), {
+      x: MARGIN,
+      y: FOOTER_Y,
+      size: 7,
+      font: fonts.regular,
+      color: MUTED,
+    });
+    page.drawText(number, {
+      x: MARGIN + CONTENT_WIDTH - fonts.regular.widthOfTextAtSize(number, 7),
+      y: FOOTER_Y,
+      size: 7,
+      font: fonts.regular,
+      color: MUTED,
+    });
+  });
+}
+
+export async function renderComplianceReport(input: ReportDocumentInput): Promise<Uint8Array> {
+  const t = REPORT_TEXTS[input.language];
+  const doc = await PDFDocument.create();
+  doc.setTitle(`${t.title} #${input.reportId}`);
+  doc.setLanguage(input.language);
+  doc.setCreationDate(input.generatedAt);
+  doc.setModificationDate(input.generatedAt);
+  const fonts = {
+    regular: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+  };
+  const writer = new Writer(doc, fonts);
+  drawTitle(writer, t, input);
+  drawSections(writer, t, input);
+  drawFrames(doc, fonts, t, input);
+  return doc.save();
+}
