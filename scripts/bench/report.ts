@@ -7,7 +7,8 @@
  * A throwaway database (embedded PGlite; --postgres: a new database on the local server) gets one
  * blockchain clinic with 6 devices, 10,000 records in one month (a share of them not OK, 8 consumable
  * lots with certificates in force, expired and missing, their batches) and half of them in mined
- * blocks. Then, three times each: the figures (complianceSummary, the SQL), the PDF
+ * blocks; each device skips a few progressive ids (gaps) and stores a few records late (out of order).
+ * Then, three times each: the figures (complianceSummary, the SQL), the PDF
  * (renderComplianceReport) and a signature stamped on every page (stampSignature).
  */
 import { createHash } from 'node:crypto';
@@ -51,17 +52,25 @@ try {
     devices.push(Number(made.rows[0].id));
   }
   const started = performance.now();
-  // One statement: the records of the month, spread over devices, lots and the month's seconds.
-  await pool.query(
-    `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
-       effective_time, residual_lamp_life, status_code, consumables_lot, lot_progressive_id)
-     select ($1::int[])[1 + g % 6], $2, timestamptz '2025-03-01' + (g * (2678399.0 / $3)) * interval '1 second', g,
-       300 + g % 17, 10, 9.5, 4000 - g / 10.0,
-       case when random() < $4 then 1 + (g % 3) else 0 end,
-       'LOT-' || (g % 8), 1 + g / 500
-     from generate_series(1, $3) g`,
-    [`{${devices.join(',')}}`, customer, CYCLES, FAILED_SHARE],
-  );
+  // Two statements: the records of the month, spread over devices, lots and the month's seconds. Each
+  // device counts its own progressive ids and skips 3 of them every 200 (record gaps); every 500th
+  // record of a device is held back and stored after the others (out of order).
+  const records = (heldBack: boolean) =>
+    pool.query(
+      `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
+         effective_time, residual_lamp_life, status_code, consumables_lot, lot_progressive_id)
+       select ($1::int[])[1 + g % 6], $2, timestamptz '2025-03-01' + (g * (2678399.0 / $3)) * interval '1 second',
+         1 + g / 6 + 3 * ((g / 6) / 200),
+         300 + g % 17, 10, 9.5, 4000 - g / 10.0,
+         case when random() < $4 then 1 + (g % 3) else 0 end,
+         'LOT-' || (g % 8), 1 + g / 500
+       from generate_series(1, $3) g
+       where ((g / 6) % 500 = 250) = $5
+       order by g`,
+      [`{${devices.join(',')}}`, customer, CYCLES, FAILED_SHARE, heldBack],
+    );
+  await records(false);
+  await records(true);
   await pool.query(
     `insert into consumable_batches (device_id, customer_id, lot_code, lot_progressive, batch_quantity, sterilization_count)
      select device_id, customer_id, consumables_lot, lot_progressive_id, 500, count(*)
@@ -122,7 +131,8 @@ try {
     const t3 = performance.now();
     console.log(
       `run ${run}: figures ${(t1 - t0).toFixed(0)} ms, PDF ${(t2 - t1).toFixed(0)} ms (${(pdf.length / 1024).toFixed(0)} KiB, ` +
-        `${summary.totals.total} cycles, ${summary.failed_cycles_listed} failed listed, ${summary.batches.length} batches), ` +
+        `${summary.totals.total} cycles, ${summary.failed_cycles_listed} failed listed, ${summary.batches.length} batches, ` +
+        `${summary.sequence.gaps_total} gaps, ${summary.sequence.out_of_order_total} out of order), ` +
         `total ${(t2 - t0).toFixed(0)} ms; signature stamped in ${(t3 - t2).toFixed(0)} ms (${(signed.length / 1024).toFixed(0)} KiB)`,
     );
   }

@@ -15,6 +15,8 @@ type Customer = ComplianceSummary['customer'];
 
 /** Failed cycles listed one by one at most; the totals still count every one. */
 export const FAILED_CYCLES_LISTED = 2000;
+/** Gaps and out-of-order records listed one by one at most (each); the totals count every one. */
+export const SEQUENCE_LISTED = 2000;
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 const count = (value: unknown) => Number(value ?? 0);
@@ -139,6 +141,14 @@ export async function complianceSummary(
     totals,
     failed_cycles,
     failed_cycles_listed: failed_cycles.length,
+    sequence: await sequence(
+      db,
+      customer.id,
+      devices.map((device) => device.device_id),
+      { start, endExclusive },
+      inPeriod,
+    ),
+    lot_compliance: await lotCompliance(db, inPeriod),
     lots: await lotsUsed(db, inPeriod),
     batches: await batchUsage(db, inPeriod),
     anchoring: await anchoringCoverage(db, inPeriod, customer.enable_blockchain),
@@ -147,6 +157,106 @@ export async function complianceSummary(
 }
 
 type InPeriod = ReturnType<typeof sql>;
+type LotStatusCounts = ComplianceSummary['lot_compliance'];
+
+const LOT_STATUS_COLUMNS = sql`count(*) filter (where s.lot_status = 'certified') as certified,
+  count(*) filter (where s.lot_status = 'expired') as expired,
+  count(*) filter (where s.lot_status = 'uncertified') as uncertified,
+  count(*) filter (where s.lot_status = 'no_lot') as no_lot`;
+
+type LotStatusRow = { certified: string; expired: string; uncertified: string; no_lot: string };
+
+const lotStatusCounts = (row: LotStatusRow | undefined): LotStatusCounts => ({
+  certified: count(row?.certified),
+  expired: count(row?.expired),
+  uncertified: count(row?.uncertified),
+  no_lot: count(row?.no_lot),
+});
+
+/** The period's records by the lot_status the lot-compliance triggers keep (certificate on the record's day). */
+async function lotCompliance(db: Db, inPeriod: InPeriod): Promise<LotStatusCounts> {
+  const result = await db.execute<LotStatusRow>(sql`select ${LOT_STATUS_COLUMNS} from sterilizations s
+    where ${inPeriod}`);
+  return lotStatusCounts(result.rows[0]);
+}
+
+/**
+ * Record gaps and out-of-order records, from what ingestion keeps (device_progress_gaps and the
+ * arrived_out_of_order flag: docs/decisions.md, "Gaps and order"). A gap of a (device, owner) pair
+ * lies between two stored records; it belongs to the period in which the record that ends it
+ * (progressive last_missing + 1, found through the device's unique progressive index) was received.
+ * Only the devices with records in the period can have either.
+ */
+async function sequence(
+  db: Db,
+  customerId: number,
+  deviceIds: number[],
+  window: { start: Date; endExclusive: Date },
+  inPeriod: InPeriod,
+): Promise<ComplianceSummary['sequence']> {
+  if (deviceIds.length === 0) {
+    return {
+      missing_records: 0,
+      gaps: [],
+      gaps_total: 0,
+      gaps_listed: 0,
+      out_of_order_total: 0,
+      out_of_order: [],
+      out_of_order_listed: 0,
+    };
+  }
+  const deviceList = sql`(select unnest(${`{${deviceIds.join(',')}}`}::int[]))`;
+  const gapsInPeriod = sql`
+    from device_progress_gaps g
+    join sterilizations s on s.device_id = g.device_id and s.progressive_id = g.last_missing + 1
+      and s.customer_id = g.customer_id
+    join devices d on d.id = g.device_id
+    where g.customer_id = ${customerId} and g.device_id in ${deviceList}
+      and s.received_ts >= ${window.start.toISOString()} and s.received_ts < ${window.endExclusive.toISOString()}`;
+  const [gapTotals, gapRows, lateTotals, lateRows] = await Promise.all([
+    db.execute<{ gaps: string; missing: string | null }>(
+      sql`select count(*) as gaps, sum(g.last_missing - g.first_missing + 1) as missing ${gapsInPeriod}`,
+    ),
+    db.execute<{
+      device_serial: string;
+      first_missing: number;
+      last_missing: number;
+      received_ts: Date;
+    }>(sql`select d.device_serial, g.first_missing, g.last_missing, s.received_ts ${gapsInPeriod}
+      order by d.device_serial, g.first_missing limit ${SEQUENCE_LISTED}`),
+    db.execute<{ n: string }>(
+      sql`select count(*) as n from sterilizations s where ${inPeriod} and s.arrived_out_of_order`,
+    ),
+    db.execute<{ id: number; device_serial: string; progressive_id: number; received_ts: Date }>(sql`
+      select s.id, d.device_serial, s.progressive_id, s.received_ts
+      from sterilizations s join devices d on d.id = s.device_id
+      where ${inPeriod} and s.arrived_out_of_order
+      order by s.received_ts, s.id
+      limit ${SEQUENCE_LISTED}`),
+  ]);
+  const gaps = gapRows.rows.map((row) => ({
+    device_serial: row.device_serial,
+    first_missing: Number(row.first_missing),
+    last_missing: Number(row.last_missing),
+    count: Number(row.last_missing) - Number(row.first_missing) + 1,
+    ended_by_received_ts: iso(row.received_ts),
+  }));
+  const outOfOrder = lateRows.rows.map((row) => ({
+    id: Number(row.id),
+    device_serial: row.device_serial,
+    progressive_id: Number(row.progressive_id),
+    received_ts: iso(row.received_ts),
+  }));
+  return {
+    missing_records: count(gapTotals.rows[0]?.missing),
+    gaps,
+    gaps_total: count(gapTotals.rows[0]?.gaps),
+    gaps_listed: gaps.length,
+    out_of_order_total: count(lateTotals.rows[0]?.n),
+    out_of_order: outOfOrder,
+    out_of_order_listed: outOfOrder.length,
+  };
+}
 
 /**
  * Lots used in the period and their certificates. A lot's certificate is in force when one of its
@@ -154,9 +264,11 @@ type InPeriod = ReturnType<typeof sql>;
  * missing when the lot has none.
  */
 async function lotsUsed(db: Db, inPeriod: InPeriod): Promise<ComplianceSummary['lots']> {
-  const lots = await db.execute<{ lot: string; cycles: string; first_used: Date; last_used: Date }>(sql`
+  const lots = await db.execute<
+    LotStatusRow & { lot: string; cycles: string; first_used: Date; last_used: Date }
+  >(sql`
     select s.consumables_lot as lot, count(*) as cycles, min(s.received_ts) as first_used,
-      max(s.received_ts) as last_used
+      max(s.received_ts) as last_used, ${LOT_STATUS_COLUMNS}
     from sterilizations s
     where ${inPeriod} and s.consumables_lot is not null
     group by s.consumables_lot
@@ -191,6 +303,7 @@ async function lotsUsed(db: Db, inPeriod: InPeriod): Promise<ComplianceSummary['
       first_used: iso(row.first_used),
       last_used: iso(row.last_used),
       certificate_status: status,
+      lot_status: lotStatusCounts(row),
       certificates: own,
     };
   });
