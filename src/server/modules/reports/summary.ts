@@ -97,9 +97,12 @@ export async function complianceSummary(
       label: string;
       product_name: string;
       product_type: number;
+      lowest: number;
+      highest: number;
     }
   >(sql`
-    select d.id, d.device_serial, d.label, p.name as product_name, p.type as product_type, ${COUNT_COLUMNS}
+    select d.id, d.device_serial, d.label, p.name as product_name, p.type as product_type,
+      min(s.progressive_id) as lowest, max(s.progressive_id) as highest, ${COUNT_COLUMNS}
     from sterilizations s join devices d on d.id = s.device_id join products p on p.id = d.product_id
     where ${inPeriod}
     group by d.id, d.device_serial, d.label, p.name, p.type
@@ -144,7 +147,11 @@ export async function complianceSummary(
     sequence: await sequence(
       db,
       customer.id,
-      devices.map((device) => device.device_id),
+      deviceRows.rows.map((row) => ({
+        deviceId: Number(row.id),
+        lowest: Number(row.lowest),
+        highest: Number(row.highest),
+      })),
       { start, endExclusive },
       inPeriod,
     ),
@@ -184,17 +191,21 @@ async function lotCompliance(db: Db, inPeriod: InPeriod): Promise<LotStatusCount
  * Record gaps and out-of-order records, from what ingestion keeps (device_progress_gaps and the
  * arrived_out_of_order flag: docs/decisions.md, "Gaps and order"). A gap of a (device, owner) pair
  * lies between two stored records; it belongs to the period in which the record that ends it
- * (progressive last_missing + 1, found through the device's unique progressive index) was received.
- * Only the devices with records in the period can have either.
+ * (progressive last_missing + 1) was received. That record is one of the period's, so only the gaps
+ * of the period's devices whose end lies within the device's lowest..highest progressive id of the
+ * period are candidates (a range of the gaps' primary key), and each candidate is one probe of the
+ * device's unique (device_id, progressive_id) index. The probe names only those two columns (the owner is
+ * checked after): with the owner in it too, the planner took a (device, owner, …) index and filtered
+ * the device's records for each gap on fresh, unanalysed rows (20-30 s for 10,000 gaps).
  */
 async function sequence(
   db: Db,
   customerId: number,
-  deviceIds: number[],
+  devices: Array<{ deviceId: number; lowest: number; highest: number }>,
   window: { start: Date; endExclusive: Date },
   inPeriod: InPeriod,
 ): Promise<ComplianceSummary['sequence']> {
-  if (deviceIds.length === 0) {
+  if (devices.length === 0) {
     return {
       missing_records: 0,
       gaps: [],
@@ -205,25 +216,34 @@ async function sequence(
       out_of_order_listed: 0,
     };
   }
-  const deviceList = sql`(select unnest(${`{${deviceIds.join(',')}}`}::int[]))`;
-  const gapsInPeriod = sql`
-    from device_progress_gaps g
-    join sterilizations s on s.device_id = g.device_id and s.progressive_id = g.last_missing + 1
-      and s.customer_id = g.customer_id
-    join devices d on d.id = g.device_id
-    where g.customer_id = ${customerId} and g.device_id in ${deviceList}
-      and s.received_ts >= ${window.start.toISOString()} and s.received_ts < ${window.endExclusive.toISOString()}`;
-  const [gapTotals, gapRows, lateTotals, lateRows] = await Promise.all([
-    db.execute<{ gaps: string; missing: string | null }>(
-      sql`select count(*) as gaps, sum(g.last_missing - g.first_missing + 1) as missing ${gapsInPeriod}`,
-    ),
+  const ranges = sql.join(
+    devices.map((device) => sql`(${device.deviceId}::int, ${device.lowest}::int, ${device.highest}::int)`),
+    sql`, `,
+  );
+  const [gapRows, lateTotals, lateRows] = await Promise.all([
     db.execute<{
       device_serial: string;
       first_missing: number;
       last_missing: number;
       received_ts: Date;
-    }>(sql`select d.device_serial, g.first_missing, g.last_missing, s.received_ts ${gapsInPeriod}
-      order by d.device_serial, g.first_missing limit ${SEQUENCE_LISTED}`),
+      gaps: string;
+      missing: string;
+    }>(sql`
+      select d.device_serial, g.first_missing, g.last_missing, e.received_ts,
+        count(*) over () as gaps, sum(g.last_missing - g.first_missing + 1) over () as missing
+      from (values ${ranges}) as p(device_id, lowest, highest)
+      join device_progress_gaps g on g.device_id = p.device_id and g.customer_id = ${customerId}
+        and g.first_missing < p.highest and g.last_missing >= p.lowest - 1
+      cross join lateral (
+        select s.received_ts, s.customer_id from sterilizations s
+        where s.device_id = g.device_id and s.progressive_id = g.last_missing + 1
+        limit 1
+      ) e
+      join devices d on d.id = g.device_id
+      where e.customer_id = g.customer_id
+        and e.received_ts >= ${window.start.toISOString()} and e.received_ts < ${window.endExclusive.toISOString()}
+      order by d.device_serial, g.first_missing
+      limit ${SEQUENCE_LISTED}`),
     db.execute<{ n: string }>(
       sql`select count(*) as n from sterilizations s where ${inPeriod} and s.arrived_out_of_order`,
     ),
@@ -248,9 +268,9 @@ async function sequence(
     received_ts: iso(row.received_ts),
   }));
   return {
-    missing_records: count(gapTotals.rows[0]?.missing),
+    missing_records: count(gapRows.rows[0]?.missing),
     gaps,
-    gaps_total: count(gapTotals.rows[0]?.gaps),
+    gaps_total: count(gapRows.rows[0]?.gaps),
     gaps_listed: gaps.length,
     out_of_order_total: count(lateTotals.rows[0]?.n),
     out_of_order: outOfOrder,
