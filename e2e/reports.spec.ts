@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { readFile, writeFile } from 'node:fs/promises';
+import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { DEMO, DEMO_PASSWORD, loginAs, logout, mainMenu } from './fixtures.ts';
 
@@ -8,6 +8,7 @@ import { DEMO, DEMO_PASSWORD, loginAs, logout, mainMenu } from './fixtures.ts';
  * menu entry and signs it as reviewed; an admin signs it as approved from the customer page; both
  * signed versions download, each with its signatures printed on the pages. Reports are immutable by
  * design, so the ones made here stay (the list is sorted newest first, and this run's is the top row).
+ * A signed version, once anchored, verifies with its receipt on the public /verify page, logged out.
  */
 
 const table = (page: Page): Locator => page.getByRole('table', { name: 'Compliance reports' });
@@ -35,6 +36,17 @@ async function signNewest(page: Page, meaning: 'Reviewed' | 'Approved', comment:
   await dialog.getByRole('button', { name: 'Sign', exact: true }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('alert').filter({ hasText: 'Report signed' })).toBeVisible();
+}
+
+/** Downloads a button's file of the newest report into the test's output folder; returns its path. */
+async function saveDownload(page: Page, button: string, testInfo: TestInfo): Promise<string> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    newestRow(page).getByRole('button', { name: button, exact: true }).click(),
+  ]);
+  const path = testInfo.outputPath(download.suggestedFilename());
+  await download.saveAs(path);
+  return path;
 }
 
 async function downloadVersion(page: Page, version: number): Promise<{ name: string; text: string }> {
@@ -97,4 +109,77 @@ test('generate a report, sign it as reviewed and as approved, download both vers
   expect(v2.text).toContain(`1. Reviewed by ${clinicUser}`);
   expect(v2.text).toContain(`2. Approved by ${admin}`);
   expect(v2.text).toContain('Comment: Released for inspection');
+});
+
+/** Every check the public page makes of a signed report's PDF and receipt, in its order. */
+const REPORT_CHECKS = [
+  'format',
+  'document',
+  'leaf',
+  'root',
+  'chain_id',
+  'transaction',
+  'contract',
+  'status',
+  'confirmations',
+  'anchor_call',
+];
+
+test('a signed report and its receipt pass every check on the public /verify page; one byte changed fails', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(150_000);
+  const clinicUser = await loginAs(page, DEMO.customer);
+  await mainMenu(page).getByRole('link', { name: 'Reports' }).click();
+  await page.getByRole('button', { name: 'Generate report' }).click();
+  const generate = page.getByRole('dialog', { name: 'Generate a compliance report' });
+  await generate.getByRole('button', { name: 'Generate', exact: true }).click();
+  await expect(generate).toBeHidden();
+  await signNewest(page, 'Reviewed', 'For the inspector');
+
+  // The anchor worker puts the signed version's hash in a block of its own within its interval.
+  await expect(async () => {
+    await page.reload();
+    await expect(newestRow(page).getByText('Anchored', { exact: true })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 90_000, intervals: [1_000, 2_000, 3_000] });
+  const pdfPath = await saveDownload(page, 'PDF v1', testInfo);
+  const receiptPath = await saveDownload(page, 'Receipt v1', testInfo);
+  expect(JSON.parse(await readFile(receiptPath, 'utf8'))).toMatchObject({
+    format: 'uvtrace-report-receipt/1',
+    version: '1',
+  });
+
+  await logout(page, clinicUser);
+  await expect(page).toHaveURL(/\/login/);
+  await page.goto('/verify');
+  await expect(mainMenu(page)).toHaveCount(0);
+  const section = page.locator('section[aria-labelledby="verify-report-title"]');
+  await expect(section.getByRole('heading', { name: 'Verify a signed compliance report' })).toBeVisible();
+  await page.getByTestId('verify-report-files').setInputFiles([pdfPath, receiptPath]);
+  const verdict = page.getByTestId('verify-report-verdict');
+  await expect(verdict).toHaveAttribute('data-verdict', 'success', { timeout: 20_000 });
+  await expect(verdict).toHaveText(
+    'This PDF is the signed report whose hash is anchored on chain: it was not altered after signing',
+  );
+  await expect(section.locator('[data-check]')).toHaveCount(REPORT_CHECKS.length);
+  for (const name of REPORT_CHECKS) {
+    await expect(section.locator(`[data-check="${name}"]`)).toHaveAttribute('data-status', 'pass');
+  }
+
+  // The same PDF with one byte changed (in the middle: still a PDF): the document check fails, and
+  // with it the verdict; the receipt and the chain still agree with each other.
+  const bytes = await readFile(pdfPath);
+  const middle = Math.floor(bytes.length / 2);
+  bytes[middle] = bytes[middle]! ^ 0x01;
+  const tamperedPath = testInfo.outputPath('tampered.pdf');
+  await writeFile(tamperedPath, bytes);
+  await page.getByTestId('verify-report-files').setInputFiles([tamperedPath]);
+  await expect(page.getByTestId('verify-report-pdf')).toHaveText('PDF: tampered.pdf');
+  await expect(verdict).toHaveAttribute('data-verdict', 'failed', { timeout: 20_000 });
+  await expect(verdict).toHaveText('Not verified: this PDF, its receipt or the anchor does not match');
+  await expect(section.locator('[data-check="document"]')).toHaveAttribute('data-status', 'fail');
+  await expect(section.locator('[data-check="document"]')).toContainText('the PDF was altered');
+  for (const name of REPORT_CHECKS.filter((name) => name !== 'document')) {
+    await expect(section.locator(`[data-check="${name}"]`)).toHaveAttribute('data-status', 'pass');
+  }
 });

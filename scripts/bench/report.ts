@@ -2,12 +2,13 @@
  * A compliance report of a clinic's month of 10,000 cycles (issue 14): target ≤ 5 s from the request's
  * figures to the PDF's bytes. Not a test: prints figures (README "Benchmarks").
  *
- *   node scripts/bench/report.ts [--cycles 10000] [--failed-share 0.03] [--postgres]
+ *   node scripts/bench/report.ts [--cycles 10000] [--failed-share 0.03] [--gap-every 200] [--postgres]
  *
  * A throwaway database (embedded PGlite; --postgres: a new database on the local server) gets one
  * blockchain clinic with 6 devices, 10,000 records in one month (a share of them not OK, 8 consumable
  * lots with certificates in force, expired and missing, their batches) and half of them in mined
- * blocks. Then, three times each: the figures (complianceSummary, the SQL), the PDF
+ * blocks; each device skips a few progressive ids (gaps) and stores a few records late (out of order).
+ * Then, three times each: the figures (complianceSummary, the SQL), the PDF
  * (renderComplianceReport) and a signature stamped on every page (stampSignature).
  */
 import { createHash } from 'node:crypto';
@@ -21,11 +22,13 @@ const { values } = parseArgs({
   options: {
     cycles: { type: 'string', default: '10000' },
     'failed-share': { type: 'string', default: '0.03' },
+    'gap-every': { type: 'string', default: '200' },
     postgres: { type: 'boolean', default: false },
   },
 });
 const CYCLES = Number(values.cycles);
 const FAILED_SHARE = Number(values['failed-share']);
+const GAP_EVERY = Number(values['gap-every']);
 const PERIOD = { from: '2025-03-01', to: '2025-03-31' };
 
 const target = await throwawayDatabase('report', values.postgres);
@@ -51,17 +54,25 @@ try {
     devices.push(Number(made.rows[0].id));
   }
   const started = performance.now();
-  // One statement: the records of the month, spread over devices, lots and the month's seconds.
-  await pool.query(
-    `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
-       effective_time, residual_lamp_life, status_code, consumables_lot, lot_progressive_id)
-     select ($1::int[])[1 + g % 6], $2, timestamptz '2025-03-01' + (g * (2678399.0 / $3)) * interval '1 second', g,
-       300 + g % 17, 10, 9.5, 4000 - g / 10.0,
-       case when random() < $4 then 1 + (g % 3) else 0 end,
-       'LOT-' || (g % 8), 1 + g / 500
-     from generate_series(1, $3) g`,
-    [`{${devices.join(',')}}`, customer, CYCLES, FAILED_SHARE],
-  );
+  // Two statements: the records of the month, spread over devices, lots and the month's seconds. Each
+  // device counts its own progressive ids and skips 3 of them every 200 (--gap-every: record gaps); every 500th
+  // record of a device is held back and stored after the others (out of order).
+  const records = (heldBack: boolean) =>
+    pool.query(
+      `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
+         effective_time, residual_lamp_life, status_code, consumables_lot, lot_progressive_id)
+       select ($1::int[])[1 + g % 6], $2, timestamptz '2025-03-01' + (g * (2678399.0 / $3)) * interval '1 second',
+         1 + g / 6 + 3 * ((g / 6) / $6::int),
+         300 + g % 17, 10, 9.5, 4000 - g / 10.0,
+         case when random() < $4 then 1 + (g % 3) else 0 end,
+         'LOT-' || (g % 8), 1 + g / 500
+       from generate_series(1, $3) g
+       where ((g / 6) % 500 = 250) = $5
+       order by g`,
+      [`{${devices.join(',')}}`, customer, CYCLES, FAILED_SHARE, heldBack, GAP_EVERY],
+    );
+  await records(false);
+  await records(true);
   await pool.query(
     `insert into consumable_batches (device_id, customer_id, lot_code, lot_progressive, batch_quantity, sterilization_count)
      select device_id, customer_id, consumables_lot, lot_progressive_id, 500, count(*)
@@ -122,7 +133,8 @@ try {
     const t3 = performance.now();
     console.log(
       `run ${run}: figures ${(t1 - t0).toFixed(0)} ms, PDF ${(t2 - t1).toFixed(0)} ms (${(pdf.length / 1024).toFixed(0)} KiB, ` +
-        `${summary.totals.total} cycles, ${summary.failed_cycles_listed} failed listed, ${summary.batches.length} batches), ` +
+        `${summary.totals.total} cycles, ${summary.failed_cycles_listed} failed listed, ${summary.batches.length} batches, ` +
+        `${summary.sequence.gaps_total} gaps, ${summary.sequence.out_of_order_total} out of order), ` +
         `total ${(t2 - t0).toFixed(0)} ms; signature stamped in ${(t3 - t2).toFixed(0)} ms (${(signed.length / 1024).toFixed(0)} KiB)`,
     );
   }

@@ -1508,7 +1508,7 @@ export interface components {
       unread: number;
     };
     /**
-     * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile.
+     * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile, `sign_failed` a report signature refused because the signer's password was wrong.
      * @enum {string}
      */
     AuditAction:
@@ -1528,7 +1528,8 @@ export interface components {
       | 'acknowledge'
       | 'resolve'
       | 'generate'
-      | 'sign';
+      | 'sign'
+      | 'sign_failed';
     /** @enum {string} */
     AuditEntityType: 'customer' | 'user' | 'device' | 'certificate' | 'alert' | 'report';
     AuditValue: string | number | boolean | null;
@@ -1582,6 +1583,13 @@ export interface components {
       /** @description any other status_code */
       other: number;
     };
+    /** @description Records by their lot_status: certified (a certificate of the lot covered the day the record was received), expired (every certificate of the lot had expired), uncertified (the lot has no certificate), no_lot (the record names no lot). */
+    LotStatusCounts: {
+      certified: number;
+      expired: number;
+      uncertified: number;
+      no_lot: number;
+    };
     ComplianceSummary: {
       customer: {
         id: number;
@@ -1618,10 +1626,41 @@ export interface components {
         status_code: number;
       }[];
       failed_cycles_listed: number;
+      /** @description Record gaps and out-of-order records of the period, per device and owner (docs/reports.md). A gap (progressive ids a device skipped) belongs to the period of the stored record that ends it; an out-of-order record (stored after a higher id of its device and owner) to its own. */
+      sequence: {
+        /** @description Progressive ids skipped in the period's gaps, summed. */
+        missing_records: number;
+        /** @description The gaps, by device and first missing id (at most 2,000 listed). */
+        gaps: {
+          device_serial: string;
+          first_missing: number;
+          last_missing: number;
+          count: number;
+          /**
+           * Format: date-time
+           * @description When the record right after the gap (progressive last_missing + 1) was received.
+           */
+          ended_by_received_ts: string;
+        }[];
+        gaps_total: number;
+        gaps_listed: number;
+        out_of_order_total: number;
+        /** @description Records of the period that arrived out of order, oldest first (at most 2,000 listed). */
+        out_of_order: {
+          id: number;
+          device_serial: string;
+          progressive_id: number;
+          /** Format: date-time */
+          received_ts: string;
+        }[];
+        out_of_order_listed: number;
+      };
+      lot_compliance: components['schemas']['LotStatusCounts'];
       /** @description Consumable lots used in the period, with their certificate's state at the lot's last use. */
       lots: {
         lot: string;
         cycles: number;
+        lot_status: components['schemas']['LotStatusCounts'];
         /** Format: date-time */
         first_used: string;
         /** Format: date-time */

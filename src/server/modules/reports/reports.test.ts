@@ -87,6 +87,7 @@ const lotIn = `LIN-${unique()}`;
 const lotExpired = `LEX-${unique()}`;
 const lotMissing = `LMI-${unique()}`;
 const failedIds: number[] = [];
+const lateIds: number[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -111,6 +112,14 @@ beforeAll(async () => {
   // Outside the period, and a record of the same device owned by another customer: not counted.
   await cycles(a, clinic, '2025-04-01T00:00:00Z', 0, 2, [lotIn, 1]);
   await cycles(b, otherClinic, '2025-03-10T00:00:00Z', 2, 4);
+  // Device A's clinic sequence (2..10, 15, 16 so far) jumps to 31 on 25 March, then the skipped 25
+  // arrives late: gaps 17..24 and 26..30 end in the period (11..14 ends with 15, in April), 25 is out
+  // of order.
+  progressive = 30;
+  await cycles(a, clinic, '2025-03-25T10:00:00Z', 0, 1);
+  progressive = 24;
+  lateIds.push(...(await cycles(a, clinic, '2025-03-26T10:00:00Z', 0, 1)));
+  progressive = 31;
   await t.database.pool.query(
     `insert into consumable_batches (device_id, customer_id, lot_code, lot_progressive, batch_quantity, sterilization_count)
      values ($1, $2, $3, 1, 100, 9), ($4, $2, $5, 2, 50, 3)`,
@@ -162,18 +171,56 @@ describe('the compliance summary', () => {
     const summary = response.json().data as ComplianceSummary;
     expect(summary.period).toEqual(PERIOD);
     expect(summary.totals).toEqual({
-      total: 13,
-      ok: 8,
+      total: 15,
+      ok: 10,
       nulled: 2,
       lamp_malfunction: 1,
       probe_malfunction: 1,
       other: 1,
     });
     expect(summary.devices.map((d) => [d.device_serial, d.cycles.total, d.cycles.ok])).toEqual([
-      [serialA, 9, 5],
+      [serialA, 11, 7],
       [serialB, 4, 3],
     ]);
     expect(summary.failed_cycles.map((cycle) => cycle.id).sort((x, y) => x - y)).toEqual(failedIds);
+    expect(summary.sequence).toEqual({
+      missing_records: 13,
+      gaps: [
+        {
+          device_serial: serialA,
+          first_missing: 17,
+          last_missing: 24,
+          count: 8,
+          ended_by_received_ts: '2025-03-26T10:00:00.000Z',
+        },
+        {
+          device_serial: serialA,
+          first_missing: 26,
+          last_missing: 30,
+          count: 5,
+          ended_by_received_ts: '2025-03-25T10:00:00.000Z',
+        },
+      ],
+      gaps_total: 2,
+      gaps_listed: 2,
+      out_of_order_total: 1,
+      out_of_order: [
+        {
+          id: lateIds[0],
+          device_serial: serialA,
+          progressive_id: 25,
+          received_ts: '2025-03-26T10:00:00.000Z',
+        },
+      ],
+      out_of_order_listed: 1,
+    });
+    expect(summary.lot_compliance).toEqual({ certified: 7, expired: 2, uncertified: 3, no_lot: 3 });
+    expect(summary.lots.find((lot) => lot.lot === lotExpired)?.lot_status).toEqual({
+      certified: 0,
+      expired: 2,
+      uncertified: 0,
+      no_lot: 0,
+    });
     expect(summary.lots.map((lot) => [lot.lot, lot.cycles, lot.certificate_status]).sort()).toEqual(
       [
         [lotExpired, 2, 'expired'],
@@ -189,7 +236,7 @@ describe('the compliance summary', () => {
       sterilization_count: 9,
       cycles_in_period: 7,
     });
-    expect(summary.anchoring).toMatchObject({ anchored: 2, waiting: 11, not_enabled: 0 });
+    expect(summary.anchoring).toMatchObject({ anchored: 2, waiting: 13, not_enabled: 0 });
     expect(summary.anchoring.blocks).toEqual([
       expect.objectContaining({ status: 'MINED', network: 'devnet', transaction_hash: TX_HASH, records: 2 }),
     ]);
@@ -254,8 +301,24 @@ describe('the report PDF', () => {
         expect(text).toContain(`${cycle.id} ${cycle.device_serial}`);
       }
       expect(text).toContain(words.statusName(2));
+      expect(summary.sequence.gaps.length).toBeGreaterThan(0);
+      expect(text).toContain(words.sequence);
+      expect(text).toContain(`${words.missingRecords} ${n(summary.sequence.missing_records)}`);
+      expect(text).toContain(`${words.gapRanges} ${n(summary.sequence.gaps_total)}`);
+      expect(text).toContain(`${words.outOfOrderRecords} ${n(summary.sequence.out_of_order_total)}`);
+      for (const gap of summary.sequence.gaps) {
+        expect(text).toContain(
+          `${gap.device_serial} ${gap.first_missing} ${gap.last_missing} ${n(gap.count)} ${gap.ended_by_received_ts.slice(0, 10)} ${gap.ended_by_received_ts.slice(11, 19)} UTC`,
+        );
+      }
+      for (const late of summary.sequence.out_of_order) {
+        expect(text).toContain(`${late.id} ${late.device_serial} ${late.progressive_id}`);
+      }
+      for (const status of ['certified', 'expired', 'uncertified', 'no_lot'] as const) {
+        expect(text).toContain(`${words.lotStatus(status)} ${n(summary.lot_compliance[status])}`);
+      }
       for (const lot of summary.lots) {
-        expect(text).toContain(`${lot.lot} ${n(lot.cycles)}`);
+        expect(text).toContain(`${lot.lot} ${n(lot.cycles)} ${n(lot.lot_status.certified)}`);
       }
       for (const state of ['in_force', 'expired', 'missing'] as const)
         expect(text).toContain(words.certificateState(state));
@@ -280,8 +343,10 @@ describe('signing', () => {
     reportId = (await generate(clinicUser, clinic, { ...PERIOD, language: 'it' })).json().data.id;
   });
 
-  it('refuses a wrong password with a clear error and changes nothing', async () => {
-    const before = await databaseDigest(t);
+  it('refuses a wrong password with a clear error, changes nothing but records the attempt in the audit trail', async () => {
+    const withoutFailures = { 'public.audit_log': `action <> 'sign_failed'` };
+    const before = await databaseDigest(t, withoutFailures);
+    const draft = (await download(clinicUser, clinic, reportId, 'draft')).rawPayload;
     const response = await sign(clinicUser, clinic, reportId, {
       password: 'not-my-password',
       meaning: 'reviewed',
@@ -291,7 +356,22 @@ describe('signing', () => {
       message: 'validation_error',
       data: { password: ['validation.report.password.wrong'] },
     });
-    expect(await databaseDigest(t)).toEqual(before);
+    // §11.200 attempts stay traceable: one sign_failed entry by this user on this report, nothing else.
+    expect(await databaseDigest(t, withoutFailures)).toEqual(before);
+    const failed = await t.database.pool.query(
+      `select actor_user_id, actor_email, actor_role, changes from audit_log
+       where action = 'sign_failed' and entity_type = 'report' and entity_id = $1`,
+      [reportId],
+    );
+    expect(failed.rows).toHaveLength(1);
+    expect(failed.rows[0]).toMatchObject({ actor_role: 'CUSTOMER', changes: {} });
+    expect(failed.rows[0].actor_email).toMatch(/^report-.*@example\.com$/);
+    const report = await t.as(clinicUser, {
+      method: 'GET',
+      url: `/api/v1/customers/${clinic}/reports/${reportId}`,
+    });
+    expect(report.json().data).toMatchObject({ status: 'draft', versions: [] });
+    expect((await download(clinicUser, clinic, reportId, 'draft')).rawPayload.equals(draft)).toBe(true);
   });
 
   it('refuses bad input: no meaning, an unknown meaning, no password', async () => {
@@ -396,8 +476,8 @@ describe('signing', () => {
       `select action, actor_email, changes from audit_log where entity_type = 'report' and entity_id = $1 order by id`,
       [reportId],
     );
-    expect(audit.rows.map((row) => row.action)).toEqual(['generate', 'sign', 'sign']);
-    expect(audit.rows[2].changes).toMatchObject({
+    expect(audit.rows.map((row) => row.action)).toEqual(['generate', 'sign_failed', 'sign', 'sign']);
+    expect(audit.rows[3].changes).toMatchObject({
       meaning: { old: 'reviewed', new: 'approved' },
       sha256: { new: report.versions[1].sha256 },
     });

@@ -208,7 +208,8 @@ export function reportsModule(deps: { db: Db; throttle: LoginThrottle; chain: Ch
         const comment = form.comment?.trim() || null;
 
         // §11.200: the signer proves again who they are. Wrong passwords count against the login
-        // throttle of this account and address, so signing is no way around it.
+        // throttle of this account and address, so signing is no way around it, and each one is in the
+        // audit trail (sign_failed, like login_failed) while the report stays as it was.
         const email = auth.user.email.toLowerCase();
         const retryAfter = await throttle.retryAfter(email, request.ip);
         if (retryAfter > 0) {
@@ -218,6 +219,11 @@ export function reportsModule(deps: { db: Db; throttle: LoginThrottle; chain: Ch
         const signer = await signerOf(db, auth.user.id);
         if (!signer || !(await verifyPassword(signer.passwordHash, password))) {
           await throttle.recordFailure(email, request.ip);
+          await writeAudited(db, auditSource(request, auth), {
+            action: 'sign_failed',
+            entityType: 'report',
+            entityId: reportId,
+          });
           throw validationFailed({ password: ['validation.report.password.wrong'] });
         }
 

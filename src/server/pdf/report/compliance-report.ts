@@ -170,7 +170,7 @@ class Writer {
 const cols = (specs: Array<[string, number, ('right' | undefined)?]>): Column[] =>
   specs.map(([title, share, align]) => ({ title, width: share * CONTENT_WIDTH, align }));
 
-function countCells(t: ReportTexts, language: ReportLanguage, counts: CycleCounts): string[] {
+function countCells(language: ReportLanguage, counts: CycleCounts): string[] {
   const n = (value: number) => formatCount(language, value);
   return [
     n(counts.total),
@@ -218,7 +218,7 @@ function drawTitle(w: Writer, t: ReportTexts, input: ReportDocumentInput) {
     [customer.postcode, customer.city].filter(Boolean).join(' '),
     customer.country,
   ]
-    .filter((part) => part && part.trim())
+    .filter((part) => part?.trim())
     .join(', ');
   w.pairs([
     [t.report, `#${input.reportId}`],
@@ -234,7 +234,7 @@ function drawSections(w: Writer, t: ReportTexts, input: ReportDocumentInput) {
   const n = (value: number) => formatCount(language, value);
 
   w.heading(t.summary);
-  w.table(cols(countColumns(t, 0.14)), [countCells(t, language, summary.totals)]);
+  w.table(cols(countColumns(t, 0.14)), [countCells(language, summary.totals)]);
 
   w.heading(t.devices);
   if (summary.devices.length === 0) w.text(t.noDevices);
@@ -245,7 +245,7 @@ function drawSections(w: Writer, t: ReportTexts, input: ReportDocumentInput) {
         device.device_serial,
         device.label,
         device.product_name,
-        ...countCells(t, language, device.cycles),
+        ...countCells(language, device.cycles),
       ]),
     );
 
@@ -273,21 +273,79 @@ function drawSections(w: Writer, t: ReportTexts, input: ReportDocumentInput) {
     );
   }
 
+  const { sequence } = summary;
+  w.heading(t.sequence);
+  w.pairs([
+    [t.missingRecords, n(sequence.missing_records)],
+    [t.gapRanges, n(sequence.gaps_total)],
+    [t.outOfOrderRecords, n(sequence.out_of_order_total)],
+  ]);
+  if (sequence.gaps.length > 0) {
+    w.y -= 6;
+    if (sequence.gaps_listed < sequence.gaps_total)
+      w.text(t.firstListed(sequence.gaps_listed, n(sequence.gaps_total)));
+    w.table(
+      cols([
+        [t.device, 0.2],
+        [t.firstMissing, 0.2, 'right'],
+        [t.lastMissing, 0.2, 'right'],
+        [t.missing, 0.14, 'right'],
+        [t.gapEndedBy, 0.26],
+      ]),
+      sequence.gaps.map((gap) => [
+        gap.device_serial,
+        String(gap.first_missing),
+        String(gap.last_missing),
+        n(gap.count),
+        utc(gap.ended_by_received_ts),
+      ]),
+    );
+  }
+  if (sequence.out_of_order.length > 0) {
+    w.y -= 6;
+    w.text(t.outOfOrderList, { bold: true });
+    if (sequence.out_of_order_listed < sequence.out_of_order_total)
+      w.text(t.firstListed(sequence.out_of_order_listed, n(sequence.out_of_order_total)));
+    w.table(
+      cols([
+        [t.record, 0.2],
+        [t.device, 0.2],
+        [t.progressive, 0.2, 'right'],
+        [t.received, 0.4],
+      ]),
+      sequence.out_of_order.map((record) => [
+        String(record.id),
+        record.device_serial,
+        String(record.progressive_id),
+        utc(record.received_ts),
+      ]),
+    );
+  }
+
   w.heading(t.lots);
+  w.pairs([
+    [t.lotStatus('certified'), n(summary.lot_compliance.certified)],
+    [t.lotStatus('expired'), n(summary.lot_compliance.expired)],
+    [t.lotStatus('uncertified'), n(summary.lot_compliance.uncertified)],
+    [t.lotStatus('no_lot'), n(summary.lot_compliance.no_lot)],
+  ]);
+  w.y -= 6;
   if (summary.lots.length === 0) w.text(t.noLots);
   else
     w.table(
       cols([
-        [t.lot, 0.15],
-        [t.cycles, 0.09, 'right'],
-        [t.firstUsed, 0.19],
-        [t.lastUsed, 0.19],
-        [t.certificate, 0.12],
-        [t.certificates, 0.26],
+        [t.lot, 0.14],
+        [t.cycles, 0.07, 'right'],
+        [t.coveredCycles, 0.1, 'right'],
+        [t.firstUsed, 0.15],
+        [t.lastUsed, 0.15],
+        [t.certificate, 0.11],
+        [t.certificates, 0.28],
       ]),
       summary.lots.map((lot) => [
         lot.lot,
         n(lot.cycles),
+        n(lot.lot_status.certified),
         utcMinutes(lot.first_used),
         utcMinutes(lot.last_used),
         t.certificateState(lot.certificate_status),

@@ -2,6 +2,7 @@
 export type ReportLanguage = 'en' | 'it';
 export type SignatureMeaning = 'reviewed' | 'approved';
 export type CertificateState = 'in_force' | 'expired' | 'missing';
+export type LotStatus = 'certified' | 'expired' | 'uncertified' | 'no_lot';
 
 const en = {
   title: 'Compliance report',
@@ -33,6 +34,24 @@ const en = {
   status: 'Status',
   statusName: (code: number) =>
     ({ 0: 'OK', 1: 'Nulled', 2: 'Lamp malfunction', 3: 'Probe malfunction' })[code] ?? `Status ${code}`,
+  sequence: 'Record gaps and out-of-order records',
+  missingRecords: 'Records missing (progressive ids skipped)',
+  gapRanges: 'Gaps',
+  outOfOrderRecords: 'Records arrived out of order',
+  firstListed: (listed: number, total: string) => `The first ${listed} of ${total} are listed.`,
+  firstMissing: 'First missing',
+  lastMissing: 'Last missing',
+  missing: 'Missing',
+  gapEndedBy: 'Next record received (UTC)',
+  outOfOrderList: 'Records arrived out of order',
+  lotStatus: (status: LotStatus) =>
+    ({
+      certified: 'Cycles with a certified lot',
+      expired: "Cycles whose lot's certificate had expired",
+      uncertified: 'Cycles whose lot has no certificate',
+      no_lot: 'Cycles without a lot',
+    })[status],
+  coveredCycles: 'Certified',
   lots: 'Lots used and their certificates',
   noLots: 'No consumable lot was recorded in this period.',
   lot: 'Lot',
@@ -99,6 +118,24 @@ const it: typeof en = {
   status: 'Stato',
   statusName: (code) =>
     ({ 0: 'OK', 1: 'Annullato', 2: 'Guasto lampada', 3: 'Guasto sonda' })[code] ?? `Stato ${code}`,
+  sequence: 'Record mancanti e record fuori ordine',
+  missingRecords: 'Record mancanti (progressivi saltati)',
+  gapRanges: 'Lacune',
+  outOfOrderRecords: 'Record arrivati fuori ordine',
+  firstListed: (listed, total) => `Sono elencati i primi ${listed} di ${total}.`,
+  firstMissing: 'Primo mancante',
+  lastMissing: 'Ultimo mancante',
+  missing: 'Mancanti',
+  gapEndedBy: 'Record successivo ricevuto (UTC)',
+  outOfOrderList: 'Record arrivati fuori ordine',
+  lotStatus: (status) =>
+    ({
+      certified: 'Cicli con lotto certificato',
+      expired: 'Cicli con certificato del lotto scaduto',
+      uncertified: 'Cicli con lotto senza certificato',
+      no_lot: 'Cicli senza lotto',
+    })[status],
+  coveredCycles: 'Certificati',
   lots: 'Lotti utilizzati e relativi certificati',
   noLots: 'Nessun lotto di consumabili registrato in questo periodo.',
   lot: 'Lotto',
