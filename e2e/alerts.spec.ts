@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { importPKCS8, SignJWT } from 'jose';
+import { initialState, nextRecord, signRecords } from '../scripts/simulate-devices.ts';
 import { ingestionClaims, type SterilizationClaim } from '../src/shared/ingestion/claims.ts';
 import {
   apiCreateCustomer,
@@ -17,7 +18,8 @@ import { DEMO, inItalian, loginAs, mainMenu } from './fixtures.ts';
 /**
  * Alerts end to end, on a clinic of the spec's own (so the counts are its own): signed failed cycles
  * posted as the device would raise alerts; the bell counts them, acknowledges from its menu; the
- * alerts page keeps its filters in the URL; the same in Italian.
+ * alerts page keeps its filters in the URL; a failed cycle posted while the app is open reaches the bell
+ * and the list live; the same in Italian.
  */
 
 const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -72,6 +74,33 @@ async function ingest(request: APIRequestContext, clinic: Clinic, overrides: Par
   expect(response.status(), await response.text()).toBe(200);
 }
 
+/**
+ * Posts one record as `npm run simulate-devices` does (its record, signed by its signer), with a progressive id
+ * of the clinic's sequence (no gap), no lot (no lot alert) and a healthy lamp, so the status alone decides
+ * which alert it raises.
+ */
+async function simulatorPost(request: APIRequestContext, clinic: Clinic, statusCode: number) {
+  clinic.progressive += 1;
+  const { record } = nextRecord(clinic.serial, initialState(Math.random), Math.random, 0);
+  const token = await signRecords(
+    clinic.serial,
+    [
+      {
+        ...record,
+        progressive_id: clinic.progressive,
+        status_code: statusCode,
+        residual_lamp_life: 4000,
+        consumables_lot: null,
+        lot_progressive_id: null,
+        batch_quantity: null,
+      },
+    ],
+    keys.privateKey,
+  );
+  const response = await request.post('/api/v1/ingest/sterilizations', { data: { token } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
 const bell = (page: Page, name: RegExp) => page.getByRole('button', { name });
 const alertsTable = (page: Page, name: RegExp) => page.getByRole('table', { name });
 
@@ -121,6 +150,48 @@ test.describe('alerts', () => {
     await expect(toastWith(page, 'Alert resolved')).toBeVisible();
     await expect(bell(page, /^No unread alerts$/)).toBeVisible();
     await expect(page.getByText('No alerts')).toBeVisible();
+  });
+
+  test('a failed cycle the device posts while the app is open raises the bell and joins the list without a reload; acknowledged from the bell', async ({
+    page,
+    request,
+  }) => {
+    const clinic = await clinicWithDevice(request);
+    await simulatorPost(request, clinic, 0);
+    await loginAs(page, clinic.email, PASSWORD);
+    const streaming = page.waitForResponse(
+      (response) => response.url().endsWith('/api/v1/events') && response.status() === 200,
+    );
+    await page.goto('/sterilizations');
+    await streaming;
+    const records = bodyRows(page.getByRole('table'));
+    await expect(records).toHaveCount(1);
+    await expect(bell(page, /^No unread alerts$/)).toBeVisible();
+    // A mark on this document: gone if anything reloads the page.
+    await page.evaluate(() => {
+      (window as unknown as { sameDocument: boolean }).sameDocument = true;
+    });
+
+    await simulatorPost(request, clinic, 2);
+    await expect(bell(page, /^1 unread alert$/)).toBeVisible();
+    await expect(records).toHaveCount(2);
+    await expect(records.first()).toContainText(clinic.serial);
+    await expect(records.first()).toContainText(`Progressive ${clinic.progressive}`);
+
+    await bell(page, /unread alert/).click();
+    const menu = page.getByRole('menu', { name: '1 unread alert' });
+    await expect(menu).toContainText('ended with “Lamp malfunction”');
+    await menu.getByRole('button', { name: 'Acknowledge' }).click();
+    await page
+      .getByRole('dialog', { name: 'Acknowledge alert' })
+      .getByRole('button', { name: 'Acknowledge' })
+      .click();
+    await expect(toastWith(page, 'Alert acknowledged')).toBeVisible();
+    await expect(bell(page, /^No unread alerts$/)).toBeVisible();
+    await expect(page).toHaveURL(/\/sterilizations(\?|$)/);
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
+      true,
+    );
   });
 
   test('in Italian', async ({ page, request }) => {
