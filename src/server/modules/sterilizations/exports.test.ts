@@ -120,6 +120,7 @@ describe('GET /export/sterilizations-filtered', () => {
       '-7.250000',
       '',
       'uncertified',
+      'false',
     ]);
     // Quoting round-trips; cells a spreadsheet would run as formulas are neutralised.
     const notes = rows.map((row) => row[15]);
