@@ -11,8 +11,6 @@ import { signDeviceToken } from '../../test/contract-support.ts';
 import { makeDevice } from '../../test/fixtures.ts';
 import { expectContract } from '../../test/response-checks.ts';
 import { createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
-import { FILTERED_HEADER, OK_HEADER } from '../sterilizations/exports.ts';
-import { parseCsv } from '../sterilizations/test-fixtures.ts';
 
 const FORMER = DEMO.customer; // customer 2
 const NEW_OWNER = 'direzione@santachiara.example.com'; // customer 3
@@ -205,48 +203,6 @@ describe('the anomaly filter and the dashboard count', () => {
     const lines = csv.body.trim().split(/\r?\n/);
     expect(lines).toHaveLength(2);
     expect(lines[1]?.startsWith(`${lateIds.former},`)).toBe(true);
-  });
-
-  it('says which records arrived out of order in both CSV exports', async () => {
-    const download = async (token: string, exportName: string, query: string) => {
-      const ticket = await t.as(token, {
-        method: 'POST',
-        url: '/api/v1/export-tickets',
-        payload: { export: exportName },
-      });
-      const csv = await t.app.inject({
-        method: 'GET',
-        url: `/export/${exportName}?ticket=${ticket.json().data.ticket}&${query}`,
-      });
-      expect(csv.statusCode).toBe(200);
-      return parseCsv(csv.body);
-    };
-    const [header, ...rows] = await download(
-      tokens.former,
-      'sterilizations-filtered',
-      `deviceId=${deviceId}`,
-    );
-    expect(header).toEqual(FILTERED_HEADER);
-    const late = FILTERED_HEADER.indexOf('out_of_order');
-    expect(rows.length).toBeGreaterThan(1);
-    expect(rows.filter((row) => row[late] === 'true').map((row) => Number(row[0]))).toEqual([lateIds.former]);
-    expect(rows.every((row) => ['true', 'false'].includes(row[late] as string))).toBe(true);
-
-    const today = new Date().toISOString().slice(0, 10);
-    const [okHeader, ...okRows] = await download(
-      tokens.admin,
-      'sterilizations-ok',
-      `from=${today}&to=${today}`,
-    );
-    expect(okHeader).toEqual(OK_HEADER);
-    const ofDevice = okRows.filter((row) => row[OK_HEADER.indexOf('device_serial')] === serial);
-    const okLate = OK_HEADER.indexOf('out_of_order');
-    expect(
-      ofDevice
-        .filter((row) => row[okLate] === 'true')
-        .map((row) => Number(row[OK_HEADER.indexOf('id')]))
-        .sort(),
-    ).toEqual([lateIds.former, lateIds.newOwner].sort());
   });
 
   it('counts the device for each clinic whose own records have a gap', async () => {
