@@ -9,6 +9,7 @@ import {
   apiProductIdOfType,
   apiToken,
   bodyRows,
+  expectFieldError,
   expectSearch,
   toastWith,
   unique,
@@ -28,6 +29,7 @@ const privatePem = keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toSt
 const PASSWORD = 'alerts-password';
 
 interface Clinic {
+  customerId: number;
   email: string;
   serial: string;
   progressive: number;
@@ -51,7 +53,7 @@ async function clinicWithDevice(request: APIRequestContext): Promise<Clinic> {
   expect(response.status(), await response.text()).toBe(201);
   const email = `alerts-${tag}@example.com`;
   await apiCreateUser(request, token, customer.id, { name: `Alerts ${tag}`, email, password: PASSWORD });
-  return { email, serial, progressive: 0 };
+  return { customerId: customer.id, email, serial, progressive: 0 };
 }
 
 /** Posts one signed record as the device does. */
@@ -191,6 +193,42 @@ test.describe('alerts', () => {
     await expect(page).toHaveURL(/\/sterilizations(\?|$)/);
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
       true,
+    );
+  });
+
+  test("a clinic's own lamp threshold, set on its customer form, decides its lamp alert", async ({
+    page,
+    request,
+  }) => {
+    const clinic = await clinicWithDevice(request);
+    await loginAs(page, DEMO.super);
+    await page.goto(`/customers/${clinic.customerId}`);
+    const form = page.getByRole('form', { name: 'Customer data' });
+    const lamp = form.getByLabel('Lamp life alert under (hours)');
+    const silent = form.getByLabel('Device silent alert after (hours)');
+    await expect(lamp).toHaveValue('');
+    await expect(lamp).toHaveAccessibleDescription("Empty: the server's default");
+    await silent.fill('0');
+    await silent.blur();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expectFieldError(silent, 'Enter whole hours from 1 to 99999, or leave empty');
+    await silent.fill('');
+    await lamp.fill('5000');
+    // Blur first: the helper texts that change on blur move the button.
+    await lamp.blur();
+    await expect(silent).toHaveAccessibleDescription("Empty: the server's default");
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(toastWith(page, 'Customer updated')).toBeVisible();
+    await page.reload();
+    await expect(lamp).toHaveValue('5000');
+
+    // 4,500 hours left: above the server's default (200), under the clinic's own 5,000.
+    await ingest(request, clinic, { residual_lamp_life: 4500 });
+    await page.goto(`/alerts?customerId=${clinic.customerId}&kind=lamp_life_low`);
+    const table = alertsTable(page, /^Alerts$/);
+    await expect(bodyRows(table)).toHaveCount(1);
+    await expect(bodyRows(table).first()).toContainText(
+      `${clinic.serial}: 4500 hours of lamp life left (threshold 5000)`,
     );
   });
 
