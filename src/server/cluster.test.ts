@@ -258,16 +258,30 @@ describe('two server processes on one PostgreSQL database', () => {
         const [viaA, viaB] = await Promise.all([post(onA, again), post(onB, again)]);
         expect(viaA).toBe(viaB);
         const alertIds = await alertsOf(viaA);
-        expect(alertIds).toHaveLength(1);
         expect(await seenOnB((event) => isAlert(event, alertIds[0]))).toEqual({
           event: 'alert.raised',
           data: { type: 'alert.raised', alertId: alertIds[0], customerId },
         });
+
+        // Stopped, each process has finished its evaluations and sweeps (both swept at start, at once).
+        stream.close();
+        for (const run of runs) run.child.kill('SIGTERM');
+        expect(await Promise.all(runs.map((run) => run.exited))).toEqual([0, 0]);
+        expect(await alertsOf(first)).toEqual([firstAlert]);
+        expect(await alertsOf(viaA)).toEqual(alertIds.slice(0, 1));
         const stored = await database.pool.query(
           'select count(*)::int as n from sterilizations where device_id = $1 and progressive_id > 7000000',
           [device.id],
         );
         expect(stored.rows[0].n).toBe(2);
+        // No condition was raised twice, resolved or not: nothing in this run clears one and brings it back.
+        const twice = await database.pool.query(
+          'select condition_key, count(*)::int as n from alerts group by condition_key having count(*) > 1',
+        );
+        expect(twice.rows).toEqual([]);
+        expect(
+          (await database.pool.query('select count(*)::int as n from alerts')).rows[0].n,
+        ).toBeGreaterThan(2);
       } finally {
         stream?.close();
         for (const run of runs) if (run.child.exitCode === null) run.child.kill('SIGTERM');
