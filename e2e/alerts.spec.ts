@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { importPKCS8, SignJWT } from 'jose';
+import { initialState, nextRecord, signRecords } from '../scripts/simulate-devices.ts';
 import { ingestionClaims, type SterilizationClaim } from '../src/shared/ingestion/claims.ts';
 import {
   apiCreateCustomer,
@@ -8,6 +9,7 @@ import {
   apiProductIdOfType,
   apiToken,
   bodyRows,
+  expectFieldError,
   expectSearch,
   toastWith,
   unique,
@@ -17,7 +19,8 @@ import { DEMO, inItalian, loginAs, mainMenu } from './fixtures.ts';
 /**
  * Alerts end to end, on a clinic of the spec's own (so the counts are its own): signed failed cycles
  * posted as the device would raise alerts; the bell counts them, acknowledges from its menu; the
- * alerts page keeps its filters in the URL; the same in Italian.
+ * alerts page keeps its filters in the URL; a failed cycle posted while the app is open reaches the bell
+ * and the list live; the same in Italian.
  */
 
 const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -26,6 +29,7 @@ const privatePem = keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toSt
 const PASSWORD = 'alerts-password';
 
 interface Clinic {
+  customerId: number;
   email: string;
   serial: string;
   progressive: number;
@@ -49,7 +53,7 @@ async function clinicWithDevice(request: APIRequestContext): Promise<Clinic> {
   expect(response.status(), await response.text()).toBe(201);
   const email = `alerts-${tag}@example.com`;
   await apiCreateUser(request, token, customer.id, { name: `Alerts ${tag}`, email, password: PASSWORD });
-  return { email, serial, progressive: 0 };
+  return { customerId: customer.id, email, serial, progressive: 0 };
 }
 
 /** Posts one signed record as the device does. */
@@ -68,6 +72,33 @@ async function ingest(request: APIRequestContext, clinic: Clinic, overrides: Par
   const token = await new SignJWT({ ...ingestionClaims(clinic.serial, [record]) })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
     .sign(key);
+  const response = await request.post('/api/v1/ingest/sterilizations', { data: { token } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/**
+ * Posts one record as `npm run simulate-devices` does (its record, signed by its signer), with a progressive id
+ * of the clinic's sequence (no gap), no lot (no lot alert) and a healthy lamp, so the status alone decides
+ * which alert it raises.
+ */
+async function simulatorPost(request: APIRequestContext, clinic: Clinic, statusCode: number) {
+  clinic.progressive += 1;
+  const { record } = nextRecord(clinic.serial, initialState(Math.random), Math.random, 0);
+  const token = await signRecords(
+    clinic.serial,
+    [
+      {
+        ...record,
+        progressive_id: clinic.progressive,
+        status_code: statusCode,
+        residual_lamp_life: 4000,
+        consumables_lot: null,
+        lot_progressive_id: null,
+        batch_quantity: null,
+      },
+    ],
+    keys.privateKey,
+  );
   const response = await request.post('/api/v1/ingest/sterilizations', { data: { token } });
   expect(response.status(), await response.text()).toBe(200);
 }
@@ -121,6 +152,84 @@ test.describe('alerts', () => {
     await expect(toastWith(page, 'Alert resolved')).toBeVisible();
     await expect(bell(page, /^No unread alerts$/)).toBeVisible();
     await expect(page.getByText('No alerts')).toBeVisible();
+  });
+
+  test('a failed cycle the device posts while the app is open raises the bell and joins the list without a reload; acknowledged from the bell', async ({
+    page,
+    request,
+  }) => {
+    const clinic = await clinicWithDevice(request);
+    await simulatorPost(request, clinic, 0);
+    await loginAs(page, clinic.email, PASSWORD);
+    const streaming = page.waitForResponse(
+      (response) => response.url().endsWith('/api/v1/events') && response.status() === 200,
+    );
+    await page.goto('/sterilizations');
+    await streaming;
+    const records = bodyRows(page.getByRole('table'));
+    await expect(records).toHaveCount(1);
+    await expect(bell(page, /^No unread alerts$/)).toBeVisible();
+    // A mark on this document: gone if anything reloads the page.
+    await page.evaluate(() => {
+      (window as unknown as { sameDocument: boolean }).sameDocument = true;
+    });
+
+    await simulatorPost(request, clinic, 2);
+    await expect(bell(page, /^1 unread alert$/)).toBeVisible();
+    await expect(records).toHaveCount(2);
+    await expect(records.first()).toContainText(clinic.serial);
+    await expect(records.first()).toContainText(`Progressive ${clinic.progressive}`);
+
+    await bell(page, /unread alert/).click();
+    const menu = page.getByRole('menu', { name: '1 unread alert' });
+    await expect(menu).toContainText('ended with “Lamp malfunction”');
+    await menu.getByRole('button', { name: 'Acknowledge' }).click();
+    await page
+      .getByRole('dialog', { name: 'Acknowledge alert' })
+      .getByRole('button', { name: 'Acknowledge' })
+      .click();
+    await expect(toastWith(page, 'Alert acknowledged')).toBeVisible();
+    await expect(bell(page, /^No unread alerts$/)).toBeVisible();
+    await expect(page).toHaveURL(/\/sterilizations(\?|$)/);
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
+      true,
+    );
+  });
+
+  test("a clinic's own lamp threshold, set on its customer form, decides its lamp alert", async ({
+    page,
+    request,
+  }) => {
+    const clinic = await clinicWithDevice(request);
+    await loginAs(page, DEMO.super);
+    await page.goto(`/customers/${clinic.customerId}`);
+    const form = page.getByRole('form', { name: 'Customer data' });
+    const lamp = form.getByLabel('Lamp life alert under (hours)');
+    const silent = form.getByLabel('Device silent alert after (hours)');
+    await expect(lamp).toHaveValue('');
+    await expect(lamp).toHaveAccessibleDescription("Empty: the server's default");
+    await silent.fill('0');
+    await silent.blur();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expectFieldError(silent, 'Enter whole hours from 1 to 99999, or leave empty');
+    await silent.fill('');
+    await lamp.fill('5000');
+    // Blur first: the helper texts that change on blur move the button.
+    await lamp.blur();
+    await expect(silent).toHaveAccessibleDescription("Empty: the server's default");
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(toastWith(page, 'Customer updated')).toBeVisible();
+    await page.reload();
+    await expect(lamp).toHaveValue('5000');
+
+    // 4,500 hours left: above the server's default (200), under the clinic's own 5,000.
+    await ingest(request, clinic, { residual_lamp_life: 4500 });
+    await page.goto(`/alerts?customerId=${clinic.customerId}&kind=lamp_life_low`);
+    const table = alertsTable(page, /^Alerts$/);
+    await expect(bodyRows(table)).toHaveCount(1);
+    await expect(bodyRows(table).first()).toContainText(
+      `${clinic.serial}: 4500 hours of lamp life left (threshold 5000)`,
+    );
   });
 
   test('in Italian', async ({ page, request }) => {

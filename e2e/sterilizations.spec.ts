@@ -283,7 +283,7 @@ test.describe('sterilization list', () => {
     expect(lines[0]).toBe(
       'id,received_ts_utc,customer,device_serial,progressive_id,status_code,status,supplied_energy,' +
         'nominal_time_min,effective_time_min,residual_lamp_life_h,consumables_lot,lot_progressive_id,' +
-        'latitude,longitude,notes,lot_status',
+        'latitude,longitude,notes,lot_status,out_of_order',
     );
     expect(lines.length - 1).toBe(total);
     // The ticket, not the session token, authorised the download.

@@ -171,6 +171,8 @@ async function main(): Promise<void> {
       SEED_DEMO_DATA: 'false',
       // Devices reach a real server from many addresses; here they all come from one.
       INGEST_RATE_LIMIT_PER_MINUTE: '0',
+      // Alerts on, their time rules swept more often than the default 60 s so sweeps run during the load.
+      ALERT_SWEEP_INTERVAL_SECONDS: '10',
     });
     const chain = await connectChain(config.chain);
     app = await buildApp(config, { database, chain });
@@ -183,6 +185,10 @@ async function main(): Promise<void> {
     const serials = devices.rows.map((row) => row.device_serial);
     const before = await db.execute<{ max: string | null }>(sql`select max(id) as max from sterilizations`);
     const firstNewId = Number(before.rows[0]?.max ?? 0) + 1;
+    // Alert evaluation runs as it does in production (after each ingestion, in the background; the
+    // time rules swept every ALERT_SWEEP_INTERVAL_SECONDS): what the load raised is counted after it.
+    const alertsBefore = await db.execute<{ max: string | null }>(sql`select max(id) as max from alerts`);
+    const firstAlertId = Number(alertsBefore.rows[0]?.max ?? 0) + 1;
 
     const waiting = async () => {
       const counts = await db.execute<{ unassigned: string; unmined: string }>(sql`
@@ -241,7 +247,19 @@ async function main(): Promise<void> {
     loading = false;
     await sampler;
     await generator.terminate();
+    // The records acknowledged last may still wait for their alert evaluation: how long it trails.
+    const evaluationStarted = performance.now();
+    await app.alerts.idle();
+    const evaluationLagS = (performance.now() - evaluationStarted) / 1000;
     const drainS = await drain(300);
+    const raisedAlerts = await db.execute<{ kind: string; count: string }>(sql`
+      select kind, count(*) as count from alerts where id >= ${firstAlertId} group by kind order by kind`);
+    const queuedMails = await db.execute<{ count: string }>(sql`
+      select count(*) as count from mail_outbox
+      where dedupe_key like 'alert:%' and split_part(dedupe_key, ':', 2)::bigint >= ${firstAlertId}`);
+    const alertSummary =
+      raisedAlerts.rows.map((row) => `${row.kind} ${Number(row.count).toLocaleString('en')}`).join(', ') ||
+      'none';
 
     // ---- checks -----------------------------------------------------------------------------------
     const acknowledgedIds = new Set(load.ids);
@@ -333,6 +351,8 @@ async function main(): Promise<void> {
 | … end of load | ${pair(last)} | not mined ≤ ${bound} | ${keptUp ? 'met' : '**missed**'} |
 | … max | ${max('unassigned')} / ${max('unmined')} | | |
 | all anchored after the load in | ${Number.isNaN(drainS) ? '**not within 300 s**' : `${drainS.toFixed(1)} s`} | ≤ 60 s | ${drainS <= 60 ? 'met' : '**missed**'} |
+| alerts raised by the load (evaluated after each ingestion, swept every ${config.alerts.sweepIntervalSeconds} s); e-mails queued | ${alertSummary}; ${Number(queuedMails.rows[0]?.count ?? 0).toLocaleString('en')} | | |
+| alert evaluation still to do when the load ended, done in | ${evaluationLagS.toFixed(1)} s | | |
 | blocks made | ${sizes} (${(stored.rows.length / Math.max(1, sizes)).toFixed(0)} records on average) | | |
 | every acknowledged record stored once, in one MINED block, proof → root anchored once on chain | ${problems.length === 0 ? 'yes' : `**no**: ${problems.length} problems, e.g. ${problems.slice(0, 3).join('; ')}`} | yes | ${problems.length === 0 ? 'met' : '**missed**'} |
 

@@ -1,6 +1,8 @@
 // `node src/server/main.ts --workers N` (what `npm start -- --workers N` runs after building the app),
 // started for real: N processes answer on one port, one of them leads the background work, and
-// SIGTERM stops them all. Needs PostgreSQL (TEST_DATABASE_URL); the refusal without it runs everywhere.
+// SIGTERM stops them all. And two `node src/server/main.ts` started apart on one database: a live
+// event crosses from one to the other, an alert is raised once. Needs PostgreSQL (TEST_DATABASE_URL);
+// the refusals without it run everywhere.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -8,7 +10,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ingestionClaims } from '../shared/ingestion/claims.ts';
 import type { Database } from './db/client.ts';
+import { seedDemoData } from './db/seed.ts';
+import { signDeviceToken } from './test/contract-support.ts';
+import { openEventStream, type SseEvent, type SseStream } from './test/sse-client.ts';
 import { openTestDatabase } from './test/test-database.ts';
 
 const MAIN = path.join(import.meta.dirname, 'main.ts');
@@ -140,6 +146,146 @@ describe('npm start -- --workers N', () => {
         expect(logLines(run.output()).filter((line) => line.msg === 'SIGTERM: closing')).toHaveLength(2);
       } finally {
         if (child && child.exitCode === null) child.kill('SIGKILL');
+        await database?.close();
+      }
+    },
+    120_000,
+  );
+});
+
+describe('two server processes on one PostgreSQL database', () => {
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'an SSE client of process B sees a record ingested through process A; an alert is raised once',
+    async () => {
+      let database: Database | undefined;
+      const runs: ReturnType<typeof start>[] = [];
+      let stream: SseStream | undefined;
+      try {
+        database = await openTestDatabase();
+        const seed = await seedDemoData(database, { sterilizations: 0 });
+        const customerId = seed.accounts.find((a) => a.email === 'customer@example.com')?.customerId;
+        const device = seed.devices.find((d) => d.customerId === customerId);
+        if (!device) throw new Error('no device of the demo clinic');
+
+        // Two processes of their own (not --workers): each its own port, pool, event listener and sweep.
+        const urls: string[] = [];
+        for (let i = 0; i < 2; i += 1) {
+          const port = await freePort();
+          const run = start([], {
+            DATABASE_URL: String(database.pool.options.connectionString),
+            PORT: String(port),
+            SEED_DEMO_DATA: 'false',
+          });
+          runs.push(run);
+          urls.push(`http://127.0.0.1:${port}`);
+        }
+        for (const run of runs) {
+          for (let polls = 0; polls < 1800 && !/"msg":"listening at/.test(run.output()); polls += 1) {
+            if (run.child.exitCode !== null) break;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          expect(run.output()).toMatch(/"msg":"listening at/);
+        }
+        const [onA, onB] = urls as [string, string];
+
+        const login = new FormData();
+        login.append('email', 'customer@example.com');
+        login.append('password', 'demo-password');
+        const session = await fetch(`${onB}/api/v1/auth/login`, { method: 'POST', body: login });
+        expect(session.status).toBe(200);
+        const token = ((await session.json()) as { data: { token: string } }).data.token;
+        stream = await openEventStream(onB, token);
+        expect(stream.status).toBe(200);
+
+        let progressive = 7_000_000;
+        const signedFailure = () => {
+          progressive += 1;
+          const record = {
+            progressive_id: progressive,
+            supplied_energy: 300,
+            nominal_time: 10,
+            effective_time: 3,
+            residual_lamp_life: 4000,
+            status_code: 2,
+          };
+          return signDeviceToken(ingestionClaims(device.serial, [record]), device.privateKeyPem);
+        };
+        const post = async (url: string, signed: string) => {
+          const response = await fetch(`${url}/api/v1/ingest/sterilizations`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ token: signed }),
+          });
+          expect(response.status).toBe(200);
+          return ((await response.json()) as { data: { id: number }[] }).data[0]!.id;
+        };
+        /** The failed-cycle alerts of a record, once its evaluation (in the background) has raised one. */
+        const alertsOf = async (recordId: number) => {
+          for (;;) {
+            const found = await database!.pool.query<{ id: number }>(
+              'select id from alerts where condition_key = $1 order by id',
+              [`failed_cycle:${recordId}`],
+            );
+            if (found.rows.length > 0) return found.rows.map((row) => Number(row.id));
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        };
+        const isAlert = (event: SseEvent, alertId: number | undefined) =>
+          event.event === 'alert.raised' && (event.data as { alertId: number }).alertId === alertId;
+        /** Reads B's stream up to the event that `wanted` accepts (others, such as gap alerts, pass by). */
+        const seenOnB = async (wanted: (event: SseEvent) => boolean) => {
+          for (;;) {
+            const event = await (stream as SseStream).next();
+            if (wanted(event)) return event;
+          }
+        };
+
+        // Through A; B's subscriber hears the record, then the alert A raised for it.
+        const first = await post(onA, await signedFailure());
+        expect(await seenOnB((event) => event.event === 'record.created')).toEqual({
+          event: 'record.created',
+          data: { type: 'record.created', customerId, deviceId: device.id, recordIds: [first] },
+        });
+        const [firstAlert] = await alertsOf(first);
+        expect(await seenOnB((event) => isAlert(event, firstAlert))).toEqual({
+          event: 'alert.raised',
+          data: { type: 'alert.raised', alertId: firstAlert, customerId },
+        });
+
+        // The device sends its next failed cycle to both processes at once (a retry that went to the
+        // other one): one record, one alert, whichever process stored it.
+        const again = await signedFailure();
+        const [viaA, viaB] = await Promise.all([post(onA, again), post(onB, again)]);
+        expect(viaA).toBe(viaB);
+        const alertIds = await alertsOf(viaA);
+        expect(await seenOnB((event) => isAlert(event, alertIds[0]))).toEqual({
+          event: 'alert.raised',
+          data: { type: 'alert.raised', alertId: alertIds[0], customerId },
+        });
+
+        // Stopped, each process has finished its evaluations and sweeps (both swept at start, at once).
+        stream.close();
+        for (const run of runs) run.child.kill('SIGTERM');
+        expect(await Promise.all(runs.map((run) => run.exited))).toEqual([0, 0]);
+        expect(await alertsOf(first)).toEqual([firstAlert]);
+        expect(await alertsOf(viaA)).toEqual(alertIds.slice(0, 1));
+        const stored = await database.pool.query(
+          'select count(*)::int as n from sterilizations where device_id = $1 and progressive_id > 7000000',
+          [device.id],
+        );
+        expect(stored.rows[0].n).toBe(2);
+        // No condition was raised twice, resolved or not: nothing in this run clears one and brings it back.
+        const twice = await database.pool.query(
+          'select condition_key, count(*)::int as n from alerts group by condition_key having count(*) > 1',
+        );
+        expect(twice.rows).toEqual([]);
+        expect(
+          (await database.pool.query('select count(*)::int as n from alerts')).rows[0].n,
+        ).toBeGreaterThan(2);
+      } finally {
+        stream?.close();
+        for (const run of runs) if (run.child.exitCode === null) run.child.kill('SIGTERM');
+        await Promise.all(runs.map((run) => run.exited));
         await database?.close();
       }
     },

@@ -1,9 +1,11 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestionClaims } from '../../../shared/ingestion/claims.ts';
 import { hashToken } from '../../auth/tokens.ts';
-import { mintTicket } from '../../test/contract-support.ts';
-import { customerIdOf, userIdOf } from '../../test/fixtures.ts';
+import { mintTicket, signDeviceToken } from '../../test/contract-support.ts';
+import { customerIdOf, makeCustomer, makeDevice, userIdOf } from '../../test/fixtures.ts';
 import { expectContract } from '../../test/response-checks.ts';
 import { createPeerApp, createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
 import { FILTERED_HEADER, filteredExport, OK_HEADER, textCell } from './exports.ts';
@@ -120,6 +122,7 @@ describe('GET /export/sterilizations-filtered', () => {
       '-7.250000',
       '',
       'uncertified',
+      'false',
     ]);
     // Quoting round-trips; cells a spreadsheet would run as formulas are neutralised.
     const notes = rows.map((row) => row[15]);
@@ -302,6 +305,79 @@ describe('GET /export/sterilizations-ok', () => {
     expect(rows.filter((row) => Number(row[0]) === fx.beta).map((row) => row[10])).toEqual(
       Array(4).fill("'+LOT-BETA"),
     );
+  });
+});
+
+describe('the out_of_order column', () => {
+  it('is true in both exports for a record that arrived after a higher progressive id, false otherwise', async () => {
+    const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const owner = await makeCustomer(t, { name: 'Late records clinic' });
+    const deviceId = await makeDevice(
+      t,
+      owner,
+      keys.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    );
+    const serial = (
+      await t.database.pool.query('select device_serial from devices where id = $1', [deviceId])
+    ).rows[0].device_serial as string;
+    const ids = new Map<number, number>();
+    // The device sends 1 and 3, then 2: 2 arrived out of order.
+    for (const batch of [[1, 3], [2]]) {
+      const records = batch.map((progressive_id) => ({
+        progressive_id,
+        supplied_energy: 300,
+        nominal_time: 10,
+        effective_time: 10,
+        residual_lamp_life: 4000,
+        status_code: 0,
+      }));
+      const token = await signDeviceToken(
+        ingestionClaims(serial, records),
+        keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      );
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/ingest/sterilizations',
+        payload: { token },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      for (const row of response.json().data as { id: number; progressive_id: number }[])
+        ids.set(row.progressive_id, row.id);
+    }
+    const lateness = (rows: string[][], header: string[]) =>
+      Object.fromEntries(
+        rows
+          .filter((row) => ids.has(Number(row[header.indexOf('progressive_id')])))
+          .map((row) => [Number(row[header.indexOf('id')]), row[header.indexOf('out_of_order')]]),
+      );
+    const expected = {
+      [ids.get(1) as number]: 'false',
+      [ids.get(2) as number]: 'true',
+      [ids.get(3) as number]: 'false',
+    };
+
+    const filtered = parseCsv(
+      (
+        await download(
+          'sterilizations-filtered',
+          `ticket=${await ticketFor(admin, 'sterilizations-filtered')}&deviceId=${deviceId}`,
+        )
+      ).body,
+    );
+    expect(filtered[0]?.at(-1)).toBe('out_of_order');
+    expect(lateness(filtered.slice(1), FILTERED_HEADER)).toEqual(expected);
+    const today = new Date().toISOString().slice(0, 10);
+    const ok = parseCsv(
+      (
+        await download(
+          'sterilizations-ok',
+          `ticket=${await ticketFor(admin, 'sterilizations-ok')}&from=${today}&to=${today}`,
+        )
+      ).body,
+    );
+    expect(ok[0]?.at(-1)).toBe('out_of_order');
+    const ofDevice = ok.slice(1).filter((row) => row[OK_HEADER.indexOf('device_serial')] === serial);
+    expect(lateness(ofDevice, OK_HEADER)).toEqual(expected);
   });
 });
 

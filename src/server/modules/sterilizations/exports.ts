@@ -73,6 +73,7 @@ type FilteredRow = {
   longitude: string | null;
   notes: string | null;
   lot_status: string;
+  arrived_out_of_order: boolean;
 };
 
 export const FILTERED_HEADER = [
@@ -94,7 +95,11 @@ export const FILTERED_HEADER = [
   'notes',
   // Appended last (issue 13) so readers of the earlier columns by position keep working.
   'lot_status',
+  'out_of_order',
 ];
+
+/** The out_of_order cell: the record arrived after one with a higher progressive id (docs/decisions.md, "Gaps and order"). */
+const outOfOrderCell = (arrived: boolean): string => (arrived ? 'true' : 'false');
 
 function filteredLine(row: FilteredRow): string {
   return csvLine([
@@ -115,6 +120,7 @@ function filteredLine(row: FilteredRow): string {
     numberCell(row.longitude),
     textCell(row.notes),
     row.lot_status,
+    outOfOrderCell(row.arrived_out_of_order),
   ]);
 }
 
@@ -147,7 +153,7 @@ async function* filteredCsv(db: Db, filter: SterilizationFilter, batchRows: numb
       with page as materialized (${ids})
       select s.id, ${TIME_COLUMNS}, c.name as customer_name, d.device_serial, s.progressive_id, s.status_code,
         s.supplied_energy, s.nominal_time, s.effective_time, s.residual_lamp_life, s.consumables_lot,
-        s.lot_progressive_id, s.latitude, s.longitude, s.notes, s.lot_status
+        s.lot_progressive_id, s.latitude, s.longitude, s.notes, s.lot_status, s.arrived_out_of_order
       from page p, sterilizations s join devices d on d.id = s.device_id join customers c on c.id = s.customer_id
       where s.id = p.id
       order by s.received_ts desc, s.id desc`);
@@ -172,6 +178,7 @@ type OkRow = {
   consumables_lot: string | null;
   lot_progressive_id: number | null;
   lot_status: string;
+  arrived_out_of_order: boolean;
 };
 
 export const OK_HEADER = [
@@ -188,6 +195,7 @@ export const OK_HEADER = [
   'consumables_lot',
   'lot_progressive_id',
   'lot_status',
+  'out_of_order',
 ];
 
 /**
@@ -223,7 +231,7 @@ async function* okCsv(
         : [];
       const result: { rows: OkRow[] } = await db.execute<OkRow>(sql`
         select s.id, ${TIME_COLUMNS}, s.progressive_id, s.supplied_energy, s.nominal_time, s.effective_time,
-          s.residual_lamp_life, s.consumables_lot, s.lot_progressive_id, s.lot_status
+          s.residual_lamp_life, s.consumables_lot, s.lot_progressive_id, s.lot_status, s.arrived_out_of_order
         from sterilizations s
         where ${filterCondition(filter, [sql`s.status_code = 0`, ...after])}
         order by s.received_ts, s.id
@@ -243,6 +251,7 @@ async function* okCsv(
             textCell(row.consumables_lot),
             numberCell(row.lot_progressive_id),
             row.lot_status,
+            outOfOrderCell(row.arrived_out_of_order),
           ]),
         );
       }

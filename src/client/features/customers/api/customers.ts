@@ -45,9 +45,16 @@ export function useCreateCustomer() {
 /** The clinic's alert thresholds: sent even when empty, which sets them back to the server's default. */
 const THRESHOLD_FIELDS = ['alert_device_silent_hours', 'alert_lamp_life_threshold'] as const;
 
-function updateSerializer(body: Partial<CustomerFormValues>): FormData {
+/**
+ * The update's multipart body. Formik hands a number input's value over as a number (a string only
+ * until the user types), so a threshold may be either here.
+ */
+export function updateSerializer(body: Partial<CustomerFormValues>): FormData {
   const form = formDataSerializer(body);
-  for (const field of THRESHOLD_FIELDS) if ((body[field] ?? '').trim() === '') form.append(field, '');
+  for (const field of THRESHOLD_FIELDS) {
+    const value: unknown = body[field];
+    if (value === undefined || value === null || String(value).trim() === '') form.append(field, '');
+  }
   return form;
 }
 
