@@ -23,6 +23,7 @@ if (!Number.isInteger(sterilizations) || sterilizations < 0) {
   process.exit(2);
 }
 
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const dataRoot = path.resolve(process.env.DATA_DIR || 'data');
 const database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: embeddedDataDir(dataRoot) });
@@ -48,6 +49,11 @@ try {
       [
         `customers: ${summary.customers}, users: ${summary.users}, products: ${summary.products}, devices: ${summary.devices.length}, consumable batches: ${summary.consumableBatches}`,
         `sterilizations: ${summary.sterilizations} (${summary.sterilizationRowsPerSecond} rows/s)`,
+        ...(summary.loadPhases
+          ? [
+              `  COPY load: copy ${seconds(summary.loadPhases.copyMs)}, indexes ${seconds(summary.loadPhases.indexesMs)}, foreign keys ${seconds(summary.loadPhases.foreignKeysMs)}, counts and progress ${seconds(summary.loadPhases.bookkeepingMs)}`,
+            ]
+          : []),
         `device private keys: ${path.join(dataRoot, 'device-keys')}`,
         `accounts (password "${DEMO_PASSWORD}"):`,
         ...summary.accounts.map(

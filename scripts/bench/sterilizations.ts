@@ -4,10 +4,14 @@
  * connections. Not a test: prints a markdown table (figures recorded in the README).
  *
  *   node scripts/bench/sterilizations.ts [--rows 1000000] [--duration 10] [--postgres] [--gaps-only]
+ *     [--keep | --database NAME] [--export-seconds S]
  *
  * Database: embedded PGlite in a temporary directory by default; with --postgres (or DATABASE_URL set
  * to a server URL) a throwaway database `uvtrace_bench_<random>` is created on that server
- * (default postgres://postgres@127.0.0.1:5432/postgres) and dropped at the end.
+ * (default postgres://postgres@127.0.0.1:5432/postgres) and dropped at the end. At ten million records
+ * the seed alone takes minutes: --keep leaves the database in place (its name is printed) and
+ * --database NAME runs again on such a kept database without seeding it (implies --postgres).
+ * --export-seconds S reads each full export for S seconds only and reports the rate over them.
  *
  * Measured:
  * - GET /api/v1/sterilizations page 1 (default sort), customer + 30-day window, page 1000: p95/p99;
@@ -50,15 +54,20 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     postgres: { type: 'boolean', default: false },
     'gaps-only': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+    'export-seconds': { type: 'string' },
+    database: { type: 'string' },
   },
 });
 const rows = Number(values.rows);
 const duration = Number(values.duration);
+const exportSeconds = values['export-seconds'] ? Number(values['export-seconds']) : undefined;
 const CONNECTIONS = 10;
 const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'uvtrace-bench-sterilizations-'));
 const serverUrl =
-  process.env.DATABASE_URL || (values.postgres ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined);
+  process.env.DATABASE_URL ||
+  (values.postgres || values.database ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined);
 
 async function admin(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
@@ -72,9 +81,11 @@ async function admin(sql: string): Promise<void> {
 
 let databaseUrl: string | undefined;
 let dbName: string | undefined;
+const reused = values.database;
+if (reused && !/^\w+$/.test(reused)) throw new Error(`--database: not a plain database name: ${reused}`);
 if (serverUrl) {
-  dbName = `uvtrace_bench_${randomBytes(4).toString('hex')}`;
-  await admin(`CREATE DATABASE ${dbName}`);
+  dbName = reused ?? `uvtrace_bench_${randomBytes(4).toString('hex')}`;
+  if (!reused) await admin(`CREATE DATABASE ${dbName}`);
   const url = new URL(serverUrl);
   url.pathname = `/${dbName}`;
   databaseUrl = url.toString();
@@ -88,7 +99,10 @@ async function cleanup(): Promise<void> {
     server.kill('SIGTERM');
     await exited;
   }
-  if (dbName) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+  if (dbName && !reused && !values.keep) {
+    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+  }
+  if (dbName && values.keep && !reused) console.error(`${kind}: database kept: --database ${dbName}`);
   rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -99,12 +113,21 @@ try {
   // Certificates before the records, as in use: of the seed's lot codes (L2026-000…999), one in ten has
   // none and one in ten only an expired one, so about a fifth of the records are flagged and the lot
   // filter reads the minority it is for. The records' lot status is then set as they are stored.
-  await database.pool.query(`
+  if (!reused) {
+    await database.pool.query(`
     insert into certificates (lot_number, validated_treatment_number, expiration_date, it_file_name)
     select 'L2026-' || lpad(n::text, 3, '0'), 'VT-' || n,
       case when n % 10 = 5 then date '2000-01-01' else date '2099-12-31' end, 'bench.pdf'
     from generate_series(0, 999) n where n % 10 <> 0`);
+  }
+  // A kept database is seeded already (the seed sees it and writes nothing): its admin password works.
   const seeded = await seedDemoData(database, { sterilizations: rows, keysDir: dataDir });
+  if (seeded.loadPhases) {
+    const { copyMs, indexesMs, foreignKeysMs, bookkeepingMs } = seeded.loadPhases;
+    console.error(
+      `${kind}: COPY load: copy ${(copyMs / 1000).toFixed(1)} s, indexes ${(indexesMs / 1000).toFixed(1)} s, foreign keys ${(foreignKeysMs / 1000).toFixed(1)} s, counts and progress ${(bookkeepingMs / 1000).toFixed(1)} s`,
+    );
+  }
   // The busiest device loses every 97th record: its gap read has a thousand or so ranges to count
   // and page (the delete's trigger rebuilds that device's progress once).
   const gapDevice = Number(
@@ -251,6 +274,11 @@ try {
       const { done, value } = await reader.read();
       if (done) break;
       for (const byte of value) if (byte === 10) lines++;
+      if (exportSeconds && performance.now() - started >= exportSeconds * 1000) {
+        // The rate so far is the figure; the server sees the client go and stops its cursor.
+        await reader.cancel();
+        break;
+      }
     }
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
@@ -326,7 +354,7 @@ ${gapRows}
 
 | Export (CSV, all records) | Value | Target | |
 |---|---|---|---|
-| rows | ${exported.rows.toLocaleString('en')} in ${exported.seconds.toFixed(1)} s | | |
+| rows | ${exported.rows.toLocaleString('en')} in ${exported.seconds.toFixed(1)} s${exportSeconds ? ' (read for --export-seconds only)' : ''} | | |
 | rows/s | ${rowsPerSecond.toFixed(0)} | ≥ 50,000 | ${verdict(rowsPerSecond >= 50_000)} |
 | server RSS growth | ${exported.peakRssGrowthMb.toFixed(0)} MB | ≤ 150 MB | ${verdict(exported.peakRssGrowthMb <= 150)} |
 | rows/s with health under load | ${(exportedUnderLoad.rows / exportedUnderLoad.seconds).toFixed(0)} | | |

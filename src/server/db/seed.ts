@@ -8,6 +8,7 @@ import type { Database } from './client.ts';
 import { deferDailyOkCounts, recountDailyOkCounts } from './daily-ok-counts.ts';
 import { deferDeviceProgress, rebuildDeviceProgress } from './device-progress.ts';
 import { recountLotFlagCounts, supplyLotStatus } from './lot-flag-counts.ts';
+import { copySterilizationHistory, type LoadPhases } from './seed/bulk-load.ts';
 import { ACCOUNTS, CLINICS, type ClinicSpec, MANUFACTURER } from './seed/demo-fleet.ts';
 import { createDeviceKeysDir, deviceKeyPair, newKeyPair } from './seed/device-key-files.ts';
 import { createPrng } from './seed/prng.ts';
@@ -33,7 +34,17 @@ export interface SeedOptions {
   keysDir?: string | null;
   /** 'shared': one key pair for all devices (fast, for tests). Default 'per-device'. */
   deviceKeys?: 'per-device' | 'shared';
+  /**
+   * How the records are written: 'copy' through COPY with the table's indexes, foreign keys and
+   * triggers off while loading (PostgreSQL server only; seed/bulk-load.ts), 'insert' in batched INSERTs
+   * with the triggers at work. Default: 'copy' on a PostgreSQL server from BULK_LOAD_MIN_RECORDS
+   * records, else 'insert'.
+   */
+  load?: 'copy' | 'insert';
 }
+
+/** From this many records a PostgreSQL seed loads them with COPY (seed/bulk-load.ts). */
+export const BULK_LOAD_MIN_RECORDS = 100_000;
 
 export interface SeedDevice {
   id: number;
@@ -55,6 +66,8 @@ export interface SeedSummary {
   sterilizations: number;
   /** Insert throughput of the sterilization records. */
   sterilizationRowsPerSecond: number;
+  /** A COPY load's phases (ms): copy, index builds, foreign key checks, rebuilt bookkeeping. */
+  loadPhases?: LoadPhases;
   elapsedMs: number;
   /** Demo accounts, all with DEMO_PASSWORD. */
   accounts: { email: string; role: string; customerId: number; disabled: boolean }[];
@@ -78,6 +91,10 @@ export async function seedDemoData(database: Database, opts: SeedOptions = {}): 
   const started = performance.now();
   const total = opts.sterilizations ?? 3000;
   if (!Number.isInteger(total) || total < 0) throw new Error('sterilizations must be a non-negative integer');
+  const load =
+    opts.load ?? (database.kind === 'postgres' && total >= BULK_LOAD_MIN_RECORDS ? 'copy' : 'insert');
+  if (load === 'copy' && database.kind !== 'postgres')
+    throw new Error('the COPY load needs a PostgreSQL server');
   const keysDir = opts.keysDir ? await createDeviceKeysDir(opts.keysDir) : null;
 
   const rand = createPrng(PRNG_SEED);
@@ -254,13 +271,23 @@ export async function seedDemoData(database: Database, opts: SeedOptions = {}): 
     }
 
     const insertStarted = performance.now();
-    await deferDailyOkCounts(client);
-    await deferDeviceProgress(client);
-    await supplyLotStatus(client);
-    await insertSterilizationHistory(client, rand, plans, total, anchor);
-    await recountDailyOkCounts(client);
-    await rebuildDeviceProgress(client);
-    await recountLotFlagCounts(client);
+    const load =
+      opts.load ?? (database.kind === 'postgres' && total >= BULK_LOAD_MIN_RECORDS ? 'copy' : 'insert');
+    let loadPhases: SeedSummary['loadPhases'];
+    if (load === 'copy') {
+      if (database.kind !== 'postgres') throw new Error('the COPY load needs a PostgreSQL server');
+      // The triggers are off while it loads: it flags the late records and keeps their tables itself.
+      loadPhases = await copySterilizationHistory(client, rand, plans, total, anchor);
+      await client.query('analyze sterilizations');
+    } else {
+      await deferDailyOkCounts(client);
+      await deferDeviceProgress(client);
+      await supplyLotStatus(client);
+      await insertSterilizationHistory(client, rand, plans, total, anchor);
+      await recountDailyOkCounts(client);
+      await rebuildDeviceProgress(client);
+      await recountLotFlagCounts(client);
+    }
     const insertMs = performance.now() - insertStarted;
 
     await client.query('COMMIT');
@@ -273,6 +300,7 @@ export async function seedDemoData(database: Database, opts: SeedOptions = {}): 
       consumableBatches: batchCount,
       sterilizations: total,
       sterilizationRowsPerSecond: insertMs > 0 ? Math.round((total / insertMs) * 1000) : 0,
+      ...(loadPhases ? { loadPhases } : {}),
       elapsedMs: Math.round(performance.now() - started),
       accounts: ACCOUNTS.map((a) => ({
         email: a.email,

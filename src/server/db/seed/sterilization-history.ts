@@ -73,22 +73,48 @@ interface Stream {
   lampLife: number;
   lat: number;
   lon: number;
+  /** The highest progressive id generated so far. */
+  highest: number;
 }
 
 const WORK_START_MS = 7 * 3_600_000; // 07:00 UTC
 const WORK_SPAN_MS = 11 * 3_600_000; // until 18:00 UTC
 
+/** One generated record, its values as the database reads them back (numbers at their column scale). */
+export interface HistoryRow {
+  deviceId: number;
+  /** The record's owner: the device's customer, as ingestion stores it. */
+  customerId: number;
+  receivedTs: string;
+  progressiveId: number;
+  suppliedEnergy: string;
+  nominalTime: string;
+  effectiveTime: string;
+  residualLampLife: string;
+  statusCode: number;
+  latitude: string | null;
+  longitude: string | null;
+  consumablesLot: string;
+  lotProgressiveId: number;
+  notes: string | null;
+  /**
+   * Stored after a record of its device and owner with a higher progressive id (what the progress
+   * trigger, or sterilizations_flag_late_arrivals, would flag), given that ids grow in generation order.
+   */
+  arrivedOutOfOrder: boolean;
+}
+
 /**
- * total records spread over the plans' devices, in time order per device and ids growing with time.
+ * total records spread over the plans' devices, in time order per device and ids growing with time,
+ * generated one at a time (the caller stores them in generation order).
  * anchor: today 00:00 UTC; records stop at the end of yesterday.
  */
-export async function insertSterilizationHistory(
-  client: PoolClient,
+export function* sterilizationHistoryRows(
   rand: () => number,
   plans: DevicePlan[],
   total: number,
   anchor: number,
-): Promise<void> {
+): Generator<HistoryRow> {
   if (total === 0 || plans.length === 0) return;
   // The disabled clinic stopped sending records when it was disabled, 60 days ago.
   const weights = plans.map((p) => (p.clinic.disabled ? 0.2 : 0.6 + rand() * 0.9));
@@ -125,6 +151,7 @@ export async function insertSterilizationHistory(
       lampLife: 6000 + rand() * 3000,
       lat: clinic.lat,
       lon: clinic.lon,
+      highest: Number.NEGATIVE_INFINITY,
     };
     stream.nextTs = streamTs(stream, rand);
     return stream;
@@ -134,9 +161,85 @@ export async function insertSterilizationHistory(
   const anomalyOf = (stream: Stream) =>
     stream === demoStreams[0] ? 'gap' : stream === demoStreams[1] ? 'late' : null;
 
+  const live = streams.filter((s) => s.n > 0);
+  while (live.length > 0) {
+    let k = 0;
+    for (let j = 1; j < live.length; j++) if (live[j]!.nextTs < live[k]!.nextTs) k = j;
+    const s = live[k]!;
+    const { plan } = s;
+    const isPlug = plan.device.productType === 1;
+    const r = rand();
+    const status = r < 0.92 ? 0 : r < 0.96 ? 1 : r < 0.98 ? 2 : 3;
+    const nominal = isPlug ? (rand() < 0.85 ? 5 : 10) : 10;
+    const effective =
+      status === 0
+        ? nominal * (0.97 + rand() * 0.03)
+        : status === 1
+          ? nominal * (0.1 + rand() * 0.6)
+          : nominal * rand();
+    const energy = (isPlug ? 250 : 300) + rand() * 100;
+    s.lampLife -= effective / 60;
+    if (s.lampLife < 50) s.lampLife = 9000 + rand() * 1000; // lamp replaced
+    // The last `count` records use the device's current batch; earlier ones older batches.
+    const fromEnd = s.n - 1 - s.i;
+    const lot = lotOf(
+      fromEnd < plan.count ? plan.base : plan.base - 1 - Math.floor((fromEnd - plan.count) / plan.quantity),
+    );
+    const noteRoll = rand();
+    const gps = rand() > 0.03;
+    const progressiveId = demoProgressive(s, anomalyOf(s));
+    const arrivedOutOfOrder = progressiveId < s.highest;
+    if (progressiveId > s.highest) s.highest = progressiveId;
+
+    yield {
+      deviceId: plan.device.id,
+      customerId: plan.device.customerId,
+      receivedTs: new Date(s.nextTs).toISOString(),
+      progressiveId,
+      suppliedEnergy: (status === 2 ? energy * 0.4 : energy).toFixed(2),
+      nominalTime: nominal.toFixed(2),
+      effectiveTime: Math.min(nominal, effective).toFixed(2),
+      residualLampLife: s.lampLife.toFixed(2),
+      statusCode: status,
+      latitude: gps ? (s.lat + (rand() - 0.5) * 0.01).toFixed(6) : null,
+      longitude: gps ? (s.lon + (rand() - 0.5) * 0.01).toFixed(6) : null,
+      consumablesLot: lot.code,
+      lotProgressiveId: lot.progressive,
+      notes:
+        status !== 0 && noteRoll < 0.6
+          ? NOTE_BY_STATUS[status]!
+          : noteRoll < 0.03
+            ? NOTES[Math.floor(rand() * NOTES.length)]!
+            : null,
+      arrivedOutOfOrder,
+    };
+
+    s.i++;
+    if (s.i >= s.n) live.splice(k, 1);
+    else s.nextTs = streamTs(s, rand);
+  }
+
+  function streamTs(stream: Stream, random: () => number): number {
+    // Evenly spaced slots with jitter inside each slot: strictly increasing per device.
+    const slot = stream.spanMs / stream.n;
+    return Math.floor(toTimestamp(stream.startMs + (stream.i + random()) * slot));
+  }
+}
+
+/**
+ * Stores the history (sterilizationHistoryRows) with the table's triggers at work, in batches of one
+ * INSERT … SELECT FROM unnest each: what the demo seed and PGlite use. The caller defers the per-record
+ * bookkeeping (deferDailyOkCounts, deferDeviceProgress, supplyLotStatus) and rebuilds it afterwards.
+ */
+export async function insertSterilizationHistory(
+  client: PoolClient,
+  rand: () => number,
+  plans: DevicePlan[],
+  total: number,
+  anchor: number,
+): Promise<void> {
   const columns = {
     deviceId: [] as number[],
-    // The record's owner: the device's customer, as ingestion stores it.
     customerId: [] as number[],
     receivedTs: [] as string[],
     progressiveId: [] as number[],
@@ -174,64 +277,22 @@ export async function insertSterilizationHistory(
     for (const column of Object.values(columns)) column.length = 0;
   };
 
-  const live = streams.filter((s) => s.n > 0);
-  while (live.length > 0) {
-    let k = 0;
-    for (let j = 1; j < live.length; j++) if (live[j]!.nextTs < live[k]!.nextTs) k = j;
-    const s = live[k]!;
-    const { plan } = s;
-    const isPlug = plan.device.productType === 1;
-    const r = rand();
-    const status = r < 0.92 ? 0 : r < 0.96 ? 1 : r < 0.98 ? 2 : 3;
-    const nominal = isPlug ? (rand() < 0.85 ? 5 : 10) : 10;
-    const effective =
-      status === 0
-        ? nominal * (0.97 + rand() * 0.03)
-        : status === 1
-          ? nominal * (0.1 + rand() * 0.6)
-          : nominal * rand();
-    const energy = (isPlug ? 250 : 300) + rand() * 100;
-    s.lampLife -= effective / 60;
-    if (s.lampLife < 50) s.lampLife = 9000 + rand() * 1000; // lamp replaced
-    // The last `count` records use the device's current batch; earlier ones older batches.
-    const fromEnd = s.n - 1 - s.i;
-    const lot = lotOf(
-      fromEnd < plan.count ? plan.base : plan.base - 1 - Math.floor((fromEnd - plan.count) / plan.quantity),
-    );
-    const noteRoll = rand();
-    const gps = rand() > 0.03;
-
-    columns.deviceId.push(plan.device.id);
-    columns.customerId.push(plan.device.customerId);
-    columns.receivedTs.push(new Date(s.nextTs).toISOString());
-    columns.progressiveId.push(demoProgressive(s, anomalyOf(s)));
-    columns.suppliedEnergy.push((status === 2 ? energy * 0.4 : energy).toFixed(2));
-    columns.nominalTime.push(nominal.toFixed(2));
-    columns.effectiveTime.push(Math.min(nominal, effective).toFixed(2));
-    columns.residualLampLife.push(s.lampLife.toFixed(2));
-    columns.statusCode.push(status);
-    columns.latitude.push(gps ? (s.lat + (rand() - 0.5) * 0.01).toFixed(6) : null);
-    columns.longitude.push(gps ? (s.lon + (rand() - 0.5) * 0.01).toFixed(6) : null);
-    columns.consumablesLot.push(lot.code);
-    columns.lotProgressiveId.push(lot.progressive);
-    columns.notes.push(
-      status !== 0 && noteRoll < 0.6
-        ? NOTE_BY_STATUS[status]!
-        : noteRoll < 0.03
-          ? NOTES[Math.floor(rand() * NOTES.length)]!
-          : null,
-    );
-
-    s.i++;
-    if (s.i >= s.n) live.splice(k, 1);
-    else s.nextTs = streamTs(s, rand);
+  for (const row of sterilizationHistoryRows(rand, plans, total, anchor)) {
+    columns.deviceId.push(row.deviceId);
+    columns.customerId.push(row.customerId);
+    columns.receivedTs.push(row.receivedTs);
+    columns.progressiveId.push(row.progressiveId);
+    columns.suppliedEnergy.push(row.suppliedEnergy);
+    columns.nominalTime.push(row.nominalTime);
+    columns.effectiveTime.push(row.effectiveTime);
+    columns.residualLampLife.push(row.residualLampLife);
+    columns.statusCode.push(row.statusCode);
+    columns.latitude.push(row.latitude);
+    columns.longitude.push(row.longitude);
+    columns.consumablesLot.push(row.consumablesLot);
+    columns.lotProgressiveId.push(row.lotProgressiveId);
+    columns.notes.push(row.notes);
     if (columns.deviceId.length >= INSERT_BATCH_ROWS) await flush();
   }
   await flush();
-
-  function streamTs(stream: Stream, random: () => number): number {
-    // Evenly spaced slots with jitter inside each slot: strictly increasing per device.
-    const slot = stream.spanMs / stream.n;
-    return Math.floor(toTimestamp(stream.startMs + (stream.i + random()) * slot));
-  }
 }
