@@ -15,6 +15,7 @@ import { loadConfig } from '../src/server/config.ts';
 import {
   BUNDLE_FORMAT,
   type BundleEntry,
+  memoisedFold,
   type ProofBundle,
   verifyBundle,
 } from '../src/shared/integrity/bundle.ts';
@@ -26,6 +27,7 @@ import {
   type IntegrityRecord,
   leafHash,
   merkleTree,
+  processProof,
 } from '../src/shared/integrity/index.ts';
 
 const run = promisify(execFile);
@@ -130,6 +132,18 @@ function edited(index: number, field: IntegrityField, value: string): ProofBundl
 }
 
 describe('verifyBundle', () => {
+  it('folds proofs as processProof does, each pair hashed once', () => {
+    const fold = memoisedFold();
+    for (const entry of bundle.records) {
+      if (!entry.anchored) continue;
+      const proof = entry.proof as `0x${string}`[];
+      const expected = processProof(entry.leaf as `0x${string}`, proof);
+      expect(fold(entry.leaf as `0x${string}`, proof)).toBe(expected);
+      // Upper-case hex is the same node.
+      expect(fold(entry.leaf.toUpperCase().replace('0X', '0x') as `0x${string}`, proof)).toBe(expected);
+    }
+  });
+
   it('passes every anchored record, reading each transaction once, and lists the unanchored one', async () => {
     const requests: string[] = [];
     const counting = custom({

@@ -981,7 +981,7 @@ export interface paths {
     };
     /**
      * Download the proof bundle of the filtered sterilization records (JSON).
-     * @description Authorised by the one-time `ticket` (from createExportTicket, export `sterilizations-proof-bundle`), not by a bearer token. The same records, filters and tenant rules as listSterilizations (newest first), each with its 14 fields as the canonical strings that were hashed, its leaf, Merkle proof, block id, root and anchoring transaction; records not anchored are included and marked so (docs/integrity.md §10). Streamed.
+     * @description Authorised by the one-time `ticket` (from createExportTicket, export `sterilizations-proof-bundle`), not by a bearer token. The same records, filters and tenant rules as listSterilizations (newest first), each with its 14 fields as the canonical strings that were hashed, its leaf, Merkle proof, block id, root and anchoring transaction; records not anchored are included and marked so (docs/integrity.md §11). Streamed.
      */
     get: operations['exportSterilizationsProofBundle'];
     put?: never;
@@ -1942,7 +1942,7 @@ export interface components {
       /** @enum {string} */
       export: 'sterilizations-filtered' | 'sterilizations-ok' | 'recall' | 'sterilizations-proof-bundle';
     };
-    /** @description Proofs of many records in one file (docs/integrity.md §10). Every value that feeds a leaf is a string exactly as hashed (or null), never a JSON number. */
+    /** @description Proofs of many records in one file (docs/integrity.md §11). Every value that feeds a leaf is a string exactly as hashed (or null), never a JSON number. */
     ProofBundle: {
       /** @constant */
       format: 'uvtrace-proof-bundle/1';

@@ -24,6 +24,8 @@ scope.onmessage = async (event) => {
     const bundle: unknown = JSON.parse(event.data.text);
     const result = await verifyBundle(bundle, {
       rpcUrl: event.data.rpcUrl,
+      // As for one receipt on the page: a transaction still in the mempool has no confirmation.
+      confirmations: true,
       progressEvery: 200,
       onProgress: ({ done, total }) => scope.postMessage({ type: 'progress', done, total }),
     });

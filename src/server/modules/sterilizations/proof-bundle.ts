@@ -1,5 +1,5 @@
 /**
- * The proof bundle of the filtered list (issue 17, docs/integrity.md §10): the list's records for its
+ * The proof bundle of the filtered list (issue 17, docs/integrity.md §11): the list's records for its
  * filters, newest first, each with its 14 fields as the canonical strings that were hashed (read as
  * PostgreSQL text, never through a float), its leaf, Merkle proof, block id, root and anchoring
  * transaction. Streamed like the CSV export: keyset batches, one short query each, written as JSON text
