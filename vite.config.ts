@@ -64,6 +64,9 @@ export default defineConfig(({ command }) => ({
       },
     },
   },
+  // The /verify page's bundle worker (issue 17) is an ES module worker: viem has dynamic imports,
+  // which the default iife worker format cannot split.
+  worker: { format: 'es' as const },
   server: {
     port: 5173,
     proxy: { '/api': apiTarget, '/export': apiTarget },

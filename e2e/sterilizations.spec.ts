@@ -199,7 +199,7 @@ test.describe('sterilization list', () => {
       ...devices.map((d) => d.device_serial),
     ]);
     await page.keyboard.press('Escape');
-    await expect(page.getByRole('link', { name: 'Download' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Download', exact: true })).toBeVisible();
 
     // Their device filter works from a plain /sterilizations too (no customerId in the URL).
     const listed = await getData<Paged>(
@@ -271,7 +271,7 @@ test.describe('sterilization list', () => {
       headers,
     );
     await page.goto(`/sterilizations?customerId=2&deviceId=${deviceId}`);
-    const link = page.getByRole('link', { name: 'Download' });
+    const link = page.getByRole('link', { name: 'Download', exact: true });
     await expect(link).toHaveAttribute(
       'href',
       `/download/sterilizations-filtered?customerId=2&deviceId=${deviceId}`,
@@ -299,7 +299,7 @@ test.describe('sterilization list', () => {
     const headers = await bearer(page);
     const { total } = await getData<Paged>(page.request, '/api/v1/sterilizations?customerId=2', headers);
     await page.goto('/sterilizations?customerId=2');
-    const href = await page.getByRole('link', { name: 'Download' }).getAttribute('href');
+    const href = await page.getByRole('link', { name: 'Download', exact: true }).getAttribute('href');
     expect(href).toBe('/download/sterilizations-filtered?customerId=2');
     const csvRows = async (download: Download) =>
       (await readFile(await download.path(), 'utf8')).split('\r\n').filter((line) => line !== '').length - 1;

@@ -1,14 +1,19 @@
 /**
- * Verifies a proof receipt (`uvtrace-proof-receipt/1`, the modal's "Download proof") standalone:
- *   npm run verify-receipt -- receipt.json [--rpc URL]
+ * Verifies a proof receipt (`uvtrace-proof-receipt/1`, the modal's "Download proof") or a proof bundle
+ * (`uvtrace-proof-bundle/1`, the sterilization list's "Download proofs") standalone:
+ *   npm run verify-receipt -- receipt.json|bundle.json [--rpc URL]
  * Checks, each printed as passed/failed: the receipt's format; the leaf recomputed from its record
  * (with the receipt's hashing_version, 1 or 2: a block keeps the version it was made with) equals its leaf; folding its proof from that leaf gives its root; and over JSON-RPC
  * (--rpc, else the receipt's rpc_url when it has one) the chain id matches, the transaction exists, was
  * sent to the receipt's contract, succeeded, and is the call anchor(block_id, root). Exits 1 when any
  * check fails, 2 on a usage error.
+ * A bundle: every anchored record gets the same checks (each distinct transaction read once); the
+ * records that fail are named with the checks they failed, records not anchored are listed; exits 1
+ * when any record fails.
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { type BundleVerification, isProofBundle, verifyBundle } from '../src/shared/integrity/bundle.ts';
 import {
   type ReceiptInput,
   type ReceiptVerification,
@@ -37,6 +42,28 @@ export function verifyReceipt(
   return verifyWithNode(receipt, { ...options, rpcUrl });
 }
 
+/** A bundle's outcome: the failing records by id with each failed check, then the unanchored ones. */
+export function printBundle(result: BundleVerification, log: (line: string) => void = console.log): void {
+  for (const failure of result.failed) {
+    const name = failure.index < 0 ? 'bundle' : `record ${failure.id ?? '?'} (#${failure.index + 1})`;
+    for (const check of failure.checks) {
+      log(`FAILED  ${name}  ${check.name.padEnd(11)} ${check.detail}`);
+    }
+  }
+  for (const record of result.notAnchored) {
+    log(`not anchored  record ${record.id ?? '?'} (#${record.index + 1})  ${record.status}`);
+  }
+  log(
+    `${result.passed} of ${result.total} records verified, ${result.failed.length} failed, ` +
+      `${result.notAnchored.length} not anchored (${result.transactions} transactions read)`,
+  );
+  if (result.failed.length > 0) {
+    log(
+      `bundle NOT verified: failing records ${result.failed.map((failure) => failure.id ?? '?').join(', ')}`,
+    );
+  } else log('bundle verified');
+}
+
 async function main(): Promise<number> {
   let values: { rpc?: string | undefined; help?: boolean | undefined };
   let positionals: string[];
@@ -51,7 +78,7 @@ async function main(): Promise<number> {
   }
   const file = positionals[0];
   if (values.help || !file || positionals.length > 1) {
-    console.error('usage: npm run verify-receipt -- receipt.json [--rpc URL]');
+    console.error('usage: npm run verify-receipt -- receipt.json|bundle.json [--rpc URL]');
     return 2;
   }
   let receipt: ReceiptInput;
@@ -60,6 +87,12 @@ async function main(): Promise<number> {
   } catch (error) {
     console.error(`cannot read ${file}: ${message(error)}`);
     return 2;
+  }
+  const parsed: unknown = receipt;
+  if (isProofBundle(parsed)) {
+    const result = await verifyBundle(parsed, { rpcUrl: values.rpc });
+    printBundle(result);
+    return result.ok ? 0 : 1;
   }
   const result = await verifyReceipt(receipt, { rpcUrl: values.rpc });
   for (const check of result.checks) {

@@ -161,6 +161,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
       db,
       sessionIdleMinutes: config.sessionIdleMinutes,
       onRecordsStored: alerts.recordsStored,
+      chain,
     }),
     certificatesModule({ db }),
     transactionsModule({ db, chain }),

@@ -7,7 +7,12 @@ import { useMutation } from '@tanstack/react-query';
 import type { QueryOf } from '../../shared/api/index.ts';
 import { api, unwrap } from './api-client';
 
-export const EXPORT_NAMES = ['sterilizations-filtered', 'sterilizations-ok', 'recall'] as const;
+export const EXPORT_NAMES = [
+  'sterilizations-filtered',
+  'sterilizations-ok',
+  'recall',
+  'sterilizations-proof-bundle',
+] as const;
 export type ExportName = (typeof EXPORT_NAMES)[number];
 
 /** Each export's filters, as the contract takes them (without the ticket). */
@@ -15,6 +20,7 @@ export type ExportFilters = {
   'sterilizations-filtered': Omit<QueryOf<'exportSterilizationsFiltered'>, 'ticket'>;
   'sterilizations-ok': Omit<QueryOf<'exportSterilizationsOk'>, 'ticket'>;
   recall: Omit<QueryOf<'exportRecall'>, 'ticket'>;
+  'sterilizations-proof-bundle': Omit<QueryOf<'exportSterilizationsProofBundle'>, 'ticket'>;
 };
 
 /** Query order of the URLs (the ticket first). */

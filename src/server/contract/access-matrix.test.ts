@@ -7,11 +7,13 @@
  * tenant's data (other customers' names, their users' emails, their devices' serials, or a
  * customer_id that is not the user's own). Staff see every customer by design (src/shared/access).
  */
+
 import { generateKeyPairSync } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestionClaims } from '../../shared/ingestion/claims.ts';
 import { raiseAlert } from '../alerts/raise.ts';
+import type { ExportName } from '../modules/sterilizations/tickets.ts';
 import {
   databaseDigest,
   devnetTransactionHash,
@@ -208,7 +210,7 @@ const reportUrl = async (
   state: 'draft' | 'signed' | 'anchored' = 'draft',
 ) => `/api/v1/customers/${customerId}/reports/${await makeReport(t, ownerId, state)}`;
 
-const ticketOf = (caller: Caller, exportName: 'sterilizations-filtered' | 'sterilizations-ok' | 'recall') =>
+const ticketOf = (caller: Caller, exportName: ExportName) =>
   caller === 'anonymous' ? Promise.resolve('') : mintTicket(t, userIds[caller], exportName);
 
 /** One entry per operation of the contract: a test below fails when the yaml gains one without it. */
@@ -698,6 +700,17 @@ const CASES: Record<string, Case> = {
     request: async ({ caller, customerId }) => ({
       method: 'GET',
       url: `/export/sterilizations-filtered?ticket=${await ticketOf(caller, 'sterilizations-filtered')}&customerId=${customerId}`,
+    }),
+  },
+  exportSterilizationsProofBundle: {
+    tenants: ['own', 'other'],
+    // No session: the caller's one-time ticket (none for anonymous) authorises it.
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async ({ caller, customerId }) => ({
+      method: 'GET',
+      url: `/export/sterilizations-proof-bundle?ticket=${await ticketOf(caller, 'sterilizations-proof-bundle')}&customerId=${customerId}`,
     }),
   },
   exportRecall: {

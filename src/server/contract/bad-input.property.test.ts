@@ -446,6 +446,14 @@ const INPUTS: Record<string, Input> = {
       anomaly: 'out_of_order',
     }),
   },
+  exportSterilizationsProofBundle: {
+    callers: STAFF_AND_CUSTOMER,
+    query: async (caller) => ({
+      ticket: await mintTicket(t, callerIds[caller as 'SUPER_ADMIN'], 'sterilizations-proof-bundle'),
+      from: '2020-01-01',
+      anomaly: 'out_of_order',
+    }),
+  },
   exportRecall: {
     callers: STAFF_AND_CUSTOMER,
     query: async (caller) => ({

@@ -13,6 +13,7 @@ import { PDFDocument } from 'pdf-lib';
 import { expect } from 'vitest';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { type ContractOperation, loadContract } from '../contract/load-contract.ts';
+import type { ExportName } from '../modules/sterilizations/tickets.ts';
 import { unique } from './fixtures.ts';
 import type { TestApp } from './test-app.ts';
 
@@ -30,11 +31,7 @@ export async function mintSession(t: TestApp, userId: number): Promise<string> {
 }
 
 /** A one-time export ticket for this user, as createExportTicket would make it. */
-export async function mintTicket(
-  t: TestApp,
-  userId: number,
-  exportName: 'sterilizations-filtered' | 'sterilizations-ok' | 'recall',
-): Promise<string> {
+export async function mintTicket(t: TestApp, userId: number, exportName: ExportName): Promise<string> {
   const ticket = newToken();
   // A ticket belongs to a live session of its user: one made for it here.
   await t.database.pool.query(

@@ -972,6 +972,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/export/sterilizations-proof-bundle': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the proof bundle of the filtered sterilization records (JSON).
+     * @description Authorised by the one-time `ticket` (from createExportTicket, export `sterilizations-proof-bundle`), not by a bearer token. The same records, filters and tenant rules as listSterilizations (newest first), each with its 14 fields as the canonical strings that were hashed, its leaf, Merkle proof, block id, root and anchoring transaction; records not anchored are included and marked so (docs/integrity.md §11). Streamed.
+     */
+    get: operations['exportSterilizationsProofBundle'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/export/sterilizations-ok': {
     parameters: {
       query?: never;
@@ -1959,7 +1979,39 @@ export interface components {
     };
     ExportTicketRequest: {
       /** @enum {string} */
-      export: 'sterilizations-filtered' | 'sterilizations-ok' | 'recall';
+      export: 'sterilizations-filtered' | 'sterilizations-ok' | 'recall' | 'sterilizations-proof-bundle';
+    };
+    /** @description Proofs of many records in one file (docs/integrity.md §11). Every value that feeds a leaf is a string exactly as hashed (or null), never a JSON number. */
+    ProofBundle: {
+      /** @constant */
+      format: 'uvtrace-proof-bundle/1';
+      /** Format: date-time */
+      created_at: string;
+      /** @description The network the server anchors to now. */
+      network: string | null;
+      chain_id: number | null;
+      contract_address: string | null;
+      records: components['schemas']['ProofBundleRecord'][];
+    };
+    ProofBundleRecord: {
+      /** @description True when the record's block is MINED; false records carry only their fields and `anchor_status`. */
+      anchored: boolean;
+      /**
+       * @description Why a record is not anchored (only when `anchored` is false).
+       * @enum {string}
+       */
+      anchor_status?: 'waiting' | 'PENDING' | 'SENT' | 'FAILED' | 'blockchain_disabled';
+      hashing_version: number;
+      /** @description The 14 integrity fields, canonical strings or null. */
+      record: {
+        [key: string]: string | null;
+      };
+      leaf?: string;
+      proof?: string[];
+      root?: string | null;
+      block_id?: number;
+      network?: string | null;
+      transaction_hash?: string | null;
     };
     /** @description One event of the `streamEvents` stream (its `data:` line), told apart by `type`. */
     LiveEvent:
@@ -4076,6 +4128,49 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['Csv'];
+      401: components['responses']['InvalidTicket'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  exportSterilizationsProofBundle: {
+    parameters: {
+      query?: {
+        /** @description One-time export ticket from createExportTicket. A missing, unknown, used or expired ticket is answered 401 `invalid_ticket`. */
+        ticket?: components['parameters']['TicketQuery'];
+        /** @description Only records received on or after this day. */
+        from?: components['parameters']['FromQuery'];
+        /** @description Only records received on or before this day. */
+        to?: components['parameters']['ToQuery'];
+        /** @description Only records of this customer's devices. */
+        customerId?: components['parameters']['CustomerIdQuery'];
+        /** @description Only records of this device. */
+        deviceId?: components['parameters']['DeviceIdQuery'];
+        /** @description Only records with this anomaly: `out_of_order`, records stored after a higher progressive id of their device and owner; `gaps`, every record of a device and owner with missing progressive ids. */
+        anomaly?: components['parameters']['AnomalyQuery'];
+        /** @description Only records in this lot compliance state; `flagged` is uncertified or expired (docs/decisions.md, "Lot compliance"). */
+        lotStatus?: components['parameters']['LotStatusQuery'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The proof bundle (`uvtrace-proof-bundle/1`), as an attachment. */
+      200: {
+        headers: {
+          /** @description Attachment with the file name. */
+          'Content-Disposition'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProofBundle'];
+        };
+      };
       401: components['responses']['InvalidTicket'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];

@@ -153,7 +153,10 @@ function leafCheck(receipt: ReceiptInput): ReceiptCheck {
   }
 }
 
-export function rootCheck(receipt: AnchorFields): ReceiptCheck {
+/** Folds a leaf with its proof into a root (merkle.ts processProof, or a memoised equivalent). */
+export type Fold = (leaf: Hex, proof: readonly Hex[]) => Hex;
+
+export function rootCheck(receipt: AnchorFields, fold: Fold = processProof): ReceiptCheck {
   try {
     if (typeof receipt.leaf !== 'string' || !HEX32.test(receipt.leaf)) {
       return { name: 'root', ok: false, detail: 'the leaf is not a 32-byte hex value' };
@@ -163,7 +166,7 @@ export function rootCheck(receipt: AnchorFields): ReceiptCheck {
     }
     if (typeof receipt.root !== 'string')
       return { name: 'root', ok: false, detail: 'the receipt has no root' };
-    const folded = processProof(receipt.leaf as Hex, receipt.proof as Hex[]);
+    const folded = fold(receipt.leaf as Hex, receipt.proof as Hex[]);
     const ok = sameHex(folded, receipt.root);
     return {
       name: 'root',
@@ -178,118 +181,203 @@ export function rootCheck(receipt: AnchorFields): ReceiptCheck {
   }
 }
 
-export async function chainChecks(receipt: AnchorFields, options: VerifyOptions): Promise<ReceiptCheck[]> {
-  const names: CheckName[] = ['chain_id', 'transaction', 'contract', 'status'];
-  if (options.confirmations) names.push('confirmations');
-  names.push('anchor_call');
-  const checks: ReceiptCheck[] = [];
-  const failRest = (detail: string) => {
-    for (const name of names) {
-      if (!checks.some((check) => check.name === name)) checks.push({ name, ok: false, detail });
-    }
-    return names.map((name) => checks.find((check) => check.name === name) as ReceiptCheck);
-  };
-  if (!options.transport && !options.rpcUrl) return failRest('no RPC URL (pass --rpc URL)');
-  const client = createClient({
+/** A viem client of the node the options name (null when they name none). */
+export function rpcClient(options: VerifyOptions) {
+  if (!options.transport && !options.rpcUrl) return null;
+  return createClient({
     transport: options.transport ?? http(options.rpcUrl, { retryCount: 1, timeout: 15_000 }),
   });
+}
+type RpcClient = NonNullable<ReturnType<typeof rpcClient>>;
 
-  try {
-    const chainId = await getChainId(client);
-    const ok = receipt.chain_id !== null && chainId === Number(receipt.chain_id);
-    checks.push({
-      name: 'chain_id',
-      ok,
-      detail: ok
-        ? `node is on chain ${chainId}`
-        : `node is on chain ${chainId}, receipt says ${receipt.chain_id}`,
-      values: { node: String(chainId), recorded: String(receipt.chain_id) },
-    });
-  } catch (error) {
-    return failRest(`cannot reach the node: ${message(error)}`);
-  }
+/**
+ * What the node says about one anchoring transaction: read once, then compared with every receipt that
+ * names it (a bundle's records share a few transactions: each is read once, see ./bundle.ts).
+ */
+export type AnchorRead =
+  | { found: false; error: string }
+  | {
+      found: true;
+      blockNumber: bigint | null;
+      to: string | null;
+      status: { ok: true; value: 'success' | 'reverted' } | { ok: false; error: string };
+      head?: { ok: true; value: bigint } | { ok: false; error: string };
+      call:
+        | { ok: true; functionName: string; blockId: unknown; root: unknown }
+        | { ok: false; error: string };
+    };
 
-  const hash = receipt.transaction_hash;
-  if (typeof hash !== 'string' || !HEX32.test(hash)) return failRest('the receipt has no transaction hash');
+/** Reads the transaction, its receipt, the head block (with confirmations) and decodes its call. */
+export async function readAnchor(client: RpcClient, hash: Hex, confirmations: boolean): Promise<AnchorRead> {
   let transaction: Awaited<ReturnType<typeof getTransaction>>;
   try {
-    transaction = await getTransaction(client, { hash: hash as Hex });
-    checks.push({
+    transaction = await getTransaction(client, { hash });
+  } catch (error) {
+    return { found: false, error: message(error) };
+  }
+  let status: Extract<AnchorRead, { found: true }>['status'];
+  try {
+    status = { ok: true, value: (await getTransactionReceipt(client, { hash })).status };
+  } catch (error) {
+    status = { ok: false, error: message(error) };
+  }
+  let head: Extract<AnchorRead, { found: true }>['head'];
+  if (confirmations) {
+    try {
+      head = { ok: true, value: await getBlockNumber(client, { cacheTime: 0 }) };
+    } catch (error) {
+      head = { ok: false, error: message(error) };
+    }
+  }
+  let call: Extract<AnchorRead, { found: true }>['call'];
+  try {
+    const decoded = decodeFunctionData({ abi: ANCHOR_ABI, data: transaction.input });
+    const [blockId, root] = (decoded.args ?? []) as readonly unknown[];
+    call = { ok: true, functionName: decoded.functionName, blockId, root };
+  } catch (error) {
+    call = { ok: false, error: message(error) };
+  }
+  return { found: true, blockNumber: transaction.blockNumber, to: transaction.to, status, head, call };
+}
+
+/** The chain id check: the node's chain is the receipt's. */
+export function chainIdCheck(receipt: Pick<AnchorFields, 'chain_id'>, chainId: number): ReceiptCheck {
+  const ok = receipt.chain_id !== null && chainId === Number(receipt.chain_id);
+  return {
+    name: 'chain_id',
+    ok,
+    detail: ok
+      ? `node is on chain ${chainId}`
+      : `node is on chain ${chainId}, receipt says ${receipt.chain_id}`,
+    values: { node: String(chainId), recorded: String(receipt.chain_id) },
+  };
+}
+
+/** The checks of a receipt against what the node said about its transaction (no request made here). */
+export function transactionChecks(receipt: AnchorFields, read: AnchorRead): ReceiptCheck[] {
+  const hash = String(receipt.transaction_hash);
+  if (!read.found) {
+    return [{ name: 'transaction', ok: false, detail: `${hash} not found: ${read.error}` }];
+  }
+  const checks: ReceiptCheck[] = [
+    {
       name: 'transaction',
       ok: true,
-      detail: `${hash} is in block ${transaction.blockNumber}`,
-      values: { hash, block: String(transaction.blockNumber) },
-    });
-  } catch (error) {
-    checks.push({ name: 'transaction', ok: false, detail: `${hash} not found: ${message(error)}` });
-    return failRest('no transaction');
-  }
-
+      detail: `${hash} is in block ${read.blockNumber}`,
+      values: { hash, block: String(read.blockNumber) },
+    },
+  ];
   const contract = receipt.contract_address;
-  const contractOk =
-    typeof contract === 'string' && ADDRESS.test(contract) && sameHex(transaction.to, contract);
+  const contractOk = typeof contract === 'string' && ADDRESS.test(contract) && sameHex(read.to, contract);
   checks.push({
     name: 'contract',
     ok: contractOk,
-    detail: contractOk ? `sent to ${transaction.to}` : `sent to ${transaction.to}, receipt says ${contract}`,
-    values: { to: String(transaction.to), recorded: String(contract) },
+    detail: contractOk ? `sent to ${read.to}` : `sent to ${read.to}, receipt says ${contract}`,
+    values: { to: String(read.to), recorded: String(contract) },
   });
-
-  try {
-    const mined = await getTransactionReceipt(client, { hash: hash as Hex });
-    checks.push({
-      name: 'status',
-      ok: mined.status === 'success',
-      detail: `receipt status ${mined.status}`,
-      values: { status: mined.status },
-    });
-  } catch (error) {
-    checks.push({ name: 'status', ok: false, detail: `no transaction receipt: ${message(error)}` });
-  }
-
-  if (options.confirmations) {
-    try {
+  checks.push(
+    read.status.ok
+      ? {
+          name: 'status',
+          ok: read.status.value === 'success',
+          detail: `receipt status ${read.status.value}`,
+          values: { status: read.status.value },
+        }
+      : { name: 'status', ok: false, detail: `no transaction receipt: ${read.status.error}` },
+  );
+  if (read.head) {
+    if (read.head.ok) {
       // A transaction in the head block has one confirmation; one still in the mempool has none.
-      const head = await getBlockNumber(client, { cacheTime: 0 });
-      const count = transaction.blockNumber === null ? 0n : head - transaction.blockNumber + 1n;
+      const head = read.head.value;
+      const count = read.blockNumber === null ? 0n : head - read.blockNumber + 1n;
       checks.push({
         name: 'confirmations',
         ok: count >= 1n,
         detail: `${count} confirmations (head block ${head})`,
         values: { count: String(count), head: String(head) },
       });
-    } catch (error) {
+    } else {
       checks.push({
         name: 'confirmations',
         ok: false,
-        detail: `cannot read the head block: ${message(error)}`,
+        detail: `cannot read the head block: ${read.head.error}`,
       });
     }
   }
-
-  try {
-    const call = decodeFunctionData({ abi: ANCHOR_ABI, data: transaction.input });
-    const [blockId, root] = (call.args ?? []) as readonly unknown[];
-    const blockOk = typeof blockId === 'bigint' && blockId === BigInt(receipt.block_id);
-    const rootOk = sameHex(root, receipt.root);
-    const ok = call.functionName === 'anchor' && blockOk && rootOk;
-    const called = `${call.functionName}(${String(blockId)}, ${String(root)})`;
+  if (!read.call.ok) {
     checks.push({
       name: 'anchor_call',
-      ok,
-      detail: ok ? called : `${called}, receipt says anchor(${receipt.block_id}, ${receipt.root})`,
-      values: {
-        function: call.functionName,
-        block: String(blockId),
-        root: String(root),
-        recordedBlock: String(receipt.block_id),
-        recordedRoot: String(receipt.root),
-      },
+      ok: false,
+      detail: `input is not an Anchor call: ${read.call.error}`,
     });
-  } catch (error) {
-    checks.push({ name: 'anchor_call', ok: false, detail: `input is not an Anchor call: ${message(error)}` });
+    return checks;
   }
+  const { functionName, blockId, root } = read.call;
+  const blockOk =
+    typeof blockId === 'bigint' &&
+    Number.isSafeInteger(receipt.block_id) &&
+    blockId === BigInt(receipt.block_id);
+  const rootOk = sameHex(root, receipt.root);
+  const ok = functionName === 'anchor' && blockOk && rootOk;
+  const called = `${functionName}(${String(blockId)}, ${String(root)})`;
+  checks.push({
+    name: 'anchor_call',
+    ok,
+    detail: ok ? called : `${called}, receipt says anchor(${receipt.block_id}, ${receipt.root})`,
+    values: {
+      function: functionName,
+      block: String(blockId),
+      root: String(root),
+      recordedBlock: String(receipt.block_id),
+      recordedRoot: String(receipt.root),
+    },
+  });
   return checks;
+}
+
+/** Names of the chain checks, in order (confirmations only when asked for). */
+export function chainCheckNames(confirmations: boolean | undefined): CheckName[] {
+  const names: CheckName[] = ['chain_id', 'transaction', 'contract', 'status'];
+  if (confirmations) names.push('confirmations');
+  names.push('anchor_call');
+  return names;
+}
+
+/** `checks`, completed with every missing chain check failed with `detail`, in order. */
+export function withMissingFailed(
+  checks: ReceiptCheck[],
+  names: CheckName[],
+  detail: string,
+): ReceiptCheck[] {
+  return names.map((name) => checks.find((check) => check.name === name) ?? { name, ok: false, detail });
+}
+
+export async function chainChecks(receipt: AnchorFields, options: VerifyOptions): Promise<ReceiptCheck[]> {
+  const names = chainCheckNames(options.confirmations);
+  const client = rpcClient(options);
+  if (!client) return withMissingFailed([], names, 'no RPC URL (pass --rpc URL)');
+  let chainId: number;
+  try {
+    chainId = await getChainId(client);
+  } catch (error) {
+    return withMissingFailed([], names, `cannot reach the node: ${message(error)}`);
+  }
+  const checks = [chainIdCheck(receipt, chainId)];
+  const hash = receipt.transaction_hash;
+  if (typeof hash !== 'string' || !HEX32.test(hash)) {
+    return withMissingFailed(checks, names, 'the receipt has no transaction hash');
+  }
+  checks.push(
+    ...transactionChecks(receipt, await readAnchor(client, hash as Hex, Boolean(options.confirmations))),
+  );
+  return withMissingFailed(checks, names, 'no transaction');
+}
+
+/** The checks made without a node: format, leaf from the record, proof folded into the root. */
+export function recordChecks(receipt: ReceiptInput, fold?: Fold): ReceiptCheck[] {
+  const format = formatCheck(receipt);
+  if (!format.ok && (typeof receipt !== 'object' || receipt === null)) return [format];
+  return [format, leafCheck(receipt), rootCheck(receipt, fold)];
 }
 
 /** Every check of a receipt; ok only when all pass. */
@@ -297,10 +385,7 @@ export async function verifyReceipt(
   receipt: ReceiptInput,
   options: VerifyOptions = {},
 ): Promise<ReceiptVerification> {
-  const format = formatCheck(receipt);
-  const checks: ReceiptCheck[] = [format];
-  if (format.ok || (typeof receipt === 'object' && receipt !== null)) {
-    checks.push(leafCheck(receipt), rootCheck(receipt), ...(await chainChecks(receipt, options)));
-  }
+  const checks = recordChecks(receipt);
+  if (checks.length > 1) checks.push(...(await chainChecks(receipt, options)));
   return { ok: checks.every((check) => check.ok), checks };
 }

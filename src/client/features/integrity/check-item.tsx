@@ -2,7 +2,7 @@
 import Cancel from '@mui/icons-material/Cancel';
 import CheckCircle from '@mui/icons-material/CheckCircle';
 import { Box, ListItem, ListItemIcon, ListItemText } from '@mui/material';
-import { useIntl } from 'react-intl';
+import { type IntlShape, useIntl } from 'react-intl';
 import type { ReceiptCheck } from '../../../shared/integrity/receipt.ts';
 
 const mono = {
@@ -14,6 +14,21 @@ const mono = {
 export type CheckMessageId = (name: ReceiptCheck['name']) => string;
 const recordCheckId: CheckMessageId = (name) => `verify.check.${name}`;
 
+/** A check's explanation in the page's language ("could not be checked" when it read nothing). */
+export function checkExplanation(
+  intl: IntlShape,
+  check: ReceiptCheck,
+  network: string,
+  messageId: CheckMessageId = recordCheckId,
+): string {
+  return check.values
+    ? intl.formatMessage(
+        { id: `${messageId(check.name)}.${check.ok ? 'pass' : 'fail'}` },
+        { ...check.values, network },
+      )
+    : intl.formatMessage({ id: 'verify.check.not_checked' });
+}
+
 export function CheckItem({
   check,
   network,
@@ -24,11 +39,8 @@ export function CheckItem({
   messageId?: CheckMessageId;
 }) {
   const intl = useIntl();
-  const values = { ...check.values, network };
   // A check that failed before reading anything (node unreachable, earlier check failed) has no values.
-  const explanation = check.values
-    ? intl.formatMessage({ id: `${messageId(check.name)}.${check.ok ? 'pass' : 'fail'}` }, values)
-    : intl.formatMessage({ id: 'verify.check.not_checked' });
+  const explanation = checkExplanation(intl, check, network, messageId);
   const fields = check.name === 'leaf' && !check.ok ? check.values?.fields : undefined;
   return (
     <ListItem disableGutters data-check={check.name} data-status={check.ok ? 'pass' : 'fail'}>

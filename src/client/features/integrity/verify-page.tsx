@@ -16,8 +16,10 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { useIntl } from 'react-intl';
+import { isProofBundle } from '../../../shared/integrity/bundle.ts';
 import { type ReceiptInput, verifyReceipt } from '../../../shared/integrity/receipt.ts';
 import { decodeReceiptFragment } from '../../../shared/integrity/receipt-link.ts';
+import { BundleVerification } from './bundle-verification';
 import { CheckItem } from './check-item';
 import { ReportVerification } from './report-verification';
 import { explorerTxUrl, INTEGRITY_FIELDS } from './verification';
@@ -36,7 +38,9 @@ const mono = {
 type Loaded =
   | { state: 'none' }
   | { state: 'error'; source: 'file' | 'link'; name?: string }
-  | { state: 'ready'; source: 'file' | 'link'; name?: string; receipt: ReceiptInput };
+  | { state: 'ready'; source: 'file' | 'link'; name?: string; receipt: ReceiptInput }
+  // A proof bundle (issue 17): its text goes to the worker, which checks every record.
+  | { state: 'bundle'; name: string; text: string; count: number; network: string };
 
 function fromFragment(hash: string): Loaded {
   try {
@@ -49,8 +53,13 @@ function fromFragment(hash: string): Loaded {
 
 async function fromFile(file: File): Promise<Loaded> {
   try {
-    const receipt: unknown = JSON.parse(await file.text());
+    const text = await file.text();
+    const receipt: unknown = JSON.parse(text);
     if (typeof receipt !== 'object' || receipt === null || Array.isArray(receipt)) throw new Error();
+    if (isProofBundle(receipt)) {
+      const network = String(receipt.network ?? '—');
+      return { state: 'bundle', name: file.name, text, count: receipt.records.length, network };
+    }
     return { state: 'ready', source: 'file', name: file.name, receipt: receipt as ReceiptInput };
   } catch {
     return { state: 'error', source: 'file', name: file.name };
@@ -286,6 +295,21 @@ export function VerifyPage() {
           </Typography>
           <Verification receipt={loaded.receipt} rpcUrl={rpcUrl} run={run} />
           <Summary receipt={loaded.receipt} />
+        </>
+      )}
+      {loaded.state === 'bundle' && (
+        <>
+          <Typography variant="body2" color="text.secondary" data-testid="verify-source">
+            {intl.formatMessage({ id: 'verify.source.bundle' }, { name: loaded.name })}
+          </Typography>
+          <BundleVerification
+            key={`${loaded.name}:${loaded.text.length}`}
+            text={loaded.text}
+            count={loaded.count}
+            network={loaded.network}
+            rpcUrl={rpcUrl}
+            run={run}
+          />
         </>
       )}
       <ReportVerification rpcUrl={rpcUrl} run={run} />

@@ -223,11 +223,19 @@ export function SterilizationListPage({
         }
         trailing={
           abilities.canDownloadSterilizations && (
-            <ExportLink
-              exportName="sterilizations-filtered"
-              filters={filters}
-              labelId="sterilizations.filter.download"
-            />
+            <Box sx={{ display: 'flex', gap: 2, ml: 'auto' }}>
+              <ExportLink
+                exportName="sterilizations-filtered"
+                filters={filters}
+                labelId="sterilizations.filter.download"
+              />
+              {/* The same records' proofs, to check on /verify or with verify-receipt (issue 17). */}
+              <ExportLink
+                exportName="sterilizations-proof-bundle"
+                filters={filters}
+                labelId="sterilizations.filter.download_proofs"
+              />
+            </Box>
           )
         }
       >

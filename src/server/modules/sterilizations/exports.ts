@@ -50,7 +50,7 @@ const TIME_COLUMNS = sql`
   to_char(s.received_ts at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS') as received_utc,
   s.received_ts::text as cursor_ts`;
 
-interface Cursor {
+export interface Cursor {
   ts: string;
   id: string;
 }
@@ -139,7 +139,7 @@ function* inSlices<T>(rows: T[], line: (row: T) => string): Generator<string> {
   }
 }
 
-const before = (cursor: Cursor | null): SQL[] =>
+export const before = (cursor: Cursor | null): SQL[] =>
   cursor ? [sql`(s.received_ts, s.id) < (${cursor.ts}::timestamptz, ${cursor.id}::bigint)`] : [];
 
 /** The list's records for these filters, newest first (the list's default order). */
@@ -275,7 +275,7 @@ export function okExport(
   return Readable.from(okCsv(db, scope, window, batchRows), { objectMode: false });
 }
 
-/** `attachment; filename="<base>-YYYY-MM-DD.csv"`, dated with today's UTC date. */
-export function attachmentName(base: string, now = new Date()): string {
-  return `attachment; filename="${base}-${now.toISOString().slice(0, 10)}.csv"`;
+/** `attachment; filename="<base>-YYYY-MM-DD.csv"` (or another extension), dated with today's UTC date. */
+export function attachmentName(base: string, now = new Date(), extension = 'csv'): string {
+  return `attachment; filename="${base}-${now.toISOString().slice(0, 10)}.${extension}"`;
 }

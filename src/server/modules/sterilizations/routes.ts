@@ -4,6 +4,7 @@
  */
 import { can, isTenantScoped } from '../../../shared/access/index.ts';
 import { requireAbility, requireModule, tenantScope } from '../../auth/guards.ts';
+import type { ChainService } from '../../chain/service.ts';
 import type { ApiModule } from '../../contract/handler-types.ts';
 import type { Db } from '../../db/client.ts';
 import { forbidden, notFound, ok } from '../../http/envelope.ts';
@@ -11,6 +12,7 @@ import { pageOf, pageRequest } from '../../http/paging.ts';
 import { receivedWindow } from '../../http/received-window.ts';
 import { attachmentName, EXPORT_BATCH_ROWS, filteredExport, okExport } from './exports.ts';
 import { ingest } from './ingestion.ts';
+import { type BundleChain, proofBundleExport } from './proof-bundle.ts';
 import { recallExport, recallSummary } from './recall.ts';
 import {
   customerExists,
@@ -50,8 +52,25 @@ export function sterilizationsModule(deps: {
   sessionIdleMinutes: number;
   /** Hears stored record ids after each ingestion (the alert evaluation); must not throw. */
   onRecordsStored?: (recordIds: number[]) => void;
+  /** The chain the proof bundle names (network, chain id, contract); absent: the bundle names none. */
+  chain?: ChainService;
 }): ApiModule {
   const { db, sessionIdleMinutes, onRecordsStored } = deps;
+  const currentChain = async (): Promise<BundleChain> => {
+    try {
+      const connected = await deps.chain?.chain();
+      return connected
+        ? {
+            network: connected.network,
+            chain_id: connected.chainId,
+            contract_address: connected.contractAddress,
+          }
+        : null;
+    } catch {
+      // The chain down: the bundle still lists the records and proofs; a verifier names the chain.
+      return null;
+    }
+  };
   const pool = (db as unknown as { $client?: { options?: { max?: number } } }).$client;
   const batchRows = pool?.options?.max === 1 ? SINGLE_CONNECTION_BATCH_ROWS : EXPORT_BATCH_ROWS;
   return {
@@ -151,6 +170,28 @@ export function sterilizationsModule(deps: {
         });
         reply.headers({ ...CSV_HEADERS, 'content-disposition': attachmentName('sterilizations') });
         return reply.send(filteredExport(db, filter, batchRows));
+      },
+
+      async exportSterilizationsProofBundle(request, reply) {
+        const { ticket, from, to, customerId, deviceId, anomaly, lotStatus } = request.query;
+        const holder = await consumeTicket(db, ticket, 'sterilizations-proof-bundle', sessionIdleMinutes);
+        const filter = await resolveFilter(db, {
+          scope: holderScope(holder, 'sterilizations-proof-bundle'),
+          customerId,
+          deviceId,
+          anomaly,
+          window: receivedWindow(from, to),
+          lotStatus,
+        });
+        const chain = await currentChain();
+        const now = new Date();
+        reply.headers({
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+          'content-disposition': attachmentName('proof-bundle', now, 'json'),
+        });
+        return reply.send(proofBundleExport(db, filter, chain, batchRows, now));
       },
 
       async exportSterilizationsOk(request, reply) {

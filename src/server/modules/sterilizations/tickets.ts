@@ -15,7 +15,12 @@ import { ApiError } from '../../http/envelope.ts';
 
 export const TICKET_TTL_SECONDS = 60;
 
-export const EXPORTS = ['sterilizations-filtered', 'sterilizations-ok', 'recall'] as const;
+export const EXPORTS = [
+  'sterilizations-filtered',
+  'sterilizations-ok',
+  'recall',
+  'sterilizations-proof-bundle',
+] as const;
 export type ExportName = (typeof EXPORTS)[number];
 
 /** The ability each export needs, when the ticket is made and again when it is used. */
@@ -24,6 +29,8 @@ export const EXPORT_ABILITY: Record<ExportName, AbilityName> = {
   'sterilizations-ok': 'canDownloadCustomers',
   // The recall file is the filtered list's records of one lot: whoever may download those may download it.
   recall: 'canDownloadSterilizations',
+  // The filtered list's records with their proofs (issue 17): the same records as the filtered CSV.
+  'sterilizations-proof-bundle': 'canDownloadSterilizations',
 };
 
 export interface TicketHolder {
