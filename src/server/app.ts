@@ -161,6 +161,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
       db,
       sessionIdleMinutes: config.sessionIdleMinutes,
       onRecordsStored: alerts.recordsStored,
+      chain,
+      appUrl: config.mail.appUrl ?? openUrl(config.host, config.port),
     }),
     certificatesModule({ db }),
     transactionsModule({ db, chain }),
