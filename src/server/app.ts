@@ -162,6 +162,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
       sessionIdleMinutes: config.sessionIdleMinutes,
       onRecordsStored: alerts.recordsStored,
       chain,
+      appUrl: config.mail.appUrl ?? openUrl(config.host, config.port),
     }),
     certificatesModule({ db }),
     transactionsModule({ db, chain }),

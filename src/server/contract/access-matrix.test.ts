@@ -533,6 +533,17 @@ const CASES: Record<string, Case> = {
       url: `/api/v1/sterilizations/device-filter/${customerId}`,
     }),
   },
+  downloadCycleReport: {
+    tenants: ['own', 'other'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    // A record in a MINED block: the report reads the chain for its QR code's receipt.
+    request: async ({ customerId }) => ({
+      method: 'GET',
+      url: `/api/v1/sterilizations/cycle-report/${(await blockOf(customerId)).recordId}?lang=it`,
+    }),
+  },
   ingestSterilizations: {
     tenants: ['own', 'other'],
     // The device's signature authorises it, not a session.

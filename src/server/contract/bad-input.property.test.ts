@@ -53,6 +53,8 @@ let ownCustomer: number;
 let spareCustomer: number;
 let ownUser: number;
 let ownDevice: number;
+/** A record of the own customer (the cycle report's path). */
+let ownRecord: number;
 let certificate: number;
 let transactionHash: string;
 const callerIds = {} as Record<'SUPER_ADMIN' | 'CUSTOMER', number>;
@@ -66,6 +68,13 @@ beforeAll(async () => {
   spareCustomer = await makeCustomer(t);
   ownUser = await makeUser(t, ownCustomer);
   ownDevice = await makeDevice(t, ownCustomer);
+  const record = await t.database.pool.query(
+    `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
+       effective_time, residual_lamp_life, status_code, notes)
+     values ($1, $2, now(), 1, 300, 10, 10, 4000, 0, 'Property record') returning id`,
+    [ownDevice, ownCustomer],
+  );
+  ownRecord = Number(record.rows[0].id);
   certificate = await makeCertificate(t);
   transactionHash = await devnetTransactionHash(t);
 });
@@ -382,6 +391,11 @@ const INPUTS: Record<string, Input> = {
   getSterilizationDeviceFilter: {
     callers: STAFF_AND_CUSTOMER,
     path: async () => ({ customerId: String(ownCustomer) }),
+  },
+  downloadCycleReport: {
+    callers: STAFF_AND_CUSTOMER,
+    path: async () => ({ id: String(ownRecord) }),
+    query: async () => ({ lang: 'it' }),
   },
   ingestSterilizations: {
     callers: ANYONE,

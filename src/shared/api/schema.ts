@@ -609,6 +609,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sterilizations/cycle-report/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Sterilization record id. */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * The cycle report PDF of one record, in the reader's language.
+     * @description Customer, device, the record's 14 fields, its status and its anchoring (block, network, transaction). A record in a MINED block also gets a QR code holding the public `/verify#r=...` link with the record's proof receipt (docs/integrity.md §9), on APP_URL's origin. Another tenant's record answers 404, like every read.
+     */
+    get: operations['downloadCycleReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/ingest/sterilizations': {
     parameters: {
       query?: never;
@@ -3510,6 +3533,31 @@ export interface operations {
           };
         };
       };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  downloadCycleReport: {
+    parameters: {
+      query?: {
+        /** @description The report's language (the reader's). */
+        lang?: 'en' | 'it';
+      };
+      header?: never;
+      path: {
+        /** @description Sterilization record id. */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ReportPdf'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];

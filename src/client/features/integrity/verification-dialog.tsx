@@ -34,6 +34,7 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Sterilization } from '../../../shared/api/index.ts';
 import { encodeReceiptFragment } from '../../../shared/integrity/receipt-link.ts';
+import { CycleReportButton } from '../../components/cycle-report-button';
 import { LotStatusChip } from '../../components/lot-status-chip';
 import { formatDateTimeWithUtc } from '../../lib/dates';
 import { useAnchorTransaction, useChainInfo, useServerHashes } from './api/integrity';
@@ -458,6 +459,7 @@ export default function VerificationDialog({
         )}
       </DialogContent>
       <DialogActions>
+        {hasFormData(record) && <CycleReportButton recordId={record.id} />}
         <Button variant="contained" onClick={onClose} autoFocus>
           {intl.formatMessage({ id: 'common.ok' })}
         </Button>

@@ -16,6 +16,7 @@ import {
   processProof,
 } from '../../../shared/integrity/index.ts';
 import type { ProofReceipt } from '../../../shared/integrity/receipt.ts';
+import { recordReceipt } from '../../../shared/integrity/record-receipt.ts';
 
 export { INTEGRITY_FIELDS, type IntegrityField };
 
@@ -137,25 +138,17 @@ export function proofReceipt(
 ): ProofReceipt | null {
   const data = record.blockchain_data;
   if (!data) return null;
-  const canonical = formRecord(initialForm(record), record);
-  const version = hashingVersionOf(data);
-  const values = Object.fromEntries(
-    INTEGRITY_FIELDS.map((field) => [field, canonicalValue(field, canonical[field], version)]),
-  ) as Record<IntegrityField, string | null>;
-  const { leaf, root } = computeHashes(initialForm(record), record, data);
-  return {
-    format: 'uvtrace-proof-receipt/1',
-    hashing_version: data.hashing_version,
-    record: values,
-    leaf,
-    proof: data.proof,
-    root,
-    block_id: data.blockchain_data_block_id,
-    network: data.blockchain_data_block.network,
-    chain_id: chain?.chain_id ?? null,
-    contract_address: chain?.contract_address ?? null,
-    transaction_hash: data.blockchain_data_block.transaction_hash,
-  };
+  return recordReceipt(
+    formRecord(initialForm(record), record),
+    {
+      hashing_version: data.hashing_version,
+      block_id: data.blockchain_data_block_id,
+      proof: data.proof,
+      network: data.blockchain_data_block.network,
+      transaction_hash: data.blockchain_data_block.transaction_hash,
+    },
+    chain,
+  );
 }
 
 const EXPLORERS: Record<string, string> = {

@@ -10,6 +10,7 @@ import type { Db } from '../../db/client.ts';
 import { forbidden, notFound, ok } from '../../http/envelope.ts';
 import { pageOf, pageRequest } from '../../http/paging.ts';
 import { receivedWindow } from '../../http/received-window.ts';
+import { cycleReportPdf, findCycleRecord } from './cycle-report.ts';
 import { attachmentName, EXPORT_BATCH_ROWS, filteredExport, okExport } from './exports.ts';
 import { ingest } from './ingestion.ts';
 import { type BundleChain, proofBundleExport } from './proof-bundle.ts';
@@ -52,13 +53,15 @@ export function sterilizationsModule(deps: {
   sessionIdleMinutes: number;
   /** Hears stored record ids after each ingestion (the alert evaluation); must not throw. */
   onRecordsStored?: (recordIds: number[]) => void;
-  /** The chain the proof bundle names (network, chain id, contract); absent: the bundle names none. */
-  chain?: ChainService;
+  /** The chain the proof bundle and the cycle report's QR name (network, chain id, contract). */
+  chain: ChainService;
+  /** Origin of the /verify link printed as the cycle report's QR code (APP_URL). */
+  appUrl: string;
 }): ApiModule {
   const { db, sessionIdleMinutes, onRecordsStored } = deps;
   const currentChain = async (): Promise<BundleChain> => {
     try {
-      const connected = await deps.chain?.chain();
+      const connected = await deps.chain.chain();
       return connected
         ? {
             network: connected.network,
@@ -145,6 +148,21 @@ export function sterilizationsModule(deps: {
         if (scope !== null && scope !== customerId) throw notFound();
         if (!(await customerExists(db, customerId))) throw notFound();
         return ok(await deviceOptions(db, customerId));
+      },
+
+      async downloadCycleReport(request, reply) {
+        const auth = requireModule(request, 'sterilizations');
+        const row = await findCycleRecord(db, request.params.id, tenantScope(auth));
+        if (!row) throw notFound();
+        const lang = request.query.lang ?? 'en';
+        const pdf = Buffer.from(await cycleReportPdf(deps, row, lang));
+        return reply
+          .header('Content-Type', 'application/pdf')
+          .header('Content-Length', String(pdf.length))
+          .header('Content-Disposition', `attachment; filename="cycle-report-${row.id}-${lang}.pdf"`)
+          .header('Cache-Control', 'private, no-store')
+          .header('X-Content-Type-Options', 'nosniff')
+          .send(pdf);
       },
 
       async createExportTicket(request, reply) {

@@ -2,6 +2,7 @@ import { Box, Card, CardContent, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import type { Sterilization } from '../../../../shared/api/index.ts';
+import { CycleReportButton } from '../../../components/cycle-report-button';
 import { LotStatusChip } from '../../../components/lot-status-chip';
 import { notesText, statusMessageId } from '../format';
 
@@ -68,6 +69,9 @@ export function SterilizationDetails({ record }: { record: Sterilization }) {
               </Typography>
             </Box>
           ))}
+        </Box>
+        <Box sx={{ mt: 1 }}>
+          <CycleReportButton recordId={record.id} />
         </Box>
       </CardContent>
     </Card>

@@ -1,0 +1,111 @@
+import { readFile } from 'node:fs/promises';
+import { expect, type Page, test } from '@playwright/test';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { pdfQrCodes } from '../src/server/test/pdf-qr.ts';
+import { DEMO, inItalian, loginAs, logout } from './fixtures.ts';
+
+/*
+ * The cycle report PDF of one record (issue 17): downloaded from the record's details, its QR code
+ * decoded as a phone would and opened logged out: the public /verify page passes every check. In
+ * Italian, from the verification modal, the PDF speaks Italian.
+ */
+
+type Row = { id: number; blockchain_data: { blockchain_data_block: { status: string } } | null };
+
+/** Waits until the newest record of Clinica San Marco (blockchain enabled) is in a MINED block. */
+async function waitForMinedRecord(page: Page): Promise<number> {
+  const raw = await page.evaluate(() => localStorage.getItem('uvtrace.session'));
+  const { token } = JSON.parse(raw ?? '{}') as { token?: string };
+  let id = 0;
+  await expect
+    .poll(
+      async () => {
+        const response = await page.request.get('/api/v1/sterilizations?customerId=2', {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        const first = ((await response.json()) as { data: { data: Row[] } }).data.data[0];
+        id = first?.id ?? 0;
+        return first?.blockchain_data?.blockchain_data_block.status ?? 'none';
+      },
+      { timeout: 60_000, intervals: [500, 1000, 2000] },
+    )
+    .toBe('MINED');
+  return id;
+}
+
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
+  return text.replace(/\s+/g, ' ');
+}
+
+const firstRow = (page: Page) => page.getByRole('table').locator('tbody tr').first();
+
+test.describe
+  .serial('cycle report PDF', () => {
+    let link = '';
+    let recordId = 0;
+
+    test('downloaded from the details; its QR opens /verify logged out and every check passes', async ({
+      page,
+    }, testInfo) => {
+      test.slow();
+      const name = await loginAs(page, DEMO.super);
+      recordId = await waitForMinedRecord(page);
+      await page.goto('/sterilizations?customerId=2');
+      await firstRow(page).getByRole('button', { name: 'Show details' }).click();
+      await expect(page.getByTestId('sterilization-details')).toBeVisible();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Cycle report (PDF)' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`cycle-report-${recordId}-en.pdf`);
+      const file = testInfo.outputPath(download.suggestedFilename());
+      await download.saveAs(file);
+      const bytes = new Uint8Array(await readFile(file));
+      const text = await pdfText(bytes);
+      expect(text).toContain('Sterilization cycle report');
+      expect(text).toContain(`Record ID ${recordId}`);
+      expect(text).toContain('Anchored: the transaction is mined');
+
+      const codes = await pdfQrCodes(bytes);
+      expect(codes).toHaveLength(1);
+      link = codes[0] ?? '';
+      expect(link).toMatch(/^https?:\/\/[^/]+\/verify#r=[A-Za-z0-9_-]+$/);
+      await logout(page, name);
+      await expect(page).toHaveURL(/\/login/);
+
+      await page.goto(link);
+      await expect(page.getByTestId('verify-source')).toHaveText('Receipt from the link');
+      await expect(page.getByTestId('verify-verdict')).toHaveAttribute('data-verdict', 'success', {
+        timeout: 20_000,
+      });
+      const checks = page.locator('[data-check]');
+      expect(await checks.count()).toBeGreaterThanOrEqual(9);
+      for (const check of await checks.all()) await expect(check).toHaveAttribute('data-status', 'pass');
+      await expect(page.locator('[data-field="id"]')).toHaveText(String(recordId));
+    });
+
+    test('in Italian, from the verification modal, the PDF is in Italian', async ({ page }, testInfo) => {
+      await loginAs(page, DEMO.super);
+      await inItalian(page);
+      await page.goto('/sterilizations?customerId=2');
+      await firstRow(page).getByRole('button', { name: 'Verifica dati' }).click();
+      const modal = page.getByRole('dialog');
+      await expect(modal.getByLabel('ID record', { exact: true })).toHaveValue(String(recordId));
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        modal.getByRole('button', { name: 'Rapporto del ciclo (PDF)' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`cycle-report-${recordId}-it.pdf`);
+      const file = testInfo.outputPath(download.suggestedFilename());
+      await download.saveAs(file);
+      const bytes = new Uint8Array(await readFile(file));
+      const text = await pdfText(bytes);
+      expect(text).toContain('Rapporto del ciclo di sterilizzazione');
+      expect(text).toContain(`ID record ${recordId}`);
+      expect(text).toContain('Dose UV (energia erogata)');
+      expect(text).toContain('Ancorato: la transazione è minata');
+      // The same record, the same receipt: the link is the English report's.
+      expect(await pdfQrCodes(bytes)).toEqual([link]);
+    });
+  });
