@@ -1,106 +1,46 @@
 import NotificationsIcon from '@mui/icons-material/Notifications';
-import {
-  Badge,
-  Box,
-  Button,
-  Divider,
-  IconButton,
-  ListItemText,
-  Menu,
-  MenuItem,
-  Stack,
-  Tooltip,
-  Typography,
-} from '@mui/material';
-import { useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { Badge, IconButton } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
 import { useIntl } from 'react-intl';
-import type { Alert } from '../../../shared/api/index.ts';
-import { formatDateTime } from '../../lib/dates';
-import { useAbilities } from '../../lib/session';
-import { useAlerts, useUnreadAlerts } from './api/alerts';
-import { AlertActionDialog } from './components/alert-action-dialog';
-import { alertSummary } from './components/alert-summary';
+import { useUnreadAlerts } from './api/alerts';
 
-/** Latest unacknowledged alerts in the bell's menu. */
-const BELL_ROWS = 5;
+// The menu brings dates and the comment form (date-fns, formik, yup): fetched when the pointer or focus
+// first reaches the bell, not with the top bar of every first page.
+const loadMenu = () => import('./alerts-bell-menu');
+const AlertsBellMenu = lazy(loadMenu);
 
-/**
- * The top bar's bell: how many alerts are open and unacknowledged, and a menu of the latest ones with
- * Acknowledge (which opens the comment dialog) and a link to the whole list.
- */
+/** The top bar's bell: how many alerts are open and unacknowledged; opens the menu of the latest. */
 export function AlertsBell() {
   const intl = useIntl();
-  const navigate = useNavigate();
-  const abilities = useAbilities();
   const unread = useUnreadAlerts().data?.unread ?? 0;
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const latest = useAlerts({ state: 'open', page: 1, sortBy: 'raised_at', sortDir: 'desc' }, anchor !== null);
-  const [acknowledging, setAcknowledging] = useState<Alert | null>(null);
+  // Once opened, the menu stays mounted: its acknowledge dialog outlives the menu's closing.
+  const [opened, setOpened] = useState(false);
   const label = intl.formatMessage({ id: 'alerts.bell.label' }, { count: unread });
-  const rows = (latest.data?.data ?? []).slice(0, BELL_ROWS);
+  const prefetch = () => void loadMenu();
 
   return (
     <>
-      <Tooltip title={label}>
-        <IconButton color="inherit" aria-label={label} onClick={(event) => setAnchor(event.currentTarget)}>
-          <Badge badgeContent={unread} color="error" max={99} data-testid="alerts-bell-count">
-            <NotificationsIcon />
-          </Badge>
-        </IconButton>
-      </Tooltip>
-      <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={() => setAnchor(null)}
-        slotProps={{ paper: { sx: { width: 400, maxWidth: '100vw' } }, list: { 'aria-label': label } }}
+      <IconButton
+        color="inherit"
+        aria-label={label}
+        title={label}
+        onPointerEnter={prefetch}
+        onFocus={prefetch}
+        onClick={(event) => {
+          setAnchor(event.currentTarget);
+          setOpened(true);
+        }}
       >
-        <Box sx={{ px: 2, py: 1 }}>
-          <Typography variant="subtitle1" component="h2">
-            {intl.formatMessage({ id: 'alerts.bell.title' })}
-          </Typography>
-        </Box>
-        <Divider />
-        {rows.length === 0 && (
-          <MenuItem disabled>
-            <ListItemText primary={intl.formatMessage({ id: 'alerts.bell.empty' })} />
-          </MenuItem>
-        )}
-        {rows.map((alert) => (
-          <MenuItem key={alert.id} sx={{ whiteSpace: 'normal', alignItems: 'flex-start' }} disableRipple>
-            <Stack spacing={0.5} sx={{ width: '100%' }}>
-              <ListItemText
-                primary={intl.formatMessage({ id: `alerts.kind.${alert.kind}` })}
-                secondary={`${alertSummary(intl, alert)} · ${formatDateTime(alert.raised_at)}`}
-              />
-              {abilities.canAcknowledgeAlerts && (
-                <Box>
-                  <Button
-                    size="small"
-                    variant="outlined"
-                    onClick={() => {
-                      setAnchor(null);
-                      setAcknowledging(alert);
-                    }}
-                  >
-                    {intl.formatMessage({ id: 'alerts.acknowledge.button' })}
-                  </Button>
-                </Box>
-              )}
-            </Stack>
-          </MenuItem>
-        ))}
-        <Divider />
-        <MenuItem
-          onClick={() => {
-            setAnchor(null);
-            void navigate({ to: '/alerts', search: { state: 'active' } });
-          }}
-        >
-          {intl.formatMessage({ id: 'alerts.bell.all' })}
-        </MenuItem>
-      </Menu>
-      <AlertActionDialog alert={acknowledging} action="acknowledge" onClose={() => setAcknowledging(null)} />
+        <Badge badgeContent={unread} color="error" max={99} data-testid="alerts-bell-count">
+          <NotificationsIcon />
+        </Badge>
+      </IconButton>
+      {opened && (
+        <Suspense fallback={null}>
+          <AlertsBellMenu anchor={anchor} label={label} onClose={() => setAnchor(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

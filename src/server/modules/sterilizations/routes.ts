@@ -13,6 +13,7 @@ import { receivedWindow } from '../../http/received-window.ts';
 import { cycleReportPdf, findCycleRecord } from './cycle-report.ts';
 import { attachmentName, EXPORT_BATCH_ROWS, filteredExport, okExport } from './exports.ts';
 import { ingest } from './ingestion.ts';
+import type { Direction, SterilizationFilter, SterilizationSort } from './list.ts';
 import { type BundleChain, proofBundleExport } from './proof-bundle.ts';
 import { recallExport, recallSummary } from './recall.ts';
 import {
@@ -74,6 +75,20 @@ export function sterilizationsModule(deps: {
       return null;
     }
   };
+  /** One page of a filtered record list (the sterilization list and the recall list). */
+  const recordPage = async (
+    filter: SterilizationFilter,
+    query: { page?: number; sortBy?: SterilizationSort; sortDir?: Direction },
+  ) => {
+    const paging = pageRequest(query.page);
+    const { rows, total } = await listSterilizationPage(db, filter, {
+      sort: query.sortBy ?? 'received_ts',
+      dir: query.sortDir ?? 'desc',
+      limit: paging.limit,
+      offset: paging.offset,
+    });
+    return pageOf(rows, total, paging);
+  };
   const pool = (db as unknown as { $client?: { options?: { max?: number } } }).$client;
   const batchRows = pool?.options?.max === 1 ? SINGLE_CONNECTION_BATCH_ROWS : EXPORT_BATCH_ROWS;
   return {
@@ -85,7 +100,6 @@ export function sterilizationsModule(deps: {
       async listSterilizations(request) {
         const auth = requireModule(request, 'sterilizations');
         const { page, sortBy, sortDir, customerId, deviceId, anomaly, from, to, lotStatus } = request.query;
-        const paging = pageRequest(page);
         const filter = await resolveFilter(db, {
           scope: tenantScope(auth),
           customerId,
@@ -94,19 +108,12 @@ export function sterilizationsModule(deps: {
           window: receivedWindow(from, to),
           lotStatus,
         });
-        const { rows, total } = await listSterilizationPage(db, filter, {
-          sort: sortBy ?? 'received_ts',
-          dir: sortDir ?? 'desc',
-          limit: paging.limit,
-          offset: paging.offset,
-        });
-        return ok(pageOf(rows, total, paging));
+        return ok(await recordPage(filter, { page, sortBy, sortDir }));
       },
 
       async listRecallRecords(request) {
         const auth = requireModule(request, 'sterilizations');
         const { lot, page, sortBy, sortDir, customerId, deviceId, from, to } = request.query;
-        const paging = pageRequest(page);
         const filter = await resolveFilter(db, {
           scope: tenantScope(auth),
           customerId,
@@ -114,13 +121,7 @@ export function sterilizationsModule(deps: {
           window: receivedWindow(from, to),
           lot,
         });
-        const { rows, total } = await listSterilizationPage(db, filter, {
-          sort: sortBy ?? 'received_ts',
-          dir: sortDir ?? 'desc',
-          limit: paging.limit,
-          offset: paging.offset,
-        });
-        return ok(pageOf(rows, total, paging));
+        return ok(await recordPage(filter, { page, sortBy, sortDir }));
       },
 
       async getRecallSummary(request) {
