@@ -1,5 +1,5 @@
 export { FilterBar } from './filter-bar';
 export { ListPage } from './list-page';
-export { SearchFilter } from './search-filter';
+export { SearchBar, SearchFilter } from './search-filter';
 export { type FilterOption, SelectFilter } from './select-filter';
 export { TEXT_FILTER_DELAY_MS, TextFilter } from './text-filter';

@@ -18,7 +18,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Certificate } from '../../../shared/api/index.ts';
 import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
-import { FilterBar, ListPage, SearchFilter } from '../../components/list';
+import { ListPage, SearchBar } from '../../components/list';
 import { ButtonLink, TextLink } from '../../components/router-link';
 import { formatDay } from '../../lib/dates';
 import { useAbilities } from '../../lib/session';
@@ -199,18 +199,12 @@ export function CertificateListPage({
         )
       }
     >
-      <FilterBar
+      <SearchBar
         labelId="certificates.list.filters"
-        resetLabelId="list.search.reset"
-        filtered={search.q !== undefined}
-        onReset={() => onSearchChange({ q: undefined, page: 1 })}
-      >
-        <SearchFilter
-          placeholderId="certificates.list.search_placeholder"
-          value={search.q}
-          onChange={(q) => onSearchChange({ q, page: 1 })}
-        />
-      </FilterBar>
+        placeholderId="certificates.list.search_placeholder"
+        value={search.q}
+        onChange={(q) => onSearchChange({ q, page: 1 })}
+      />
       <DataTable<Certificate>
         labelId="certificates.list.title"
         columns={columns}
