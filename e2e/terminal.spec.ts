@@ -24,6 +24,9 @@ function machineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { HOME: process.env.HOME, PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8', ...extra };
 }
 
+/** A terminal control sequence (colour, cursor), as `script` passes them on. */
+const ESCAPE_SEQUENCE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+
 interface Server {
   process: ChildProcess;
   /** Everything printed so far, terminal escapes and carriage returns removed. */
@@ -53,7 +56,7 @@ function startServer(dataDir: string, onTerminal: boolean): Server {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     process: child,
-    output: () => text.replace(/\r/g, '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''),
+    output: () => text.replace(/\r/g, '').replace(ESCAPE_SEQUENCE, ''),
     async stop() {
       if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
       await exited;
