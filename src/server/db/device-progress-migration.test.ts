@@ -5,53 +5,10 @@
  * equal to a rebuild. Earlier migrations are applied statement by statement, data is written as the old
  * schema had it, then 0007 runs: on PostgreSQL (TEST_DATABASE_URL) or PGlite.
  */
-import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER } from './client.ts';
-import { PGLITE_EXTENSIONS } from './pglite-extensions.ts';
+import { describe, expect, it } from 'vitest';
+import { useMigrationDatabase } from '../test/migration-database.ts';
 
-type Query = (text: string) => Promise<{ rows: Record<string, unknown>[] }>;
-
-let query: Query;
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) {
-    const lite = new PGlite({ extensions: PGLITE_EXTENSIONS });
-    query = (text) => lite.query(text);
-    close = () => lite.close();
-    return;
-  }
-  const name = `uvtrace_m_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  query = (text) => client.query(text);
-  close = async () => {
-    await client.end();
-    await admin.query(`drop database if exists ${name}`);
-    await admin.end();
-  };
-});
-afterAll(() => close?.());
-
-async function apply(file: string): Promise<void> {
-  const text = readFileSync(path.join(MIGRATIONS_FOLDER, file), 'utf8');
-  for (const statement of text.split('--> statement-breakpoint')) await query(statement);
-}
-
-const migrations = readdirSync(MIGRATIONS_FOLDER)
-  .filter((file) => file.endsWith('.sql'))
-  .sort();
+const { query, apply, migrations } = useMigrationDatabase();
 
 const record = (device: number, owner: number, progressive: number) =>
   `(${device}, ${owner}, '2024-01-01T10:00Z', ${progressive}, 1, 1, 1, 1, 0)`;
