@@ -6,9 +6,9 @@
  * schema had it, then 0007 runs: on PostgreSQL (TEST_DATABASE_URL) or PGlite.
  */
 import { describe, expect, it } from 'vitest';
-import { useMigrationDatabase } from '../test/migration-database.ts';
+import { setUpMigrationDatabase } from '../test/migration-database.ts';
 
-const { query, apply, migrations } = useMigrationDatabase();
+const { query, apply, migrations } = setUpMigrationDatabase();
 
 const record = (device: number, owner: number, progressive: number) =>
   `(${device}, ${owner}, '2024-01-01T10:00Z', ${progressive}, 1, 1, 1, 1, 0)`;

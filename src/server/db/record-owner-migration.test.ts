@@ -5,9 +5,9 @@
  * written as the old schema had it, then 0005 runs: on PostgreSQL (TEST_DATABASE_URL) or PGlite.
  */
 import { describe, expect, it } from 'vitest';
-import { useMigrationDatabase } from '../test/migration-database.ts';
+import { setUpMigrationDatabase } from '../test/migration-database.ts';
 
-const { query, apply, migrations } = useMigrationDatabase();
+const { query, apply, migrations } = setUpMigrationDatabase();
 
 describe('migration 0005 (record owner)', () => {
   it('backfills owners from the devices and keeps them through a later reassignment', async () => {

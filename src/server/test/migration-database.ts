@@ -49,7 +49,7 @@ async function openEmptyDatabase(): Promise<{ query: Query; close: () => Promise
 }
 
 /** The suite's empty database: opened before its tests, closed after them. */
-export function useMigrationDatabase(): MigrationDatabase {
+export function setUpMigrationDatabase(): MigrationDatabase {
   let opened: { query: Query; close: () => Promise<void> } | undefined;
   beforeAll(async () => {
     opened = await openEmptyDatabase();

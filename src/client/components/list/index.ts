@@ -1,3 +1,4 @@
+export { type CustomerDeviceFilterIds, CustomerDeviceFilters } from './customer-device-filters';
 export { FilterBar } from './filter-bar';
 export { ListPage } from './list-page';
 export { SearchBar, SearchFilter } from './search-filter';
