@@ -3,8 +3,9 @@ import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 
 /**
- * The frame of a list shown on an entity's page (its history, its open alerts): a section named by its
- * heading (icon and title), a link to the full list beside it, then the list.
+ * The frame of a section listing things of an entity on its page (its history, its open alerts, a
+ * device's gaps): a section named by its heading (icon and title), a link to the full list beside it
+ * (if any), then the content.
  */
 export function ListPanel({
   headingId,
@@ -18,8 +19,8 @@ export function ListPanel({
   icon: ReactNode;
   /** Message id of the title. */
   titleId: string;
-  /** The link to the full list, filtered to this entity. */
-  link: ReactNode;
+  /** The link to the full list, filtered to this entity; none when empty. */
+  link?: ReactNode;
   children: ReactNode;
 }) {
   const intl = useIntl();
