@@ -22,6 +22,15 @@ export interface MigrationDatabase {
   apply(file: string): Promise<void>;
   /** The migration files, in the order they apply. */
   migrations: string[];
+  /** Applies every migration before the first whose file name contains `name`. */
+  applyBefore(name: string): Promise<void>;
+  /** Applies the first migration whose file name contains `name`, and every one after it. */
+  applyFrom(name: string): Promise<void>;
+  /**
+   * Two clinics (10, 11), a product (1), and device 1 (NP000001) of clinic 10 and device 2 (NP000002)
+   * of clinic 11, written in columns every schema has had.
+   */
+  insertTwoClinicsWithDevices(): Promise<void>;
 }
 
 async function openEmptyDatabase(): Promise<{ query: Query; close: () => Promise<void> }> {
@@ -60,14 +69,35 @@ export function setUpMigrationDatabase(): MigrationDatabase {
     if (!opened) throw new Error('the migration database is not open yet (use it inside a test)');
     return opened.query(text);
   };
+  const migrations = readdirSync(MIGRATIONS_FOLDER)
+    .filter((file) => file.endsWith('.sql'))
+    .sort();
+  async function apply(file: string) {
+    const text = readFileSync(path.join(MIGRATIONS_FOLDER, file), 'utf8');
+    for (const statement of text.split('--> statement-breakpoint')) await query(statement);
+  }
+  const indexOf = (name: string) => {
+    const index = migrations.findIndex((file) => file.includes(name));
+    if (index < 0) throw new Error(`no migration named like ${name}`);
+    return index;
+  };
   return {
     query,
-    async apply(file) {
-      const text = readFileSync(path.join(MIGRATIONS_FOLDER, file), 'utf8');
-      for (const statement of text.split('--> statement-breakpoint')) await query(statement);
+    apply,
+    migrations,
+    async applyBefore(name) {
+      for (const file of migrations.slice(0, indexOf(name))) await apply(file);
     },
-    migrations: readdirSync(MIGRATIONS_FOLDER)
-      .filter((file) => file.endsWith('.sql'))
-      .sort(),
+    async applyFrom(name) {
+      for (const file of migrations.slice(indexOf(name))) await apply(file);
+    },
+    async insertTwoClinicsWithDevices() {
+      await query(
+        `insert into customers (id, name, country) values (10, 'Old clinic', 'IT'), (11, 'New clinic', 'IT')`,
+      );
+      await query(`insert into products (id, name, type) values (1, 'Plug', 1)`);
+      await query(`insert into devices (id, customer_id, product_id, device_serial, label)
+        values (1, 10, 1, 'NP000001', 'a'), (2, 11, 1, 'NP000002', 'b')`);
+    },
   };
 }

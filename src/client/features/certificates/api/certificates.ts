@@ -14,6 +14,7 @@ import {
 import type { QueryOf } from '../../../../shared/api/index.ts';
 import { ApiError, api, unwrap } from '../../../lib/api-client';
 import { formDataSerializer } from '../../../lib/form-data';
+import { saveBlob } from '../../../lib/save-blob';
 
 export type CertificatesSearch = Required<Omit<QueryOf<'listCertificates'>, 'q'>> &
   Pick<QueryOf<'listCertificates'>, 'q'>;
@@ -94,21 +95,6 @@ export async function fetchCertificateFile(lang: CertificateFileLanguage, id: nu
   if (response.ok && data instanceof Blob) return data;
   const { message, data: errorData } = errorMessage(error);
   throw new ApiError(response.status, message, errorData);
-}
-
-/** Hands a Blob to the browser as a download named `fileName`. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Give the browser time to start reading the blob before it is released.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /** Fetches one certificate file and saves it; errors are reported by the caller. */

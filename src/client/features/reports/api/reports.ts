@@ -8,6 +8,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import type { QueryOf, Schemas } from '../../../../shared/api/index.ts';
 import { ApiError, api, unwrap } from '../../../lib/api-client';
 import { formDataSerializer } from '../../../lib/form-data';
+import { saveBlob } from '../../../lib/save-blob';
 
 export type Report = Schemas['Report'];
 export type ReportVersion = Schemas['ReportVersion'];
@@ -71,20 +72,6 @@ function errorOf(error: unknown, status: number): ApiError {
     data?: unknown;
   };
   return new ApiError(status, typeof envelope.message === 'string' ? envelope.message : '', envelope.data);
-}
-
-/** Hands a Blob to the browser as a download named `fileName`. */
-function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /** What to download: the draft, a signed version's PDF, or a signed version's receipt. */
