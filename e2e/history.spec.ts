@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import {
   apiCreateCustomer,
   apiCreateDevice,
+  apiCreateUser,
   apiProductIdOfType,
   apiToken,
   bodyRows,
@@ -11,7 +12,8 @@ import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 /**
  * History panels name what an entry refers to by id, as the rest of the app does: a product by its
- * type, a customer by name (they used to read "Tipo di prodotto: → 2", "Id cliente: → 7"). In Italian.
+ * type, a customer by name, a role by its name (they used to read "Tipo di prodotto: → 2", "Id
+ * cliente: → 7"). In Italian (issue 15 item 11).
  */
 test('a device history names its product type and customers in words', async ({ page, request }) => {
   const token = await apiToken(request);
@@ -46,4 +48,22 @@ test('a device history names its product type and customers in words', async ({ 
   await expect(rows.nth(1)).toContainText('Tipo di prodotto: Tappo sterilizzante → Vasca sterilizzante');
   await expect(rows.nth(2)).toContainText(`Cliente: (vuoto) → ${first.name}`);
   await expect(rows.nth(2)).toContainText('Tipo di prodotto: (vuoto) → Tappo sterilizzante');
+});
+
+test("a user's history names its role in words", async ({ page, request }) => {
+  const token = await apiToken(request);
+  const customer = await apiCreateCustomer(request, token, `E2E History Role ${unique()}`);
+  const user = await apiCreateUser(request, token, customer.id, {
+    name: 'Ruolo in parole',
+    email: `e2e.history.role.${unique()}@example.com`,
+    password: 'e2e-history-password',
+  });
+
+  await loginAs(page, DEMO.super);
+  await inItalian(page);
+  await page.goto(`/customers/${customer.id}/users/${user.id}`);
+  const history = page.getByRole('region', { name: 'Cronologia' });
+  await expect(bodyRows(history.getByRole('table'))).toHaveCount(1);
+  await expect(history).toContainText('Ruolo: (vuoto) → Cliente');
+  await expect(history).not.toContainText('CUSTOMER');
 });

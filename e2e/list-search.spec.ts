@@ -137,4 +137,104 @@ test.describe('list search', () => {
     await box.fill(`nessuno ${tag}`);
     await expect(table).toContainText('Nessun utente trovato');
   });
+  test("the customer page's users and devices tabs search by name or email and by serial or label, kept in the URL", async ({
+    page,
+    request,
+  }) => {
+    const token = await apiToken(request);
+    const tag = unique();
+    const customer = await apiCreateCustomer(request, token, `E2E Tab search ${tag}`);
+    await apiCreateUser(request, token, customer.id, {
+      name: `Anna Ricerca ${tag}`,
+      email: `e2e.tab.anna.${tag}@example.com`,
+      password: 'e2e-search-password',
+    });
+    await apiCreateUser(request, token, customer.id, {
+      name: `Bruno ${tag}`,
+      email: `e2e.tab.bruno.${tag}@example.com`,
+      password: 'e2e-search-password',
+    });
+    const productId = String(await apiProductIdOfType(request, token, 1));
+    const serial = `${tag.slice(-7).toUpperCase()}T`;
+    const otherSerial = `${tag.slice(-7).toUpperCase()}U`;
+    await apiCreateDevice(request, token, customer.id, {
+      device_serial: serial,
+      label: `Sala uno ${tag}`,
+      product_id: productId,
+    });
+    await apiCreateDevice(request, token, customer.id, {
+      device_serial: otherSerial,
+      label: `Sala due ${tag}`,
+      product_id: productId,
+    });
+    await loginAs(page, DEMO.super);
+
+    // Users tab: by name, then by email; the URL holds q and a reload keeps it.
+    await page.goto(`/customers/${customer.id}/users`);
+    const users = page.getByRole('table', { name: 'Users of the customer' });
+    await expect(bodyRows(users)).toHaveCount(2);
+    const userSearch = page.getByRole('search', { name: 'User filters' });
+    await expect(searchBox(page)).toHaveAttribute('placeholder', 'Name or email');
+    await searchBox(page).fill('anna ricerca');
+    await expectSearch(page, { q: 'anna ricerca' });
+    await expect.poll(() => columnTexts(users, 1)).toEqual([`e2e.tab.anna.${tag}@example.com`]);
+    await searchBox(page).fill(`TAB.BRUNO.${tag.toUpperCase()}@`);
+    await expect.poll(() => columnTexts(users, 1)).toEqual([`e2e.tab.bruno.${tag}@example.com`]);
+    await page.reload();
+    await expect(searchBox(page)).toHaveValue(`TAB.BRUNO.${tag.toUpperCase()}@`);
+    await expect.poll(() => columnTexts(users, 1)).toEqual([`e2e.tab.bruno.${tag}@example.com`]);
+    await searchBox(page).fill(`nobody ${tag}`);
+    await expect(users).toContainText('No users found');
+    await userSearch.getByRole('button', { name: 'Reset' }).click();
+    await expectSearch(page, { q: null });
+    await expect(bodyRows(users)).toHaveCount(2);
+
+    // Devices tab: by serial (any case), then by label.
+    await page.getByRole('tab', { name: /Devices/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}/devices$`));
+    const devices = page.getByRole('table', { name: 'Devices' });
+    await expect(bodyRows(devices)).toHaveCount(2);
+    await expect(searchBox(page)).toHaveAttribute('placeholder', 'Serial number or label');
+    await searchBox(page).fill(serial.toLowerCase());
+    await expectSearch(page, { q: serial.toLowerCase() });
+    await expect.poll(() => columnTexts(devices, 0)).toEqual([serial]);
+    await searchBox(page).fill(`sala due ${tag}`);
+    await expect.poll(() => columnTexts(devices, 0)).toEqual([otherSerial]);
+    await page.reload();
+    await expect(searchBox(page)).toHaveValue(`sala due ${tag}`);
+    await expect.poll(() => columnTexts(devices, 0)).toEqual([otherSerial]);
+    await page.getByRole('search', { name: 'Device filters' }).getByRole('button', { name: 'Reset' }).click();
+    await expectSearch(page, { q: null });
+    await expect(bodyRows(devices)).toHaveCount(2);
+  });
+
+  test('in Italian: the customer page tabs search with Italian labels', async ({ page, request }) => {
+    const token = await apiToken(request);
+    const tag = unique();
+    const customer = await apiCreateCustomer(request, token, `E2E Schede ${tag}`);
+    await apiCreateUser(request, token, customer.id, {
+      name: `Èlena ${tag}`,
+      email: `e2e.schede.${tag}@example.com`,
+      password: 'e2e-search-password',
+    });
+    await apiCreateUser(request, token, customer.id, {
+      name: `Altro ${tag}`,
+      email: `e2e.altro.${tag}@example.com`,
+      password: 'e2e-search-password',
+    });
+    await loginAs(page, DEMO.admin);
+    await inItalian(page);
+    await page.goto(`/customers/${customer.id}/users?q=${encodeURIComponent(`èlena ${tag}`)}`);
+    await expect(page.getByRole('search', { name: 'Filtri utenti' })).toBeVisible();
+    await expect(searchBox(page, 'Cerca')).toHaveValue(`èlena ${tag}`);
+    await expect(searchBox(page, 'Cerca')).toHaveAttribute('placeholder', 'Nome o email');
+    const users = page.getByRole('table', { name: 'Utenti del cliente' });
+    await expect.poll(() => columnTexts(users, 1)).toEqual([`e2e.schede.${tag}@example.com`]);
+    await page.goto(`/customers/${customer.id}/devices?q=nessuno`);
+    await expect(page.getByRole('search', { name: 'Filtri dispositivi' })).toBeVisible();
+    await expect(searchBox(page, 'Cerca')).toHaveAttribute('placeholder', 'Numero di serie o etichetta');
+    await expect(page.getByRole('table', { name: 'Dispositivi' })).toContainText(
+      'Nessun dispositivo trovato',
+    );
+  });
 });

@@ -1,6 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
+import {
+  apiCreateCustomer,
+  apiCreateDevice,
+  apiCreateUser,
+  apiProductIdOfType,
+  apiToken,
+  unique,
+} from './customers-helpers.ts';
 import { DEMO, loginAs, mainMenu } from './fixtures.ts';
 
 /*
@@ -86,6 +94,33 @@ async function expectAxeClean(page: Page, screen: string): Promise<void> {
     .toEqual([]);
 }
 
+/** One list at 390 px: cards, no sideways scroll, its controls and row action in reach, axe clean; a screenshot. */
+async function expectUsableOnPhone(page: Page, list: { path: string; name: string; action?: RegExp }) {
+  await test.step(list.path, async () => {
+    await page.goto(list.path);
+    const cards = page.getByRole('list', { name: list.name, exact: true });
+    await expect(cards.getByRole('listitem').first()).toBeVisible();
+    // The narrow layout replaces the table: no header row to scroll to.
+    await expect(page.getByRole('table')).toHaveCount(0);
+    // Not 'networkidle': the live-update stream keeps a request open for as long as the page is.
+    await page.waitForLoadState('load');
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+
+    await expectNoHorizontalOverflow(page);
+    expect(await offscreenControls(page.getByRole('main')), 'controls outside the viewport').toEqual([]);
+    if (list.action) {
+      const action = cards.getByRole('listitem').first().getByRole('button', { name: list.action });
+      await action.first().scrollIntoViewIfNeeded();
+      await expect(action.first()).toBeInViewport({ ratio: 1 });
+    }
+    await expectAxeClean(page, list.path);
+    await test.info().attach(`${list.path} at 390 px`, {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: 'image/png',
+    });
+  });
+}
+
 test.describe('lists on a 390 px screen', () => {
   test.use({ viewport: PHONE });
   test.describe.configure({ timeout: 180_000 });
@@ -94,35 +129,42 @@ test.describe('lists on a 390 px screen', () => {
     await loginAs(page, DEMO.super);
     const removeCertificate = await withCertificate(page);
     try {
-      for (const list of LISTS) {
-        await test.step(list.path, async () => {
-          await page.goto(list.path);
-          const cards = page.getByRole('list', { name: list.name, exact: true });
-          await expect(cards.getByRole('listitem').first()).toBeVisible();
-          // The narrow layout replaces the table: no header row to scroll to.
-          await expect(page.getByRole('table')).toHaveCount(0);
-          // Not 'networkidle': the live-update stream keeps a request open for as long as the page is.
-          await page.waitForLoadState('load');
-          await page.evaluate(() => document.fonts.ready.then(() => undefined));
-
-          await expectNoHorizontalOverflow(page);
-          expect(await offscreenControls(page.getByRole('main')), 'controls outside the viewport').toEqual(
-            [],
-          );
-          if (list.action) {
-            const action = cards.getByRole('listitem').first().getByRole('button', { name: list.action });
-            await action.first().scrollIntoViewIfNeeded();
-            await expect(action.first()).toBeInViewport({ ratio: 1 });
-          }
-          await expectAxeClean(page, list.path);
-          await test.info().attach(`${list.path} at 390 px`, {
-            body: await page.screenshot({ fullPage: true }),
-            contentType: 'image/png',
-          });
-        });
-      }
+      for (const list of LISTS) await expectUsableOnPhone(page, list);
     } finally {
       await removeCertificate();
+    }
+  });
+
+  test("the customer page's tabs: users and devices are cards with their search, tabs and actions in reach", async ({
+    page,
+    request,
+  }) => {
+    const token = await apiToken(request);
+    const tag = unique();
+    const customer = await apiCreateCustomer(request, token, `E2E Narrow tabs ${tag}`);
+    await apiCreateUser(request, token, customer.id, {
+      name: `Utente con un nome piuttosto lungo ${tag}`,
+      email: `e2e.narrow.tabs.with.a.long.address.${tag}@example.com`,
+      password: 'e2e-narrow-password',
+    });
+    await apiCreateDevice(request, token, customer.id, {
+      device_serial: `${tag.slice(-7).toUpperCase()}N`,
+      label: `Dispositivo con etichetta lunga ${tag}`,
+      product_id: await apiProductIdOfType(request, token, 2),
+    });
+    await loginAs(page, DEMO.super);
+    for (const list of [
+      { path: `/customers/${customer.id}/users`, name: 'Users of the customer' },
+      { path: `/customers/${customer.id}/devices`, name: 'Devices' },
+    ]) {
+      await expectUsableOnPhone(page, list);
+      // The search and the customer page's tabs are within reach too.
+      await expect(page.getByRole('textbox', { name: 'Search', exact: true })).toBeInViewport({ ratio: 1 });
+      const tabs = page.getByRole('tablist', { name: /./ });
+      for (const tab of await tabs.getByRole('tab').all()) {
+        await tab.scrollIntoViewIfNeeded();
+        await expect(tab).toBeInViewport({ ratio: 1 });
+      }
     }
   });
 

@@ -1,4 +1,4 @@
-/** Hands a Blob to the browser as a download named `fileName`. */
+/** Hands a Blob to the browser as a download named `fileName` (certificates, reports, cycle reports, proof receipts). */
 export function saveBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');

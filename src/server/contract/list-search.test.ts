@@ -1,10 +1,11 @@
 /**
  * The lists' free-text search `q` (issue 15 item 12), the same cases on every list: a case-insensitive
  * substring of the searched fields, Unicode included; `%`, `_` and `\` taken literally; surrounding
- * spaces ignored; over 100 characters refused; the lists' role rules unchanged.
+ * spaces ignored; over 100 characters refused; the lists' role rules unchanged. The customer page's
+ * unpaged users and devices lists search the same way, within the one customer and its tenant rules.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCustomer, productId, unique } from '../test/fixtures.ts';
+import { customerIdOf, makeCustomer, productId, unique } from '../test/fixtures.ts';
 import { expectContract } from '../test/response-checks.ts';
 import { createTestApp, DEMO, type TestApp } from '../test/test-app.ts';
 
@@ -219,6 +220,131 @@ describe.each(LISTS)('$operation ?q=', (list) => {
         expectContract(list.operation, response, 200);
         expect([email, response.json().data.total]).toEqual([email, 5]);
       }
+    }
+  });
+});
+
+/*
+ * The customer page's tabs: `/customers/{id}/users` and `/customers/{id}/devices`, unpaged. The search
+ * narrows the one customer's rows and never reaches another customer's, and the tenant rule stays: a
+ * CUSTOMER user searches its own customer's list and gets 404 for any other, search or not.
+ */
+interface CustomerSubList {
+  operation: string;
+  path(customer: number): string;
+  /** A row of `customer` whose main searched field holds `text`. */
+  make(customer: number, text: string): Promise<number>;
+  /** A row of `customer` found only through its other searched field, with a query that finds it. */
+  makeByOtherField(customer: number, token: string): Promise<{ id: number; q: string }>;
+}
+
+const SUB_LISTS: CustomerSubList[] = [
+  {
+    operation: 'listCustomerUsers',
+    path: (customer) => `/api/v1/customers/${customer}/users`,
+    make: (customer, text) =>
+      insertId(
+        `insert into users (customer_id, name, email, password_hash, role) values ($1, $2, $3, 'x', 'CUSTOMER') returning id`,
+        [customer, text, `sub-search-${next()}@example.com`],
+      ),
+    async makeByOtherField(customer, token) {
+      const id = await insertId(
+        `insert into users (customer_id, name, email, password_hash, role) values ($1, $2, $3, 'x', 'CUSTOMER') returning id`,
+        [customer, `Sub search user ${next()}`, `${token.toLowerCase()}@sub.example`],
+      );
+      return { id, q: `${token}@SUB` };
+    },
+  },
+  {
+    operation: 'listCustomerDevices',
+    path: (customer) => `/api/v1/customers/${customer}/devices`,
+    make: async (customer, text) =>
+      insertId(
+        `insert into devices (customer_id, product_id, device_serial, label) values ($1, $2, $3, $4) returning id`,
+        [customer, await productId(t), `R${unique()}R`, text],
+      ),
+    async makeByOtherField(customer, token) {
+      const id = await insertId(
+        `insert into devices (customer_id, product_id, device_serial, label) values ($1, $2, $3, $4) returning id`,
+        [customer, await productId(t), `W${token}W`, `Sub search device ${next()}`],
+      );
+      return { id, q: `${token}w`.toLowerCase() };
+    },
+  },
+];
+
+describe.each(SUB_LISTS)('$operation ?q=', (list) => {
+  /** The demo CUSTOMER user's own customer, and another customer; both get rows matching `token`. */
+  let own = 0;
+  let other = 0;
+  let token = '';
+  const ownRows: Record<string, number> = {};
+
+  beforeAll(async () => {
+    own = await customerIdOf(t, DEMO.customer);
+    other = await makeCustomer(t, { name: `Sub search other ${unique()}` });
+    token = unique();
+    ownRows.plain = await list.make(own, `Beta_${token} 100%`);
+    ownRows.lookalike = await list.make(own, `BetaX${token} 1000`);
+    ownRows.unicode = await list.make(own, `Ölçer Ñandú ${token}`);
+    await list.make(own, `Unrelated ${next()}`);
+    await list.make(other, `Beta_${token} elsewhere`);
+  });
+
+  async function get(customer: number, q: string | undefined, email: string = DEMO.admin) {
+    const url = q === undefined ? list.path(customer) : `${list.path(customer)}?q=${encodeURIComponent(q)}`;
+    return t.as(await tokenOf(email), { method: 'GET', url });
+  }
+
+  async function ids(customer: number, q: string | undefined, email: string = DEMO.admin): Promise<number[]> {
+    const response = await get(customer, q, email);
+    expectContract(list.operation, response, 200);
+    return (response.json().data as { id: number }[]).map((row) => row.id).sort((a, b) => a - b);
+  }
+
+  const sorted = (...values: number[]) => [...values].sort((a, b) => a - b);
+
+  it("finds the customer's rows containing the text, whatever its case, and none of another customer's", async () => {
+    expect(await ids(own, token.toLowerCase())).toEqual(
+      sorted(ownRows.plain as number, ownRows.lookalike as number, ownRows.unicode as number),
+    );
+    expect(await ids(own, `ölçer ñANDÚ ${token}`)).toEqual([ownRows.unicode]);
+    const others = await ids(other, token);
+    expect(others).toHaveLength(1);
+    expect(others).not.toContain(ownRows.plain);
+  });
+
+  it('takes % and _ literally; blank or spaced searches as in the paged lists', async () => {
+    expect(await ids(own, `${token} 100%`)).toEqual([ownRows.plain]);
+    expect(await ids(own, `a_${token}`)).toEqual([ownRows.plain]);
+    expect(await ids(own, `%${token}%`)).toEqual([]);
+    expect(await ids(own, `  beta_${token}\t`)).toEqual([ownRows.plain]);
+    const all = await ids(own, undefined);
+    expect(await ids(own, '   ')).toEqual(all);
+    expect(all.length).toBeGreaterThan(3);
+  });
+
+  it('searches its other field too', async () => {
+    const { id, q } = await list.makeByOtherField(own, unique());
+    expect(await ids(own, q)).toEqual([id]);
+  });
+
+  it('accepts 100 characters and refuses 101 as a validation error', async () => {
+    expectContract(list.operation, await get(own, 'é'.repeat(100)), 200);
+    const tooLong = await get(own, 'x'.repeat(101));
+    expectContract(list.operation, tooLong, 422);
+    expect(Object.keys(tooLong.json().data)).toEqual(['q']);
+  });
+
+  it("keeps the tenant rule: staff search any customer, a CUSTOMER only its own (another's is 404)", async () => {
+    const expected = sorted(ownRows.plain as number, ownRows.lookalike as number, ownRows.unicode as number);
+    for (const email of [DEMO.super, DEMO.admin, DEMO.care, DEMO.customer]) {
+      expect([email, await ids(own, token, email)]).toEqual([email, expected]);
+    }
+    for (const q of [token, undefined]) {
+      const refused = await get(other, q, DEMO.customer);
+      expectContract(list.operation, refused, 404);
+      expect(JSON.stringify(refused.json())).not.toContain(token);
     }
   });
 });

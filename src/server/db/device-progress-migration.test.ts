@@ -5,53 +5,10 @@
  * equal to a rebuild. Earlier migrations are applied statement by statement, data is written as the old
  * schema had it, then 0007 runs: on PostgreSQL (TEST_DATABASE_URL) or PGlite.
  */
-import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER } from './client.ts';
-import { PGLITE_EXTENSIONS } from './pglite-extensions.ts';
+import { describe, expect, it } from 'vitest';
+import { setUpMigrationDatabase } from '../test/migration-database.ts';
 
-type Query = (text: string) => Promise<{ rows: Record<string, unknown>[] }>;
-
-let query: Query;
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) {
-    const lite = new PGlite({ extensions: PGLITE_EXTENSIONS });
-    query = (text) => lite.query(text);
-    close = () => lite.close();
-    return;
-  }
-  const name = `uvtrace_m_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  query = (text) => client.query(text);
-  close = async () => {
-    await client.end();
-    await admin.query(`drop database if exists ${name}`);
-    await admin.end();
-  };
-});
-afterAll(() => close?.());
-
-async function apply(file: string): Promise<void> {
-  const text = readFileSync(path.join(MIGRATIONS_FOLDER, file), 'utf8');
-  for (const statement of text.split('--> statement-breakpoint')) await query(statement);
-}
-
-const migrations = readdirSync(MIGRATIONS_FOLDER)
-  .filter((file) => file.endsWith('.sql'))
-  .sort();
+const { query, applyBefore, applyFrom, insertTwoClinicsWithDevices } = setUpMigrationDatabase();
 
 const record = (device: number, owner: number, progressive: number) =>
   `(${device}, ${owner}, '2024-01-01T10:00Z', ${progressive}, 1, 1, 1, 1, 0)`;
@@ -85,20 +42,14 @@ async function expectRebuilt() {
 
 describe('migration 0007 (gaps and order)', () => {
   it('builds the gaps and flags of stored records, then keeps them at every insert', async () => {
-    const gaps = migrations.findIndex((file) => file.includes('_device_progress_gaps'));
-    for (const file of migrations.slice(0, gaps)) await apply(file);
-    await query(
-      `insert into customers (id, name, country) values (10, 'Old clinic', 'IT'), (11, 'New clinic', 'IT')`,
-    );
-    await query(`insert into products (id, name, type) values (1, 'Plug', 1)`);
-    await query(`insert into devices (id, customer_id, product_id, device_serial, label)
-      values (1, 10, 1, 'NP000001', 'a'), (2, 11, 1, 'NP000002', 'b')`);
+    await applyBefore('_device_progress_gaps');
+    await insertTwoClinicsWithDevices();
     // Device 1 under clinic 10: 1, 2, 6, then 4 late; under clinic 11 (after a move): 20, 23.
     // Device 2: 7, then 5 late (extends the sequence downwards: 6 missing).
     await insert([record(1, 10, 1), record(1, 10, 2), record(1, 10, 6), record(2, 11, 7)]);
     await insert([record(1, 10, 4), record(2, 11, 5), record(1, 11, 20), record(1, 11, 23)]);
 
-    for (const file of migrations.slice(gaps)) await apply(file);
+    await applyFrom('_device_progress_gaps');
 
     expect(await late()).toEqual([4, 5]);
     expect(await ranges()).toEqual([

@@ -4,64 +4,15 @@
  * reassignment moves neither. The migrations are applied statement by statement up to 0004, data is
  * written as the old schema had it, then 0005 runs: on PostgreSQL (TEST_DATABASE_URL) or PGlite.
  */
-import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER } from './client.ts';
-import { PGLITE_EXTENSIONS } from './pglite-extensions.ts';
+import { describe, expect, it } from 'vitest';
+import { setUpMigrationDatabase } from '../test/migration-database.ts';
 
-type Query = (text: string) => Promise<{ rows: Record<string, unknown>[] }>;
-
-let query: Query;
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) {
-    const lite = new PGlite({ extensions: PGLITE_EXTENSIONS });
-    query = (text) => lite.query(text);
-    close = () => lite.close();
-    return;
-  }
-  const name = `uvtrace_m_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  query = (text) => client.query(text);
-  close = async () => {
-    await client.end();
-    await admin.query(`drop database if exists ${name}`);
-    await admin.end();
-  };
-});
-afterAll(() => close?.());
-
-async function apply(file: string): Promise<void> {
-  const text = readFileSync(path.join(MIGRATIONS_FOLDER, file), 'utf8');
-  for (const statement of text.split('--> statement-breakpoint')) await query(statement);
-}
-
-const migrations = readdirSync(MIGRATIONS_FOLDER)
-  .filter((file) => file.endsWith('.sql'))
-  .sort();
+const { query, applyBefore, applyFrom, insertTwoClinicsWithDevices } = setUpMigrationDatabase();
 
 describe('migration 0005 (record owner)', () => {
   it('backfills owners from the devices and keeps them through a later reassignment', async () => {
-    const owner = migrations.findIndex((file) => file.startsWith('0005_'));
-    for (const file of migrations.slice(0, owner)) await apply(file);
-    await query(
-      `insert into customers (id, name, country) values (10, 'Old clinic', 'IT'), (11, 'New clinic', 'IT')`,
-    );
-    await query(`insert into products (id, name, type) values (1, 'Plug', 1)`);
-    await query(`insert into devices (id, customer_id, product_id, device_serial, label)
-      values (1, 10, 1, 'NP000001', 'a'), (2, 11, 1, 'NP000002', 'b')`);
+    await applyBefore('0005_');
+    await insertTwoClinicsWithDevices();
     await query(`insert into sterilizations (device_id, received_ts, progressive_id, supplied_energy, nominal_time,
         effective_time, residual_lamp_life, status_code)
       values (1, '2024-01-01T10:00Z', 1, 1, 1, 1, 1, 0), (1, '2024-01-01T11:00Z', 2, 1, 1, 1, 1, 0),
@@ -69,7 +20,7 @@ describe('migration 0005 (record owner)', () => {
     await query(`insert into consumable_batches (device_id, lot_code, lot_progressive, batch_quantity, sterilization_count)
       values (1, 'L1', 1, 100, 3)`);
 
-    for (const file of migrations.slice(owner)) await apply(file);
+    await applyFrom('0005_');
 
     const owners = await query(
       'select device_id, customer_id, count(*)::int as n from sterilizations group by 1, 2 order by 1',

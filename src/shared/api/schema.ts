@@ -186,7 +186,10 @@ export interface paths {
       };
       cookie?: never;
     };
-    /** List all users of a customer (active and disabled). */
+    /**
+     * List all users of a customer (active and disabled).
+     * @description Searched fields (`q`): name and email.
+     */
     get: operations['listCustomerUsers'];
     put?: never;
     /** Create a user of a customer. */
@@ -253,7 +256,10 @@ export interface paths {
       };
       cookie?: never;
     };
-    /** List all devices of a customer. */
+    /**
+     * List all devices of a customer.
+     * @description Searched fields (`q`): serial number and label.
+     */
     get: operations['listCustomerDevices'];
     put?: never;
     /** Register a device for a customer. */
@@ -2766,7 +2772,10 @@ export interface operations {
   };
   listCustomerUsers: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
+        q?: components['parameters']['SearchQuery'];
+      };
       header?: never;
       path: {
         /** @description Customer id. */
@@ -2914,7 +2923,10 @@ export interface operations {
   };
   listCustomerDevices: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
+        q?: components['parameters']['SearchQuery'];
+      };
       header?: never;
       path: {
         /** @description Customer id. */

@@ -1,4 +1,5 @@
 import { SEARCH_TEXT_MAX_LENGTH } from '../data-table/list-search';
+import { FilterBar } from './filter-bar';
 import { TextFilter } from './text-filter';
 
 /**
@@ -24,5 +25,32 @@ export function SearchFilter({
       maxLength={SEARCH_TEXT_MAX_LENGTH}
       width={280}
     />
+  );
+}
+
+/**
+ * The filter bar of a list whose only filter is its search: the search field, then Reset (enabled
+ * while a search is set). `onChange(undefined)` is the reset; a paged list goes back to page 1 in it.
+ */
+export function SearchBar({
+  labelId,
+  placeholderId,
+  value,
+  onChange,
+}: {
+  labelId: string;
+  placeholderId: string;
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+}) {
+  return (
+    <FilterBar
+      labelId={labelId}
+      resetLabelId="list.search.reset"
+      filtered={value !== undefined}
+      onReset={() => onChange(undefined)}
+    >
+      <SearchFilter placeholderId={placeholderId} value={value} onChange={onChange} />
+    </FilterBar>
   );
 }

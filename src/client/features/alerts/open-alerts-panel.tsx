@@ -1,9 +1,9 @@
 import NotificationsActive from '@mui/icons-material/NotificationsActive';
-import { Box, Card, CardContent, Stack, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Alert } from '../../../shared/api/index.ts';
 import { DataTable, pagedRows } from '../../components/data-table';
+import { ListPanel } from '../../components/list';
 import { TextLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
 import { type AlertAction, useAlerts } from './api/alerts';
@@ -23,41 +23,33 @@ export function OpenAlertsPanel({ deviceId, customerId }: { deviceId?: number; c
       alertColumns(intl, abilities, (alert, action) => setActing({ alert, action }), { showCustomer: false }),
     [intl, abilities],
   );
-  const titleId = `open-alerts-${deviceId ? `device-${deviceId}` : `customer-${customerId}`}`;
   return (
-    <Card component="section" aria-labelledby={titleId}>
-      <CardContent>
-        <Stack
-          direction="row"
-          spacing={1}
-          sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}
-        >
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-            <NotificationsActive color="action" />
-            <Typography variant="h6" component="h2" id={titleId}>
-              {intl.formatMessage({ id: 'alerts.panel.title' })}
-            </Typography>
-          </Box>
-          <TextLink to="/alerts" search={{ ...filter, page: 1 }}>
-            {intl.formatMessage({ id: 'alerts.panel.open' })}
-          </TextLink>
-        </Stack>
-        <DataTable<Alert>
-          labelId="alerts.panel.title"
-          columns={columns}
-          {...pagedRows(alerts)}
-          getRowId={(row) => row.id}
-          page={page}
-          onPageChange={setPage}
-          emptyMessageId="alerts.panel.empty"
-          size="small"
-        />
-      </CardContent>
+    <ListPanel
+      headingId={`open-alerts-${deviceId ? `device-${deviceId}` : `customer-${customerId}`}`}
+      icon={<NotificationsActive color="action" />}
+      titleId="alerts.panel.title"
+      link={
+        <TextLink to="/alerts" search={{ ...filter, page: 1 }}>
+          {intl.formatMessage({ id: 'alerts.panel.open' })}
+        </TextLink>
+      }
+    >
+      <DataTable<Alert>
+        labelId="alerts.panel.title"
+        columns={columns}
+        {...pagedRows(alerts)}
+        getRowId={(row) => row.id}
+        page={page}
+        onPageChange={setPage}
+        emptyMessageId="alerts.panel.empty"
+        size="small"
+      />
+      {/* A dialog: rendered in a portal, wherever it stands here. */}
       <AlertActionDialog
         alert={acting?.alert ?? null}
         action={acting?.action ?? 'acknowledge'}
         onClose={() => setActing(null)}
       />
-    </Card>
+    </ListPanel>
   );
 }

@@ -3,10 +3,8 @@ import PictureAsPdf from '@mui/icons-material/PictureAsPdf';
 import UploadFile from '@mui/icons-material/UploadFile';
 import {
   Box,
-  Button,
   CircularProgress,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogContentText,
   DialogTitle,
@@ -18,7 +16,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Certificate } from '../../../shared/api/index.ts';
 import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
-import { FilterBar, ListPage, SearchFilter } from '../../components/list';
+import { DialogButtons } from '../../components/dialog-buttons';
+import { ListPage, SearchBar } from '../../components/list';
 import { ButtonLink, TextLink } from '../../components/router-link';
 import { formatDay } from '../../lib/dates';
 import { useAbilities } from '../../lib/session';
@@ -199,18 +198,12 @@ export function CertificateListPage({
         )
       }
     >
-      <FilterBar
+      <SearchBar
         labelId="certificates.list.filters"
-        resetLabelId="list.search.reset"
-        filtered={search.q !== undefined}
-        onReset={() => onSearchChange({ q: undefined, page: 1 })}
-      >
-        <SearchFilter
-          placeholderId="certificates.list.search_placeholder"
-          value={search.q}
-          onChange={(q) => onSearchChange({ q, page: 1 })}
-        />
-      </FilterBar>
+        placeholderId="certificates.list.search_placeholder"
+        value={search.q}
+        onChange={(q) => onSearchChange({ q, page: 1 })}
+      />
       <DataTable<Certificate>
         labelId="certificates.list.title"
         columns={columns}
@@ -241,20 +234,13 @@ export function CertificateListPage({
             </DialogContentText>
           )}
         </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setPendingDelete(null)} disabled={remove.isPending}>
-            {intl.formatMessage({ id: 'common.cancel' })}
-          </Button>
-          <Button
-            color="error"
-            variant="contained"
-            onClick={() => void confirmDelete()}
-            disabled={remove.isPending}
-            startIcon={remove.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
-          >
-            {intl.formatMessage({ id: 'certificates.delete.confirm' })}
-          </Button>
-        </DialogActions>
+        <DialogButtons
+          confirmLabelId="certificates.delete.confirm"
+          color="error"
+          busy={remove.isPending}
+          onCancel={() => setPendingDelete(null)}
+          onConfirm={() => void confirmDelete()}
+        />
       </Dialog>
     </ListPage>
   );

@@ -81,7 +81,15 @@ export function CustomerPageFrame({ customer, children }: { customer?: CustomerD
         <Tabs
           value={activeTab(pathname)}
           aria-label={intl.formatMessage({ id: 'customers.page.tabs' })}
-          sx={{ borderBottom: 1, borderColor: 'divider' }}
+          sx={{
+            borderBottom: 1,
+            borderColor: 'divider',
+            // On a phone the four tabs do not fit one row: they wrap (issue 15 item 2: no action out of
+            // reach sideways), and the selected one is underlined in place of the sliding indicator.
+            '& .MuiTabs-list': { flexWrap: { xs: 'wrap', sm: 'nowrap' } },
+            '& .MuiTabs-indicator': { display: { xs: 'none', sm: 'block' } },
+            '& .MuiTab-root.Mui-selected': { boxShadow: { xs: 'inset 0 -2px 0 currentColor', sm: 'none' } },
+          }}
         >
           <TabLink
             value="anagraphic"

@@ -5,17 +5,29 @@ import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { Device } from '../../../shared/api/index.ts';
 import { type DataColumn, DataTable, listState } from '../../components/data-table';
+import { SearchBar } from '../../components/list';
 import { ButtonLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
-import { useCustomerDevices } from './api/devices';
+import { type CustomerDevicesSearch, useCustomerDevices } from './api/devices';
 import { ActiveCell } from './components/active-cell';
 
-/** SPEC §2 customer_devices_index: all the customer's devices; a row opens the device. */
-export function CustomerDevicesPage({ customerId }: { customerId: number }) {
+/**
+ * SPEC §2 customer_devices_index: all the customer's devices; a row opens the device. The search (`q`
+ * in the URL) narrows it by serial number or label, like the devices list.
+ */
+export function CustomerDevicesPage({
+  customerId,
+  search,
+  onSearchChange,
+}: {
+  customerId: number;
+  search: CustomerDevicesSearch;
+  onSearchChange: (patch: Partial<CustomerDevicesSearch>) => void;
+}) {
   const intl = useIntl();
   const abilities = useAbilities();
   const navigate = useNavigate();
-  const devices = useCustomerDevices(customerId);
+  const devices = useCustomerDevices(customerId, search);
 
   const columns = useMemo<DataColumn<Device>[]>(
     () => [
@@ -41,6 +53,12 @@ export function CustomerDevicesPage({ customerId }: { customerId: number }) {
           </ButtonLink>
         </Box>
       )}
+      <SearchBar
+        labelId="devices.list.filters"
+        placeholderId="devices.list.search_placeholder"
+        value={search.q}
+        onChange={(q) => onSearchChange({ q })}
+      />
       <DataTable
         labelId="devices.list.label"
         columns={columns}

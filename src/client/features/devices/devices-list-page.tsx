@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { Device } from '../../../shared/api/index.ts';
 import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
-import { FilterBar, ListPage, SearchFilter } from '../../components/list';
+import { ListPage, SearchBar } from '../../components/list';
 import { useAbilities } from '../../lib/session';
 import { useDevices } from './api/devices';
 import { ActiveCell } from './components/active-cell';
@@ -76,18 +76,12 @@ export function DevicesListPage({ search, onSearchChange }: Props) {
 
   return (
     <ListPage titleId="devices.list.title">
-      <FilterBar
+      <SearchBar
         labelId="devices.list.filters"
-        resetLabelId="list.search.reset"
-        filtered={search.q !== undefined}
-        onReset={() => onSearchChange({ q: undefined, page: 1 })}
-      >
-        <SearchFilter
-          placeholderId="devices.list.search_placeholder"
-          value={search.q}
-          onChange={(q) => onSearchChange({ q, page: 1 })}
-        />
-      </FilterBar>
+        placeholderId="devices.list.search_placeholder"
+        value={search.q}
+        onChange={(q) => onSearchChange({ q, page: 1 })}
+      />
       <DataTable
         {...list}
         labelId="devices.list.label"

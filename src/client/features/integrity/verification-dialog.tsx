@@ -37,6 +37,7 @@ import { encodeReceiptFragment } from '../../../shared/integrity/receipt-link.ts
 import { CycleReportButton } from '../../components/cycle-report-button';
 import { LotStatusChip } from '../../components/lot-status-chip';
 import { formatDateTimeWithUtc } from '../../lib/dates';
+import { saveBlob } from '../../lib/save-blob';
 import { useAnchorTransaction, useChainInfo, useServerHashes } from './api/integrity';
 import {
   anchoredValues,
@@ -120,17 +121,7 @@ function CheckList({ checks, values }: { checks: Check[]; values: Record<string,
 }
 
 function saveJson(data: unknown, fileName: string) {
-  const url = URL.createObjectURL(
-    new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' }),
-  );
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = fileName;
-  anchor.rel = 'noopener';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  saveBlob(new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' }), fileName);
 }
 
 function VerificationBody({ record }: { record: Sterilization }) {

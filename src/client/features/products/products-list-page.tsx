@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { Product } from '../../../shared/api/index.ts';
 import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
-import { FilterBar, ListPage, SearchFilter } from '../../components/list';
+import { ListPage, SearchBar } from '../../components/list';
 import { useProducts } from './api/products';
 import type { ProductsListSearch } from './search';
 
@@ -51,18 +51,12 @@ export function ProductsListPage({ search, onSearchChange }: Props) {
 
   return (
     <ListPage titleId="products.list.title">
-      <FilterBar
+      <SearchBar
         labelId="products.list.filters"
-        resetLabelId="list.search.reset"
-        filtered={search.q !== undefined}
-        onReset={() => onSearchChange({ q: undefined, page: 1 })}
-      >
-        <SearchFilter
-          placeholderId="products.list.search_placeholder"
-          value={search.q}
-          onChange={(q) => onSearchChange({ q, page: 1 })}
-        />
-      </FilterBar>
+        placeholderId="products.list.search_placeholder"
+        value={search.q}
+        onChange={(q) => onSearchChange({ q, page: 1 })}
+      />
       <DataTable
         {...list}
         labelId="products.list.label"

@@ -13,11 +13,16 @@ import {
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { RecallCount, RecallSummary, Sterilization } from '../../../shared/api/index.ts';
-import { AbilityGate } from '../../components/ability-gate';
 import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/data-table/date-filter';
 import { ExportLink } from '../../components/export-link';
-import { FilterBar, ListPage, SelectFilter, TextFilter } from '../../components/list';
+import {
+  type CustomerDeviceFilterIds,
+  CustomerDeviceFilters,
+  FilterBar,
+  ListPage,
+  TextFilter,
+} from '../../components/list';
 import { LotStatusChip } from '../../components/lot-status-chip';
 import { formatDateTime, formatDay } from '../../lib/dates';
 import { useAbilities, useSession } from '../../lib/session';
@@ -29,6 +34,14 @@ const STATUS_IDS: Record<number, string> = {
   1: 'recall.status.nulled',
   2: 'recall.status.lamp_malfunction',
   3: 'recall.status.probe_malfunction',
+};
+
+const FILTER_IDS: CustomerDeviceFilterIds = {
+  customer: 'recall.filter.customer',
+  allCustomers: 'recall.filter.all_customers',
+  device: 'recall.filter.device',
+  allDevices: 'recall.filter.all_devices',
+  deviceHint: 'recall.filter.device_hint',
 };
 
 type DeviceCount = RecallSummary['devices'][number];
@@ -134,7 +147,6 @@ export function RecallPage({
   const intl = useIntl();
   const abilities = useAbilities();
   const user = useSession()?.user;
-  const canSeeAll = abilities.canSeeAllSterilizations === true;
   const list = useListControls(search, onSearchChange);
   const query = recallQuery(search, user);
   const records = useRecallRecords(query);
@@ -228,35 +240,14 @@ export function RecallPage({
           value={search.lot}
           onChange={(lot) => onSearchChange({ lot, customerId: undefined, deviceId: undefined, page: 1 })}
         />
-        <AbilityGate ability="canSeeAllSterilizations">
-          <SelectFilter
-            name="customerId"
-            labelId="recall.filter.customer"
-            value={customerId === undefined ? undefined : String(customerId)}
-            options={customers.map((row) => ({ value: String(row.customer_id), label: row.customer_name }))}
-            allLabelId={canSeeAll ? 'recall.filter.all_customers' : undefined}
-            disabled={!canSeeAll || query === null}
-            minWidth={240}
-            onChange={(value) =>
-              onSearchChange({
-                customerId: value === undefined ? undefined : Number(value),
-                deviceId: undefined,
-                page: 1,
-              })
-            }
-          />
-        </AbilityGate>
-        <SelectFilter
-          name="deviceId"
-          labelId="recall.filter.device"
-          value={search.deviceId === undefined ? undefined : String(search.deviceId)}
-          options={devices.map((row) => ({ value: String(row.device_id), label: row.device_serial }))}
-          allLabelId="recall.filter.all_devices"
-          disabled={customerId === undefined}
-          disabledHintId="recall.filter.device_hint"
-          onChange={(value) =>
-            onSearchChange({ customerId, deviceId: value === undefined ? undefined : Number(value), page: 1 })
-          }
+        <CustomerDeviceFilters
+          ids={FILTER_IDS}
+          customers={customers.map((row) => ({ value: String(row.customer_id), label: row.customer_name }))}
+          devices={devices.map((row) => ({ value: String(row.device_id), label: row.device_serial }))}
+          customerId={customerId}
+          deviceId={search.deviceId}
+          customerDisabled={query === null}
+          onChange={(patch) => onSearchChange({ ...patch, page: 1 })}
         />
         <DateRangeFilter
           names={['from', 'to']}

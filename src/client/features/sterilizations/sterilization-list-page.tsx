@@ -6,7 +6,6 @@ import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Sterilization } from '../../../shared/api/index.ts';
-import { AbilityGate } from '../../components/ability-gate';
 import {
   type DataColumn,
   DataTable,
@@ -16,7 +15,13 @@ import {
 } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/data-table/date-filter';
 import { ExportLink } from '../../components/export-link';
-import { FilterBar, ListPage, SelectFilter } from '../../components/list';
+import {
+  type CustomerDeviceFilterIds,
+  CustomerDeviceFilters,
+  FilterBar,
+  ListPage,
+  SelectFilter,
+} from '../../components/list';
 import { formatDateTime } from '../../lib/dates';
 import { countAnnounced, useAnnouncedRecords } from '../../lib/new-records';
 import { useAbilities, useSession } from '../../lib/session';
@@ -37,6 +42,15 @@ import {
   parseLotStatus,
   type SterilizationListSearch,
 } from './search';
+
+const FILTER_IDS: CustomerDeviceFilterIds = {
+  customer: 'sterilizations.filter.customer',
+  allCustomers: 'sterilizations.filter.all_customers',
+  customerHint: 'sterilizations.filter.customer_hint',
+  device: 'sterilizations.filter.device',
+  allDevices: 'sterilizations.filter.all_devices',
+  deviceHint: 'sterilizations.filter.device_hint',
+};
 
 function TwoLines({ main, sub }: { main: string; sub: string | null }) {
   return (
@@ -240,38 +254,13 @@ export function SterilizationListPage({
         }
       >
         {/* The hint says what the filter shows; the gate's tooltip names the ability it lacks. */}
-        <AbilityGate ability="canSeeAllSterilizations">
-          <SelectFilter
-            name="customerId"
-            labelId="sterilizations.filter.customer"
-            value={customerId === undefined ? undefined : String(customerId)}
-            options={customers.map((option) => ({ value: String(option.id), label: option.name }))}
-            allLabelId={canSeeAll ? 'sterilizations.filter.all_customers' : undefined}
-            disabled={!canSeeAll}
-            disabledHintId="sterilizations.filter.customer_hint"
-            minWidth={240}
-            onChange={(value) =>
-              onSearchChange({
-                customerId: value === undefined ? undefined : Number(value),
-                deviceId: undefined,
-                page: 1,
-              })
-            }
-          />
-        </AbilityGate>
-        <SelectFilter
-          name="deviceId"
-          labelId="sterilizations.filter.device"
-          value={search.deviceId === undefined ? undefined : String(search.deviceId)}
-          options={devices.map((option) => ({ value: String(option.id), label: option.device_serial }))}
-          allLabelId="sterilizations.filter.all_devices"
-          disabled={customerId === undefined}
-          disabledHintId="sterilizations.filter.device_hint"
-          // The customer goes into the URL with the device: a device filter is dropped without one,
-          // and a customer user's (fixed) customer is otherwise not there.
-          onChange={(value) =>
-            onSearchChange({ customerId, deviceId: value === undefined ? undefined : Number(value), page: 1 })
-          }
+        <CustomerDeviceFilters
+          ids={FILTER_IDS}
+          customers={customers.map((option) => ({ value: String(option.id), label: option.name }))}
+          devices={devices.map((option) => ({ value: String(option.id), label: option.device_serial }))}
+          customerId={customerId}
+          deviceId={search.deviceId}
+          onChange={(patch) => onSearchChange({ ...patch, page: 1 })}
         />
         <SelectFilter
           name="anomaly"

@@ -5,17 +5,29 @@ import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { User } from '../../../shared/api/index.ts';
 import { type DataColumn, DataTable, listState, YesNo } from '../../components/data-table';
+import { SearchBar } from '../../components/list';
 import { ButtonLink } from '../../components/router-link';
 import { useAbilities } from '../../lib/session';
-import { useCustomerUsers } from './api/users';
+import { type CustomerUsersSearch, useCustomerUsers } from './api/users';
 import { RoleBadge } from './role-badge';
 
-/** SPEC §2 Customer users: name, email, active; create with canCreateUsers; row click opens edit. */
-export function CustomerUsersPage({ customerId }: { customerId: number }) {
+/**
+ * SPEC §2 Customer users: name, email, active; create with canCreateUsers; row click opens edit. The
+ * search (`q` in the URL) narrows it by name or email, like the users list.
+ */
+export function CustomerUsersPage({
+  customerId,
+  search,
+  onSearchChange,
+}: {
+  customerId: number;
+  search: CustomerUsersSearch;
+  onSearchChange: (patch: Partial<CustomerUsersSearch>) => void;
+}) {
   const intl = useIntl();
   const abilities = useAbilities();
   const navigate = useNavigate();
-  const users = useCustomerUsers(customerId);
+  const users = useCustomerUsers(customerId, search);
 
   const columns = useMemo<DataColumn<User>[]>(
     () => [
@@ -54,6 +66,12 @@ export function CustomerUsersPage({ customerId }: { customerId: number }) {
       )}
       <Card>
         <CardContent>
+          <SearchBar
+            labelId="users.list.filters"
+            placeholderId="users.list.search_placeholder"
+            value={search.q}
+            onChange={(q) => onSearchChange({ q })}
+          />
           <DataTable<User>
             labelId="users.list.customer_label"
             columns={columns}

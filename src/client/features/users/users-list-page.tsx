@@ -5,7 +5,7 @@ import { useIntl } from 'react-intl';
 import type { User } from '../../../shared/api/index.ts';
 import { type DataColumn, DataTable, pagedRows, useListControls, YesNo } from '../../components/data-table';
 import { OpenRowAction } from '../../components/data-table/open-row-action';
-import { FilterBar, ListPage, SearchFilter } from '../../components/list';
+import { ListPage, SearchBar } from '../../components/list';
 import { useUsers } from './api/users';
 import { RoleBadge } from './role-badge';
 import type { UserListSearch } from './search';
@@ -71,18 +71,12 @@ export function UsersListPage({
 
   return (
     <ListPage titleId="users.list.title">
-      <FilterBar
+      <SearchBar
         labelId="users.list.filters"
-        resetLabelId="list.search.reset"
-        filtered={search.q !== undefined}
-        onReset={() => onSearchChange({ q: undefined, page: 1 })}
-      >
-        <SearchFilter
-          placeholderId="users.list.search_placeholder"
-          value={search.q}
-          onChange={(q) => onSearchChange({ q, page: 1 })}
-        />
-      </FilterBar>
+        placeholderId="users.list.search_placeholder"
+        value={search.q}
+        onChange={(q) => onSearchChange({ q, page: 1 })}
+      />
       <DataTable<User>
         labelId="users.list.title"
         columns={columns}

@@ -1,5 +1,4 @@
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { useCallback } from 'react';
 import { parseId, parseIsoDate, parseListSearch, parseText } from '../../components/data-table/list-search';
 import { recallRecordsQueryOptions } from '../../features/recall/api/recall';
 import { RecallPage } from '../../features/recall/recall-page';

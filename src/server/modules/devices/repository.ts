@@ -99,10 +99,19 @@ export async function listDevicePage(
   return { rows: rows.map(toDevice), total: toNumber(total[0]?.n) };
 }
 
-/** Every device of one customer, by label. */
-export async function listDevicesOfCustomer(db: Db, customerId: number): Promise<DeviceAnswer[]> {
+/** Every device of one customer, by label; with `search`, those whose serial or label contains it. */
+export async function listDevicesOfCustomer(
+  db: Db,
+  customerId: number,
+  search?: string,
+): Promise<DeviceAnswer[]> {
   const rows = await selectDevices(db)
-    .where(eq(devices.customerId, customerId))
+    .where(
+      and(
+        eq(devices.customerId, customerId),
+        anyColumnContains([devices.deviceSerial, devices.label], search),
+      ),
+    )
     .orderBy(...deviceOrder('label', 'asc'));
   return rows.map(toDevice);
 }

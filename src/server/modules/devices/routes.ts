@@ -152,7 +152,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         const auth = currentAuth(request);
         assertTenant(auth, request.params.id);
         if (!(await findCustomer(db, request.params.id))) throw notFound();
-        return ok(await listDevicesOfCustomer(db, request.params.id));
+        return ok(await listDevicesOfCustomer(db, request.params.id, searchText(request.query.q)));
       },
 
       async getCustomerDevice(request) {

@@ -84,10 +84,14 @@ export async function listUserPage(
   return { rows: rows.map(toUser), total: toNumber(total[0]?.n) };
 }
 
-/** Every user of one customer, active and disabled, by name. */
-export async function listUsersOfCustomer(db: Db, customerId: number): Promise<UserAnswer[]> {
+/** Every user of one customer, active and disabled, by name; with `search`, those whose name or email contains it. */
+export async function listUsersOfCustomer(
+  db: Db,
+  customerId: number,
+  search?: string,
+): Promise<UserAnswer[]> {
   const rows = await selectUsers(db)
-    .where(eq(users.customerId, customerId))
+    .where(and(eq(users.customerId, customerId), anyColumnContains([users.name, users.email], search)))
     .orderBy(...userOrder('name', 'asc'));
   return rows.map(toUser);
 }

@@ -124,7 +124,7 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
       async listCustomerUsers(request) {
         const auth = currentAuth(request);
         await customerOrNotFound(auth, request.params.id);
-        return ok(await listUsersOfCustomer(db, request.params.id));
+        return ok(await listUsersOfCustomer(db, request.params.id, searchText(request.query.q)));
       },
 
       async getCustomerUser(request) {

@@ -21,14 +21,19 @@ export const devicesQueryOptions = (search: DevicesSearch) =>
 
 export const useDevices = (search: DevicesSearch) => useQuery(devicesQueryOptions(search));
 
-/** GET /customers/{id}/devices: all the devices of one customer. */
-export const customerDevicesQueryOptions = (customerId: number) =>
+export type CustomerDevicesSearch = QueryOf<'listCustomerDevices'>;
+
+/** GET /customers/{id}/devices: all the devices of one customer, or those matching the search `q`. */
+export const customerDevicesQueryOptions = (customerId: number, search: CustomerDevicesSearch = {}) =>
   queryOptions({
-    queryKey: ['customers', customerId, 'devices'],
-    queryFn: () => unwrap(api.GET('/customers/{id}/devices', { params: { path: { id: customerId } } })),
+    queryKey: ['customers', customerId, 'devices', search],
+    queryFn: () =>
+      unwrap(api.GET('/customers/{id}/devices', { params: { path: { id: customerId }, query: search } })),
+    placeholderData: keepPreviousData,
   });
 
-export const useCustomerDevices = (customerId: number) => useQuery(customerDevicesQueryOptions(customerId));
+export const useCustomerDevices = (customerId: number, search: CustomerDevicesSearch = {}) =>
+  useQuery(customerDevicesQueryOptions(customerId, search));
 
 /** GET /customers/{id}/devices/{deviceId}. */
 export const customerDeviceQueryOptions = (customerId: number, deviceId: number) =>

@@ -2,8 +2,6 @@ import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import {
   Alert,
   Box,
-  Card,
-  CardContent,
   CircularProgress,
   Stack,
   Table,
@@ -15,6 +13,7 @@ import {
 } from '@mui/material';
 import { useIntl } from 'react-intl';
 import type { DeviceGaps } from '../../../../shared/api/index.ts';
+import { ListPanel } from '../../../components/list';
 import { TextLink } from '../../../components/router-link';
 import { formatDateTime } from '../../../lib/dates';
 import { useAbilities } from '../../../lib/session';
@@ -113,50 +112,39 @@ export function DeviceGapsPanel({ customerId, deviceId }: { customerId: number; 
   const query = useDeviceGaps(deviceId);
   // Beside the device's own page only: a device the page cannot show (not found) has no section.
   const device = useCustomerDevice(customerId, deviceId);
-  const titleId = `device-gaps-${deviceId}`;
   if (!device.isSuccess) return null;
   return (
-    <Card component="section" aria-labelledby={titleId}>
-      <CardContent>
-        <Stack
-          direction="row"
-          spacing={1}
-          sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}
-        >
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-            <ReportProblemOutlined color="action" />
-            <Typography variant="h6" component="h2" id={titleId}>
-              {intl.formatMessage({ id: 'devices.gaps.title' })}
+    <ListPanel
+      headingId={`device-gaps-${deviceId}`}
+      icon={<ReportProblemOutlined color="action" />}
+      titleId="devices.gaps.title"
+      link={
+        query.data &&
+        query.data.out_of_order_total > 0 && (
+          <TextLink to="/sterilizations" search={{ customerId, deviceId, anomaly: 'out_of_order', page: 1 }}>
+            {intl.formatMessage({ id: 'devices.gaps.list_link' })}
+          </TextLink>
+        )
+      }
+    >
+      {query.isPending && <CircularProgress size={24} />}
+      {query.isError && <Alert severity="error">{intl.formatMessage({ id: 'devices.gaps.error' })}</Alert>}
+      {query.data && (
+        <Stack spacing={2}>
+          {!staff && (
+            <Typography variant="body2" color="text.secondary">
+              {intl.formatMessage({ id: 'devices.gaps.scope_own' })}
             </Typography>
-          </Box>
-          {query.data && query.data.out_of_order_total > 0 && (
-            <TextLink
-              to="/sterilizations"
-              search={{ customerId, deviceId, anomaly: 'out_of_order', page: 1 }}
-            >
-              {intl.formatMessage({ id: 'devices.gaps.list_link' })}
-            </TextLink>
           )}
+          <Ranges gaps={query.data} withCustomer={staff} />
+          <Box>
+            <Typography variant="subtitle1" component="h3">
+              {intl.formatMessage({ id: 'devices.gaps.late_title' })}
+            </Typography>
+            <LateRecords gaps={query.data} withCustomer={staff} />
+          </Box>
         </Stack>
-        {query.isPending && <CircularProgress size={24} />}
-        {query.isError && <Alert severity="error">{intl.formatMessage({ id: 'devices.gaps.error' })}</Alert>}
-        {query.data && (
-          <Stack spacing={2}>
-            {!staff && (
-              <Typography variant="body2" color="text.secondary">
-                {intl.formatMessage({ id: 'devices.gaps.scope_own' })}
-              </Typography>
-            )}
-            <Ranges gaps={query.data} withCustomer={staff} />
-            <Box>
-              <Typography variant="subtitle1" component="h3">
-                {intl.formatMessage({ id: 'devices.gaps.late_title' })}
-              </Typography>
-              <LateRecords gaps={query.data} withCustomer={staff} />
-            </Box>
-          </Stack>
-        )}
-      </CardContent>
-    </Card>
+      )}
+    </ListPanel>
   );
 }

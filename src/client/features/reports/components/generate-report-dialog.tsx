@@ -1,8 +1,5 @@
 import {
-  Button,
-  CircularProgress,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogContentText,
   DialogTitle,
@@ -14,6 +11,7 @@ import { Form, Formik, type FormikHelpers, useFormikContext } from 'formik';
 import { useIntl } from 'react-intl';
 import { object, string } from 'yup';
 import { DayPicker } from '../../../components/date-field';
+import { DialogButtons } from '../../../components/dialog-buttons';
 import { dayFromIso, isoFromDay } from '../../../lib/dates';
 import { InvalidSubmitNotifier, useFormFeedback } from '../../../lib/form-fields';
 import { translateValidation, useLocale } from '../../../lib/intl';
@@ -131,19 +129,7 @@ export function GenerateReportDialog({
                 </TextField>
               </Stack>
             </DialogContent>
-            <DialogActions>
-              <Button onClick={onClose} disabled={isSubmitting}>
-                {intl.formatMessage({ id: 'common.cancel' })}
-              </Button>
-              <Button
-                type="submit"
-                variant="contained"
-                disabled={isSubmitting}
-                startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
-              >
-                {intl.formatMessage({ id: 'reports.generate.submit' })}
-              </Button>
-            </DialogActions>
+            <DialogButtons confirmLabelId="reports.generate.submit" busy={isSubmitting} onCancel={onClose} />
           </Form>
         )}
       </Formik>

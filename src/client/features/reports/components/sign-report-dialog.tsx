@@ -1,9 +1,6 @@
 import {
   Alert,
-  Button,
-  CircularProgress,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogContentText,
   DialogTitle,
@@ -17,6 +14,7 @@ import {
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useIntl } from 'react-intl';
 import { reportSignSchema } from '../../../../shared/validation/index.ts';
+import { DialogButtons } from '../../../components/dialog-buttons';
 import { FormikTextField, InvalidSubmitNotifier, useFormFeedback } from '../../../lib/form-fields';
 import { translateValidation } from '../../../lib/intl';
 import { useSession } from '../../../lib/session';
@@ -122,19 +120,7 @@ export function SignReportDialog({
                   required
                 />
               </DialogContent>
-              <DialogActions>
-                <Button onClick={onClose} disabled={isSubmitting}>
-                  {intl.formatMessage({ id: 'common.cancel' })}
-                </Button>
-                <Button
-                  type="submit"
-                  variant="contained"
-                  disabled={isSubmitting}
-                  startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : undefined}
-                >
-                  {intl.formatMessage({ id: 'reports.sign.submit' })}
-                </Button>
-              </DialogActions>
+              <DialogButtons confirmLabelId="reports.sign.submit" busy={isSubmitting} onCancel={onClose} />
             </Form>
           )}
         </Formik>

@@ -16,18 +16,28 @@ export const usersQueryOptions = (params: UserListParams) =>
 
 export const useUsers = (params: UserListParams) => useQuery(usersQueryOptions(params));
 
+export type CustomerUsersSearch = QueryOf<'listCustomerUsers'>;
+
 /**
- * GET /customers/{id}/users: every user of a customer. Loaded once (SPEC "loaded only if empty"):
- * it stays fresh until a user of this customer is created, updated, disabled or enabled here.
+ * GET /customers/{id}/users: every user of a customer, or those matching the search `q`. Loaded once
+ * (SPEC "loaded only if empty"): it stays fresh until a user of this customer is created, updated,
+ * disabled or enabled here. The key ends in the search object, so `customerUsersListKey` (an empty
+ * object matches any search) reaches every search of the list and no single user.
  */
-export const customerUsersQueryOptions = (customerId: number) =>
+export const customerUsersQueryOptions = (customerId: number, search: CustomerUsersSearch = {}) =>
   queryOptions({
-    queryKey: ['customers', customerId, 'users'],
-    queryFn: () => unwrap(api.GET('/customers/{id}/users', { params: { path: { id: customerId } } })),
+    queryKey: ['customers', customerId, 'users', search],
+    queryFn: () =>
+      unwrap(api.GET('/customers/{id}/users', { params: { path: { id: customerId }, query: search } })),
     staleTime: Number.POSITIVE_INFINITY,
+    placeholderData: keepPreviousData,
   });
 
-export const useCustomerUsers = (customerId: number) => useQuery(customerUsersQueryOptions(customerId));
+/** Every search of one customer's users list. */
+const customerUsersListKey = (customerId: number) => ['customers', customerId, 'users', {}] as const;
+
+export const useCustomerUsers = (customerId: number, search: CustomerUsersSearch = {}) =>
+  useQuery(customerUsersQueryOptions(customerId, search));
 
 /** GET /customers/{id}/users/{userId}. */
 export const customerUserQueryOptions = (customerId: number, userId: number) =>
@@ -48,7 +58,7 @@ function useUserWritten(customerId: number) {
   return async (user: UserData) => {
     queryClient.setQueryData(customerUserQueryOptions(customerId, user.id).queryKey, user);
     await Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['customers', customerId, 'users'], exact: true }),
+      queryClient.invalidateQueries({ queryKey: customerUsersListKey(customerId) }),
       queryClient.invalidateQueries({ queryKey: ['customers', customerId], exact: true }),
       queryClient.invalidateQueries({ queryKey: ['users'] }),
     ]);
