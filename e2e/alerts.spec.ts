@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { importPKCS8, SignJWT } from 'jose';
+import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { initialState, nextRecord, signRecords } from '../scripts/simulate-devices.ts';
-import { ingestionClaims, type SterilizationClaim } from '../src/shared/ingestion/claims.ts';
 import {
   apiCreateCustomer,
   apiCreateUser,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { pdfQrCodes } from '../src/server/test/pdf-qr.ts';
+import { pdfQrCodes } from '#server/test/pdf-qr.ts';
 import { DEMO, inItalian, loginAs, logout } from './fixtures.ts';
 
 /*

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { recordAudit } from '../src/server/audit/record.ts';
-import { embeddedDataDir, openDatabase } from '../src/server/db/client.ts';
-import { pgliteTemplatePath } from '../src/server/test/test-database.ts';
+import { recordAudit } from '#server/audit/record.ts';
+import { embeddedDataDir, openDatabase } from '#server/db/client.ts';
+import { pgliteTemplatePath } from '#server/test/test-database.ts';
 
 const SCRIPT = path.join(import.meta.dirname, 'audit-verify.ts');
 const serverUrl = process.env.TEST_DATABASE_URL;

@@ -25,9 +25,24 @@ describe('check-boundaries', () => {
     ]);
   });
 
+  it('resolves the package import aliases to the files they name', () => {
+    const text = "import { x } from '#shared/access/index.ts';\nimport { y } from '#client/lib/intl.ts';";
+    expect(importsOf('src/server/app.ts', text).map((edge) => edge.target)).toEqual([
+      'src/shared/access/index.ts',
+      'src/client/lib/intl.ts',
+    ]);
+    expect(verdict('src/server/app.ts', '#client/main.tsx')).toMatch(
+      /src\/server may not import src\/client/,
+    );
+    expect(verdict('src/server/modules/users/routes.ts', '#server/modules/customers/repository.ts')).toMatch(
+      /server\/modules\/users may not import server\/modules\/customers/,
+    );
+    expect(verdict('src/client/lib/api.ts', '#shared/api/index.ts')).toBeUndefined();
+  });
+
   it('keeps src/shared isomorphic: no server, client or node: imports (tests may read from disk)', () => {
     expect(verdict('src/shared/integrity/leaf.ts', 'node:crypto')).toMatch(/no node: imports/);
-    expect(verdict('src/shared/access/index.ts', '../../server/auth/guards.ts')).toMatch(
+    expect(verdict('src/shared/access/index.ts', '../../server/security/guards.ts')).toMatch(
       /src\/shared may not import src\/server/,
     );
     expect(verdict('src/shared/access/index.ts', '../../client/lib/intl.ts')).toMatch(
@@ -53,7 +68,7 @@ describe('check-boundaries', () => {
       /server\/modules\/users may not import server\/modules\/customers/,
     );
     expect(verdict('src/server/modules/users/routes.ts', './repository.ts')).toBeUndefined();
-    expect(verdict('src/server/modules/users/routes.ts', '../../auth/guards.ts')).toBeUndefined();
+    expect(verdict('src/server/modules/users/routes.ts', '../../security/guards.ts')).toBeUndefined();
     expect(verdict('src/server/modules/users/routes.ts', '../../db/lookups.ts')).toBeUndefined();
     // The app assembles the modules: outside any module, so it may import them all.
     expect(verdict('src/server/app.ts', './modules/users/routes.ts')).toBeUndefined();

@@ -18,6 +18,23 @@ export interface ImportEdge {
   target: string | undefined;
 }
 
+/** The package's import aliases (package.json "imports"), e.g. `#server/*` → `./src/server/*`. */
+const ALIASES: [prefix: string, folder: string][] = Object.entries(
+  JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'package.json'), 'utf8')).imports ?? {},
+).map(([pattern, target]) => [
+  pattern.replace(/\*$/, ''),
+  String(target).replace(/^\.\//, '').replace(/\*$/, ''),
+]);
+
+/** The file or folder a specifier names, relative to the root; undefined for a package. */
+function targetOf(file: string, specifier: string): string | undefined {
+  if (specifier.startsWith('.')) {
+    return path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
+  }
+  const alias = ALIASES.find(([prefix]) => specifier.startsWith(prefix));
+  return alias ? alias[1] + specifier.slice(alias[0].length) : undefined;
+}
+
 const IMPORT =
   /(?:^|[\s;])(?:import|export)\s[^'"`]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 const GENERATED = new Set(['src/shared/api/schema.ts', 'src/client/routeTree.gen.ts']);
@@ -28,10 +45,7 @@ export function importsOf(file: string, text: string): ImportEdge[] {
   for (const match of text.matchAll(IMPORT)) {
     const specifier = match[1] ?? match[2];
     if (!specifier) continue;
-    const target = specifier.startsWith('.')
-      ? path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier))
-      : undefined;
-    edges.push({ from: file, specifier, target });
+    edges.push({ from: file, specifier, target: targetOf(file, specifier) });
   }
   return edges;
 }

@@ -4,11 +4,11 @@
  * real SMTP server catching the alert e-mails (e2e/mail-catcher.ts).
  */
 import { mkdirSync, rmSync } from 'node:fs';
+import { connectChain } from '#server/chain/chain.ts';
+import { loadConfig } from '#server/config.ts';
+import { startServer } from '#server/main.ts';
 import { e2eDataDir, serveDevnetControl } from '../e2e/devnet-control.ts';
 import { startMailCatcher } from '../e2e/mail-catcher.ts';
-import { connectChain } from '../src/server/chain/chain.ts';
-import { loadConfig } from '../src/server/config.ts';
-import { startServer } from '../src/server/main.ts';
 
 // E2E_DATA_DIR lets two suites run side by side (each with its own port, build and database).
 rmSync(e2eDataDir, { recursive: true, force: true });

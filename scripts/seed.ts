@@ -3,8 +3,8 @@
 // database in DATA_DIR/pglite). Device private keys go to DATA_DIR/device-keys/<serial>.pem.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { embeddedDataDir, migrate, openDatabase } from '../src/server/db/client.ts';
-import { DEMO_PASSWORD, seedDemoData } from '../src/server/db/seed.ts';
+import { embeddedDataDir, migrate, openDatabase } from '#server/db/client.ts';
+import { DEMO_PASSWORD, seedDemoData } from '#server/db/seed.ts';
 
 const { values } = parseArgs({
   options: {

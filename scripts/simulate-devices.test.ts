@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPrng } from '../src/server/db/seed/prng.ts';
-import { sterilizationClaimSchema } from '../src/shared/ingestion/claims.ts';
+import { createPrng } from '#server/db/seed/prng.ts';
+import { sterilizationClaimSchema } from '#shared/ingestion/claims.ts';
 import { BATCH_QUANTITY, initialState, nextRecord, productOf } from './simulate-devices.ts';
 
 describe('simulate-devices record builder', () => {

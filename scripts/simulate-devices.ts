@@ -21,8 +21,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
-import { deviceKeysDir, loadDeviceKeys } from '../src/server/db/seed/device-key-files.ts';
-import { ingestionClaims, type SterilizationClaim } from '../src/shared/ingestion/claims.ts';
+import { deviceKeysDir, loadDeviceKeys } from '#server/db/seed/device-key-files.ts';
+import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
 
 export interface DeviceState {
   /** The last progressive_id sent. */

@@ -31,5 +31,5 @@ if (stale) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const { runFromCommandLine } = await import('../src/server/main.ts');
+const { runFromCommandLine } = await import('#server/main.ts');
 await runFromCommandLine(process.argv.slice(2));

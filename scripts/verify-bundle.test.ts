@@ -10,15 +10,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { custom } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Chain, connectChain } from '../src/server/chain/chain.ts';
-import { loadConfig } from '../src/server/config.ts';
+import { type Chain, connectChain } from '#server/chain/chain.ts';
+import { loadConfig } from '#server/config.ts';
 import {
   BUNDLE_FORMAT,
   type BundleEntry,
   memoisedFold,
   type ProofBundle,
   verifyBundle,
-} from '../src/shared/integrity/bundle.ts';
+} from '#shared/integrity/bundle.ts';
 import {
   canonicalValue,
   HASHING_VERSION,
@@ -28,7 +28,7 @@ import {
   leafHash,
   merkleTree,
   processProof,
-} from '../src/shared/integrity/index.ts';
+} from '#shared/integrity/index.ts';
 
 const run = promisify(execFile);
 

@@ -3,8 +3,8 @@
 // custom transport.
 import { custom, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Chain, connectChain } from '../src/server/chain/chain.ts';
-import { loadConfig } from '../src/server/config.ts';
+import { type Chain, connectChain } from '#server/chain/chain.ts';
+import { loadConfig } from '#server/config.ts';
 import {
   canonicalValue,
   HASHING_VERSION,
@@ -13,9 +13,9 @@ import {
   type IntegrityRecord,
   leafHash,
   merkleTree,
-} from '../src/shared/integrity/index.ts';
-import { verifyReceipt as verifyWithConfirmations } from '../src/shared/integrity/receipt.ts';
-import { V1_BLOCK } from '../src/shared/integrity/v1-block.fixture.ts';
+} from '#shared/integrity/index.ts';
+import { verifyReceipt as verifyWithConfirmations } from '#shared/integrity/receipt.ts';
+import { V1_BLOCK } from '#shared/integrity/v1-block.fixture.ts';
 import { type ReceiptInput, verifyReceipt } from './verify-receipt.ts';
 
 const RECORDS: IntegrityRecord[] = [1, 2, 3].map((id) => ({

@@ -13,13 +13,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { type BundleVerification, isProofBundle, verifyBundle } from '../src/shared/integrity/bundle.ts';
+import { type BundleVerification, isProofBundle, verifyBundle } from '#shared/integrity/bundle.ts';
 import {
   type ReceiptInput,
   type ReceiptVerification,
   type VerifyOptions,
   verifyReceipt as verifyWithNode,
-} from '../src/shared/integrity/receipt.ts';
+} from '#shared/integrity/receipt.ts';
 
 // The checks live in src/shared/integrity/receipt.ts, shared with the public /verify page.
 export {
@@ -28,7 +28,7 @@ export {
   type ReceiptCheck,
   type ReceiptInput,
   type ReceiptVerification,
-} from '../src/shared/integrity/receipt.ts';
+} from '#shared/integrity/receipt.ts';
 
 const message = (error: unknown) =>
   error instanceof Error ? (error as { shortMessage?: string }).shortMessage || error.message : String(error);

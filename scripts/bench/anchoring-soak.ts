@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
-import { loadDeviceKeys } from '../../src/server/db/seed/device-key-files.ts';
+import { loadDeviceKeys } from '#server/db/seed/device-key-files.ts';
 import { type DeviceState, initialState, nextRecord, signRecords } from '../simulate-devices.ts';
 
 interface LoadPlan {
@@ -137,14 +137,14 @@ if (!isMainThread) {
 }
 
 async function main(): Promise<void> {
-  const { buildApp } = await import('../../src/server/app.ts');
-  const { ANCHORED_EVENT } = await import('../../src/server/chain/artifact.ts');
-  const { integrityRecord, RECORD_FIELDS_SQL } = await import('../../src/server/chain/anchor-worker.ts');
-  const { connectChain } = await import('../../src/server/chain/chain.ts');
-  const { loadConfig } = await import('../../src/server/config.ts');
+  const { buildApp } = await import('#server/app.ts');
+  const { ANCHORED_EVENT } = await import('#server/chain/artifact.ts');
+  const { integrityRecord, RECORD_FIELDS_SQL } = await import('#server/chain/anchor-worker.ts');
+  const { connectChain } = await import('#server/chain/chain.ts');
+  const { loadConfig } = await import('#server/config.ts');
   const { throwawayDatabase } = await import('./throwaway-database.ts');
-  const { seedDemoData } = await import('../../src/server/db/seed.ts');
-  const { leafHash, verifyProof } = await import('../../src/shared/integrity/index.ts');
+  const { seedDemoData } = await import('#server/db/seed.ts');
+  const { leafHash, verifyProof } = await import('#shared/integrity/index.ts');
 
   const { values } = parseArgs({
     options: {

@@ -24,9 +24,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { custom } from 'viem';
-import { connectChain } from '../../src/server/chain/chain.ts';
-import { loadConfig } from '../../src/server/config.ts';
-import { BUNDLE_FORMAT, type BundleEntry, verifyBundle } from '../../src/shared/integrity/bundle.ts';
+import { connectChain } from '#server/chain/chain.ts';
+import { loadConfig } from '#server/config.ts';
+import { BUNDLE_FORMAT, type BundleEntry, verifyBundle } from '#shared/integrity/bundle.ts';
 import {
   canonicalValue,
   HASHING_VERSION,
@@ -35,7 +35,7 @@ import {
   type IntegrityRecord,
   leafHash,
   merkleTree,
-} from '../../src/shared/integrity/index.ts';
+} from '#shared/integrity/index.ts';
 
 const { values } = parseArgs({
   options: {

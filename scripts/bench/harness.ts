@@ -12,10 +12,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { type Database, embeddedDataDir, openDatabase } from '../../src/server/db/client.ts';
-import { loadDeviceKeys } from '../../src/server/db/seed/device-key-files.ts';
-import { type SeedSummary, seedDemoData } from '../../src/server/db/seed.ts';
-import type { SterilizationClaim } from '../../src/shared/ingestion/claims.ts';
+import { type Database, embeddedDataDir, openDatabase } from '#server/db/client.ts';
+import { loadDeviceKeys } from '#server/db/seed/device-key-files.ts';
+import { type SeedSummary, seedDemoData } from '#server/db/seed.ts';
+import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { type DeviceState, initialState, nextRecord, signRecords } from '../simulate-devices.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -16,7 +16,7 @@
  * needed to catch up, and checks that every acknowledged record is stored once and in one MINED block.
  */
 import { parseArgs } from 'node:util';
-import type { SterilizationClaim } from '../../src/shared/ingestion/claims.ts';
+import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import {
   type Acknowledged,
   acknowledge,

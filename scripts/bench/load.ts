@@ -23,7 +23,7 @@
  * reach the per-address rate limits.
  */
 import { parseArgs } from 'node:util';
-import { INTEGRITY_FIELDS } from '../../src/shared/integrity/index.ts';
+import { INTEGRITY_FIELDS } from '#shared/integrity/index.ts';
 import {
   type Acknowledged,
   acknowledge,

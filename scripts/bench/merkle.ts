@@ -22,17 +22,13 @@ import { runInNewContext } from 'node:vm';
 import { keccak256 as nativeKeccak256 } from '@nomicfoundation/edr';
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
-import { buildApp } from '../../src/server/app.ts';
-import {
-  createAnchorWorker,
-  integrityRecord,
-  RECORD_FIELDS_SQL,
-} from '../../src/server/chain/anchor-worker.ts';
-import { connectChain } from '../../src/server/chain/chain.ts';
-import { loadConfig } from '../../src/server/config.ts';
-import type { Database } from '../../src/server/db/client.ts';
-import { createPrng } from '../../src/server/db/seed/prng.ts';
-import { seedDemoData } from '../../src/server/db/seed.ts';
+import { buildApp } from '#server/app.ts';
+import { createAnchorWorker, integrityRecord, RECORD_FIELDS_SQL } from '#server/chain/anchor-worker.ts';
+import { connectChain } from '#server/chain/chain.ts';
+import { loadConfig } from '#server/config.ts';
+import type { Database } from '#server/db/client.ts';
+import { createPrng } from '#server/db/seed/prng.ts';
+import { seedDemoData } from '#server/db/seed.ts';
 import {
   type IntegrityRecord,
   leafBytes,
@@ -42,7 +38,7 @@ import {
   merkleTree,
   setKeccak256,
   verifyProof,
-} from '../../src/shared/integrity/index.ts';
+} from '#shared/integrity/index.ts';
 import { initialState, nextRecord } from '../simulate-devices.ts';
 import { throwawayDatabase } from './throwaway-database.ts';
 

@@ -13,9 +13,9 @@
  */
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { complianceSummary, findReportCustomer } from '../../src/server/modules/reports/summary.ts';
-import { renderComplianceReport } from '../../src/server/pdf/report/compliance-report.ts';
-import { stampSignature } from '../../src/server/pdf/report/signature-stamp.ts';
+import { complianceSummary, findReportCustomer } from '#server/modules/reports/summary.ts';
+import { renderComplianceReport } from '#server/pdf/report/compliance-report.ts';
+import { stampSignature } from '#server/pdf/report/signature-stamp.ts';
 import { throwawayDatabase } from './throwaway-database.ts';
 
 const { values } = parseArgs({

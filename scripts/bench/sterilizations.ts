@@ -31,9 +31,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { embeddedDataDir, openDatabase } from '../../src/server/db/client.ts';
-import { seedDemoData } from '../../src/server/db/seed.ts';
-import { deviceGaps, visibleOwners } from '../../src/server/modules/devices/gaps.ts';
+import { embeddedDataDir, openDatabase } from '#server/db/client.ts';
+import { seedDemoData } from '#server/db/seed.ts';
+import { deviceGaps, visibleOwners } from '#server/modules/devices/gaps.ts';
 
 /** The part of autocannon's API used here (it ships no types). */
 interface AutocannonInstance

@@ -4,7 +4,7 @@
  * set — a new database `uvtrace_bench_<random>` on that server), opened at once. dispose() closes it
  * and removes the directory / drops the database. dataDir is the run's DATA_DIR either way.
  */
-import type { Database } from '../../src/server/db/client.ts';
+import type { Database } from '#server/db/client.ts';
 import { createTarget, DEFAULT_POSTGRES_URL } from './harness.ts';
 
 export interface ThrowawayDatabase {

@@ -5,8 +5,6 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createAlertAnnouncer } from './alerts/announce.ts';
 import { type AlertService, createAlertService } from './alerts/service.ts';
-import { createLoginThrottle } from './auth/login-throttle.ts';
-import { createSessionStore } from './auth/session-store.ts';
 import { createLeadership } from './background/leadership.ts';
 import type { Chain } from './chain/chain.ts';
 import { createChainService } from './chain/service.ts';
@@ -29,18 +27,20 @@ import { dashboardModule } from './modules/dashboard/routes.ts';
 import { devicesModule } from './modules/devices/routes.ts';
 import { eventsModule } from './modules/events/routes.ts';
 import { healthModule } from './modules/health/routes.ts';
+import { integrityModule } from './modules/integrity/routes.ts';
 import { mailModule } from './modules/mail/routes.ts';
 import { notificationsModule } from './modules/notifications/routes.ts';
 import { productsModule } from './modules/products/routes.ts';
 import { reportsModule } from './modules/reports/routes.ts';
 import { sterilizationsModule } from './modules/sterilizations/routes.ts';
-import { transactionsModule } from './modules/transactions/routes.ts';
 import { usersModule } from './modules/users/routes.ts';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { rateLimitPerMinute, registerRateLimits } from './plugins/rate-limits.ts';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
+import { createLoginThrottle } from './security/login-throttle.ts';
+import { createSessionStore } from './security/session-store.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -165,7 +165,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
       appUrl: config.mail.appUrl ?? openUrl(config.host, config.port),
     }),
     certificatesModule({ db }),
-    transactionsModule({ db, chain }),
+    integrityModule({ db, chain }),
     auditModule({ db }),
     mailModule({ db, sendingEnabled: Boolean(config.mail.smtpUrl), maxAttempts: config.mail.maxAttempts }),
     alertsModule({ db }),

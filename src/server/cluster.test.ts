@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ingestionClaims } from '../shared/ingestion/claims.ts';
+import { ingestionClaims } from '#shared/ingestion/claims.ts';
 import type { Database } from './db/client.ts';
 import { seedDemoData } from './db/seed.ts';
 import { signDeviceToken } from './test/contract-support.ts';

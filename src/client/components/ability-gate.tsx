@@ -6,7 +6,7 @@
 import { Box, Tooltip } from '@mui/material';
 import { cloneElement, type ReactElement } from 'react';
 import { useIntl } from 'react-intl';
-import { type AbilityName, can, ROLES } from '../../shared/access/index.ts';
+import { type AbilityName, can, ROLES } from '#shared/access/index.ts';
 import { useAbilities } from '../lib/session';
 
 export function AbilityGate({

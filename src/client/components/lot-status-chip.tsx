@@ -4,7 +4,7 @@
  */
 import { Chip } from '@mui/material';
 import { useIntl } from 'react-intl';
-import type { LotStatus } from '../../shared/api/index.ts';
+import type { LotStatus } from '#shared/api/index.ts';
 
 const COLOR: Record<LotStatus, 'success' | 'error' | 'warning' | 'default'> = {
   certified: 'success',

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validationMessages } from '../../shared/validation/index.ts';
+import { validationMessages } from '#shared/validation/index.ts';
 import en from './en.json';
 import itCatalogue from './it.json';
 

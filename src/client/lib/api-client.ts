@@ -3,7 +3,7 @@
  * the bearer token and turns a 401 on an authenticated call into "session expired" (SPEC §8).
  */
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { paths } from '../../shared/api/index.ts';
+import type { paths } from '#shared/api/index.ts';
 import { session } from './session';
 
 /** Relative to the page: the SPA is served by the API's own server. */

@@ -4,7 +4,7 @@
  * by the mutation cache.
  */
 import { useMutation } from '@tanstack/react-query';
-import type { QueryOf } from '../../shared/api/index.ts';
+import type { QueryOf } from '#shared/api/index.ts';
 import { ApiError, api } from './api-client';
 import { saveBlob } from './save-blob';
 

@@ -3,7 +3,7 @@
  * blank line, `event:` and `data:` fields, comment lines (heartbeats) ignored. fetch's body rather than
  * EventSource, because EventSource cannot send the Authorization header.
  */
-import type { LiveEvent } from '../../shared/api/index.ts';
+import type { LiveEvent } from '#shared/api/index.ts';
 
 /** One frame's data as a LiveEvent, or null for a frame without data or with data we do not know. */
 export function parseFrame(frame: string): LiveEvent | null {

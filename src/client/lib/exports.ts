@@ -4,7 +4,7 @@
  * one-time ticket from POST /export-tickets, so the session token never travels in a URL.
  */
 import { useMutation } from '@tanstack/react-query';
-import type { QueryOf } from '../../shared/api/index.ts';
+import type { QueryOf } from '#shared/api/index.ts';
 import { api, unwrap } from './api-client';
 
 export const EXPORT_NAMES = [

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import type { LiveEvent } from '../../shared/api/index.ts';
+import type { LiveEvent } from '#shared/api/index.ts';
 import { parseFrame, readEventStream } from './event-stream';
 import { applyLiveEvent } from './live-updates';
 import { announcedRecords, countAnnounced } from './new-records';

@@ -12,7 +12,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { LiveEvent } from '../../shared/api/index.ts';
+import type { LiveEvent } from '#shared/api/index.ts';
 import { api } from './api-client';
 import { readEventStream } from './event-stream';
 import { announceGap, announceRecords } from './new-records';

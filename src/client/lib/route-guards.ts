@@ -2,7 +2,7 @@
  * Page-level checks made before a page loads, from what the login response granted (modules and
  * abilities). They only spare the user a screen they cannot use: the server refuses the calls anyway.
  */
-import type { AbilityName, Module } from '../../shared/access/index.ts';
+import type { AbilityName, Module } from '#shared/access/index.ts';
 import { type Session, sessionModules } from './session';
 
 /** The session may not see this page; the route's error view says so (router.tsx). */

@@ -3,9 +3,9 @@
  * between tabs. A tiny store: get / set / clear / subscribe, plus a React hook.
  */
 import { useSyncExternalStore } from 'react';
-import type { Abilities, Module } from '../../shared/access/index.ts';
-import { MODULES } from '../../shared/access/index.ts';
-import type { SessionUser } from '../../shared/api/index.ts';
+import type { Abilities, Module } from '#shared/access/index.ts';
+import { MODULES } from '#shared/access/index.ts';
+import type { SessionUser } from '#shared/api/index.ts';
 
 export type { SessionUser };
 export type Session = { user: SessionUser; token: string };

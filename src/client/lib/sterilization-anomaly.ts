@@ -2,7 +2,7 @@
  * The sterilization list's anomaly filter as the URL carries it (the list and the download page of its
  * CSV both read it): one of the contract's values, anything else dropped.
  */
-import type { QueryOf } from '../../shared/api/index.ts';
+import type { QueryOf } from '#shared/api/index.ts';
 
 export type SterilizationAnomaly = NonNullable<QueryOf<'listSterilizations'>['anomaly']>;
 

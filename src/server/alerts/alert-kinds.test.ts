@@ -7,9 +7,9 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALERT_KINDS, type AlertKind, STAFF_ONLY_ALERT_KINDS } from '../../shared/alerts/index.ts';
-import type { Alert } from '../../shared/api/index.ts';
-import { ingestionClaims, type SterilizationClaim } from '../../shared/ingestion/claims.ts';
+import { ALERT_KINDS, type AlertKind, STAFF_ONLY_ALERT_KINDS } from '#shared/alerts/index.ts';
+import type { Alert } from '#shared/api/index.ts';
+import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { mintSession, signDeviceToken } from '../test/contract-support.ts';
 import { makeCustomer, makeDevice, makeUser, unique, userIdOf } from '../test/fixtures.ts';
 import { createTestApp, DEMO, type TestApp } from '../test/test-app.ts';

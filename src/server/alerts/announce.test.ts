@@ -6,7 +6,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestionClaims, type SterilizationClaim } from '../../shared/ingestion/claims.ts';
+import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { signDeviceToken } from '../test/contract-support.ts';
 import { makeCustomer, makeDevice, makeUser, unique } from '../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';

@@ -5,7 +5,7 @@
  * error. A condition resolved by hand is not raised again until it has cleared.
  */
 import { sql } from 'drizzle-orm';
-import type { AlertKind } from '../../shared/alerts/index.ts';
+import type { AlertKind } from '#shared/alerts/index.ts';
 import type { Db, Tx } from '../db/client.ts';
 
 export interface AlertToRaise {

@@ -10,7 +10,7 @@
  * not duplicate an alert. `now` is the sweep's clock (tests pass one instead of waiting).
  */
 import { sql } from 'drizzle-orm';
-import type { AlertKind } from '../../shared/alerts/index.ts';
+import type { AlertKind } from '#shared/alerts/index.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { batchLevel, conditionKeys } from './conditions.ts';
 import { batchDetails } from './ingested.ts';

@@ -5,7 +5,7 @@
  * forks: each entry links to the one committed before it.
  */
 import { sql } from 'drizzle-orm';
-import type { AuditAction, AuditEntityType } from '../../shared/api/index.ts';
+import type { AuditAction, AuditEntityType } from '#shared/api/index.ts';
 import type { Tx } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
 import { type AuditChanges, entryHash, GENESIS_HASH } from './hash-chain.ts';

@@ -5,7 +5,7 @@
 import { importPKCS8, SignJWT } from 'jose';
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestionClaims, type SterilizationClaim } from '../../shared/ingestion/claims.ts';
+import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { ANCHORED_EVENT } from '../chain/artifact.ts';
 import { type Chain, connectChain } from '../chain/chain.ts';
 import { loadConfig } from '../config.ts';

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { leafBytes, merkleRoot, verifyProof } from '../../shared/integrity/index.ts';
+import { leafBytes, merkleRoot, verifyProof } from '#shared/integrity/index.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { startEventBus } from '../events/event-bus.ts';

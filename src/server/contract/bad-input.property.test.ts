@@ -18,7 +18,7 @@ import {
   ingestionClaims,
   type SterilizationClaim,
   sterilizationClaimSchema,
-} from '../../shared/ingestion/claims.ts';
+} from '#shared/ingestion/claims.ts';
 import { raiseAlert } from '../alerts/raise.ts';
 import { READ_ONLY_METHODS } from '../chain/rpc-proxy.ts';
 import {

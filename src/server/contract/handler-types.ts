@@ -5,13 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AnySchema } from 'yup';
-import type {
-  OperationId,
-  operations,
-  PathParamsOf,
-  QueryOf,
-  RequestBodyOf,
-} from '../../shared/api/index.ts';
+import type { OperationId, operations, PathParamsOf, QueryOf, RequestBodyOf } from '#shared/api/index.ts';
 
 export type { OperationId };
 

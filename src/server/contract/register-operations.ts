@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnySchema } from 'yup';
-import { validateForm } from '../../shared/validation/index.ts';
+import { validateForm } from '#shared/validation/index.ts';
 import { ApiError, notFound, validationFailed } from '../http/envelope.ts';
 import { isUploadedFile } from '../plugins/multipart.ts';
 import type { ApiModule, Handlers, OperationId } from './handler-types.ts';

@@ -606,7 +606,7 @@ export const reportVersions = pgTable(
 /**
  * Failed logins, one row per key: `pair:<email> <address>` (one account from one client address) or
  * `address:<address>` (any account from one address). Each failure past the key's threshold makes the
- * next attempt wait twice as long (auth/login-throttle.ts); a success deletes the pair's row.
+ * next attempt wait twice as long (security/login-throttle.ts); a success deletes the pair's row.
  */
 export const loginThrottle = pgTable(
   'login_throttle',

@@ -3,7 +3,7 @@
 // of sterilization records (seed/sterilization-history.ts). Every value comes from a seeded PRNG; only
 // the time axis is anchored to today (records span the last 120 days), so two seeds on the same day
 // produce identical rows. Device private keys: seed/device-key-files.ts.
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '../security/passwords.ts';
 import type { Database } from './client.ts';
 import { deferDailyOkCounts, recountDailyOkCounts } from './daily-ok-counts.ts';
 import { deferDeviceProgress, rebuildDeviceProgress } from './device-progress.ts';

@@ -8,8 +8,8 @@
  */
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { AuthContext, SessionStore } from '../auth/session-store.ts';
 import { describeError } from '../db/error-causes.ts';
+import type { AuthContext, SessionStore } from '../security/session-store.ts';
 import type { EventBus } from './event-bus.ts';
 import { mayReceive, type PublishedEvent, type Subscriber, toLiveEvent } from './published-event.ts';
 

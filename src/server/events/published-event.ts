@@ -2,8 +2,8 @@
  * The live events one server process publishes and every process delivers (DESIGN §5, "Live
  * updates"): what each one says, who may receive it, and what a subscriber is shown of it.
  */
-import { hasModule, isTenantScoped, type Role } from '../../shared/access/index.ts';
-import type { LiveEvent } from '../../shared/api/index.ts';
+import { hasModule, isTenantScoped, type Role } from '#shared/access/index.ts';
+import type { LiveEvent } from '#shared/api/index.ts';
 
 /**
  * An event as it travels between processes: the subscriber's view (`LiveEvent`) plus what decides

@@ -1,5 +1,5 @@
 /** The response envelope every /api/v1 answer uses (SPEC §7): {status, message, data}. */
-import type { FieldErrors } from '../../shared/validation/index.ts';
+import type { FieldErrors } from '#shared/validation/index.ts';
 
 /**
  * A success answer. Its `data` is checked where it is returned: a handler must answer its operation's

@@ -4,9 +4,9 @@
  * it safe to call twice for the same alert, from any process.
  */
 import { sql } from 'drizzle-orm';
-import { isRole } from '../../shared/access/index.ts';
-import { type AlertKind, isAlertKind } from '../../shared/alerts/index.ts';
-import { effectiveEmailAlertKinds, type MailLanguage } from '../../shared/notifications/index.ts';
+import { isRole } from '#shared/access/index.ts';
+import { type AlertKind, isAlertKind } from '#shared/alerts/index.ts';
+import { effectiveEmailAlertKinds, type MailLanguage } from '#shared/notifications/index.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { type AlertForMail, alertMail } from './alert-messages.ts';
 import { queueMail } from './outbox.ts';

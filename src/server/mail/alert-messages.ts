@@ -3,8 +3,8 @@
  * from the alert's stored details (the same details the app shows). Plain text on purpose: it reads
  * the same in every mail client and cannot carry anything active.
  */
-import type { AlertKind } from '../../shared/alerts/index.ts';
-import type { MailLanguage } from '../../shared/notifications/index.ts';
+import type { AlertKind } from '#shared/alerts/index.ts';
+import type { MailLanguage } from '#shared/notifications/index.ts';
 
 export interface AlertForMail {
   id: number;

@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Mail } from '../../shared/api/index.ts';
+import type { Mail } from '#shared/api/index.ts';
 import { openDatabase } from '../db/client.ts';
 import { unique } from '../test/fixtures.ts';
 import { expectContract } from '../test/response-checks.ts';

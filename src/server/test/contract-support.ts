@@ -11,9 +11,9 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { CompactSign, importPKCS8 } from 'jose';
 import { PDFDocument } from 'pdf-lib';
 import { expect } from 'vitest';
-import { hashToken, newToken } from '../auth/tokens.ts';
 import { type ContractOperation, loadContract } from '../contract/load-contract.ts';
 import type { ExportName } from '../modules/sterilizations/tickets.ts';
+import { hashToken, newToken } from '../security/tokens.ts';
 import { unique } from './fixtures.ts';
 import type { TestApp } from './test-app.ts';
 

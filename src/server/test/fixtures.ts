@@ -3,7 +3,7 @@
  * demo data beyond the demo users), and table snapshots to prove that a refused request changed nothing.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import type { Role } from '../../shared/access/index.ts';
+import type { Role } from '#shared/access/index.ts';
 import type { TestApp } from './test-app.ts';
 
 let counter = 0;

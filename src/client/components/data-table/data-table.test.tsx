@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { IntlProvider } from 'react-intl';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import en from '../../i18n/en.json';
+import en from '#client/i18n/en.json';
 import { type DataColumn, DataTable } from './data-table';
 import { parseIsoDate, parseListSearch, parsePage } from './list-search';
 

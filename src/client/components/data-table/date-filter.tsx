@@ -4,7 +4,7 @@
 import { isValid } from 'date-fns';
 import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { dayFromIso, isoFromDay } from '../../lib/dates';
+import { dayFromIso, isoFromDay } from '#client/lib/dates.ts';
 import { DayPicker } from '../date-field';
 
 /**

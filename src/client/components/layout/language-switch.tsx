@@ -1,6 +1,6 @@
 import { ToggleButton, ToggleButtonGroup } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { LOCALES, type Locale, setLocale, useLocale } from '../../lib/intl';
+import { LOCALES, type Locale, setLocale, useLocale } from '#client/lib/intl.tsx';
 
 /** EN / IT switch, always visible in the top bar; the choice is remembered. */
 export function LanguageSwitch() {

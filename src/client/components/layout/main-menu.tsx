@@ -15,8 +15,8 @@ import { Box, Divider, List, ListItem, ListItemIcon, ListItemText } from '@mui/m
 import type { LinkProps } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
-import type { Module } from '../../../shared/access/index.ts';
-import type { MessageRef } from '../../lib/toasts';
+import type { MessageRef } from '#client/lib/toasts.tsx';
+import type { Module } from '#shared/access/index.ts';
 import { ListItemLink } from '../router-link';
 
 type AppPath = NonNullable<LinkProps['to']>;

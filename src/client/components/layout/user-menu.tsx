@@ -3,7 +3,7 @@ import { Avatar, Box, Button, IconButton, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import { lazy, type MouseEvent, Suspense, useId, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { useLogout } from '../../lib/logout';
+import { useLogout } from '#client/lib/logout.ts';
 
 const loadPopup = () => import('./user-menu-popup');
 const UserMenuPopup = lazy(loadPopup);

@@ -1,4 +1,4 @@
-import { useAbilities } from '../../lib/session';
+import { useAbilities } from '#client/lib/session.ts';
 import { AbilityGate } from '../ability-gate';
 import { type FilterOption, SelectFilter } from './select-filter';
 

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { IntlProvider } from 'react-intl';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import en from '../../i18n/en.json';
+import en from '#client/i18n/en.json';
 import { TEXT_FILTER_DELAY_MS, TextFilter } from './text-filter';
 
 function renderFilter(value: string | undefined, onChange: (value: string | undefined) => void) {

@@ -2,9 +2,9 @@ import { Box, Button, Divider, ListItemText, Menu, MenuItem, Stack, Typography }
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import type { Alert } from '../../../shared/api/index.ts';
-import { formatDateTime } from '../../lib/dates';
-import { useAbilities } from '../../lib/session';
+import { formatDateTime } from '#client/lib/dates.ts';
+import { useAbilities } from '#client/lib/session.ts';
+import type { Alert } from '#shared/api/index.ts';
 import { useAlerts } from './api/alerts';
 import { AlertActionDialog } from './components/alert-action-dialog';
 import { alertSummary } from './components/alert-summary';

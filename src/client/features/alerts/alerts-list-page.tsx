@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { ALERT_KINDS, ALERT_STATE_FILTERS, STAFF_ONLY_ALERT_KINDS } from '../../../shared/alerts/index.ts';
-import type { Alert } from '../../../shared/api/index.ts';
-import { DataTable, pagedRows, useListControls } from '../../components/data-table';
-import { FilterBar, ListPage, SelectFilter } from '../../components/list';
-import { useCustomerOptions } from '../../lib/reference-lists';
-import { useAbilities, useSession } from '../../lib/session';
+import { DataTable, pagedRows, useListControls } from '#client/components/data-table/index.ts';
+import { FilterBar, ListPage, SelectFilter } from '#client/components/list/index.ts';
+import { useCustomerOptions } from '#client/lib/reference-lists.ts';
+import { useAbilities, useSession } from '#client/lib/session.ts';
+import { ALERT_KINDS, ALERT_STATE_FILTERS, STAFF_ONLY_ALERT_KINDS } from '#shared/alerts/index.ts';
+import type { Alert } from '#shared/api/index.ts';
 import { type AlertAction, useAlerts } from './api/alerts';
 import { AlertActionDialog } from './components/alert-action-dialog';
 import { alertColumns } from './components/alert-columns';

@@ -1,11 +1,11 @@
 import NotificationsActive from '@mui/icons-material/NotificationsActive';
 import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
-import type { Alert } from '../../../shared/api/index.ts';
-import { DataTable, pagedRows } from '../../components/data-table';
-import { ListPanel } from '../../components/list';
-import { TextLink } from '../../components/router-link';
-import { useAbilities } from '../../lib/session';
+import { DataTable, pagedRows } from '#client/components/data-table/index.ts';
+import { ListPanel } from '#client/components/list/index.ts';
+import { TextLink } from '#client/components/router-link.tsx';
+import { useAbilities } from '#client/lib/session.ts';
+import type { Alert } from '#shared/api/index.ts';
 import { type AlertAction, useAlerts } from './api/alerts';
 import { AlertActionDialog } from './components/alert-action-dialog';
 import { alertColumns } from './components/alert-columns';

@@ -1,11 +1,12 @@
 /** The alerts list's URL state: page, sort and every filter, so a filtered view is a link. */
+
+import { type ListSearch, parseId, parseListSearch } from '#client/components/data-table/list-search.ts';
 import {
   ALERT_KINDS,
   ALERT_STATE_FILTERS,
   type AlertKind,
   type AlertStateFilter,
-} from '../../../shared/alerts/index.ts';
-import { type ListSearch, parseId, parseListSearch } from '../../components/data-table/list-search';
+} from '#shared/alerts/index.ts';
 import type { AlertSortBy } from './api/alerts';
 
 export const ALERT_SORT_KEYS = ['raised_at', 'kind', 'state'] as const satisfies readonly AlertSortBy[];

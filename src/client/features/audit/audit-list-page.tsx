@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import type { AuditEntry } from '../../../shared/api/index.ts';
-import { DataTable, pagedRows } from '../../components/data-table';
-import { DateRangeFilter } from '../../components/data-table/date-filter';
-import { FilterBar, ListPage, SelectFilter, TextFilter } from '../../components/list';
+import { DateRangeFilter } from '#client/components/data-table/date-filter.tsx';
+import { DataTable, pagedRows } from '#client/components/data-table/index.ts';
+import { FilterBar, ListPage, SelectFilter, TextFilter } from '#client/components/list/index.ts';
+import type { AuditEntry } from '#shared/api/index.ts';
 import { useAudit } from './api/audit';
 import { auditColumns } from './components/audit-columns';
 import { AUDIT_ENTITY_TYPES, type AuditListSearch } from './search';

@@ -1,11 +1,11 @@
 import History from '@mui/icons-material/History';
 import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
-import type { AuditEntityType, AuditEntry } from '../../../shared/api/index.ts';
-import { DataTable, pagedRows } from '../../components/data-table';
-import { ListPanel } from '../../components/list';
-import { TextLink } from '../../components/router-link';
-import { useAbilities } from '../../lib/session';
+import { DataTable, pagedRows } from '#client/components/data-table/index.ts';
+import { ListPanel } from '#client/components/list/index.ts';
+import { TextLink } from '#client/components/router-link.tsx';
+import { useAbilities } from '#client/lib/session.ts';
+import type { AuditEntityType, AuditEntry } from '#shared/api/index.ts';
 import { useAudit } from './api/audit';
 import { auditColumns } from './components/audit-columns';
 

@@ -2,8 +2,9 @@
  * The audit view's URL state: page and every filter, so a filtered view is a link. Kept apart from
  * the page so the route's search parsing does not pull the page into the first bundle.
  */
-import type { AuditEntityType } from '../../../shared/api/index.ts';
-import { parseId, parseIsoDate, parsePage } from '../../components/data-table/list-search';
+
+import { parseId, parseIsoDate, parsePage } from '#client/components/data-table/list-search.ts';
+import type { AuditEntityType } from '#shared/api/index.ts';
 
 export const AUDIT_ENTITY_TYPES = [
   'customer',

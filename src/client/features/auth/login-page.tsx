@@ -2,11 +2,11 @@ import { Box, Button, Card, CardContent, CircularProgress, Typography } from '@m
 import { useNavigate } from '@tanstack/react-router';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useIntl } from 'react-intl';
-import { loginSchema } from '../../../shared/validation/index.ts';
-import { ApiError } from '../../lib/api-client';
-import { trimValues } from '../../lib/form-data';
-import { FormikTextField, initialErrorsFor } from '../../lib/form-fields';
-import { notifyApiError, showToast, toast } from '../../lib/toasts';
+import { ApiError } from '#client/lib/api-client.ts';
+import { trimValues } from '#client/lib/form-data.ts';
+import { FormikTextField, initialErrorsFor } from '#client/lib/form-fields.tsx';
+import { notifyApiError, showToast, toast } from '#client/lib/toasts.tsx';
+import { loginSchema } from '#shared/validation/index.ts';
 import { type LoginValues, useLogin } from './api/login';
 import { safeRedirect } from './redirect';
 import { loginThrottledMessage } from './throttle-message';

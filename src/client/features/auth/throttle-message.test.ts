@@ -1,7 +1,7 @@
 import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
-import en from '../../i18n/en.json';
-import it_ from '../../i18n/it.json';
+import en from '#client/i18n/en.json';
+import it_ from '#client/i18n/it.json';
 import { loginThrottledMessage } from './throttle-message';
 
 const text = (messages: Record<string, string>, locale: string, data: unknown) => {

@@ -3,7 +3,7 @@
  * `data.retry_after_seconds`, in seconds up to two minutes and in whole minutes (rounded up) above, so
  * the number shown is never shorter than the real wait.
  */
-import type { MessageRef } from '../../lib/toasts';
+import type { MessageRef } from '#client/lib/toasts.tsx';
 
 const SECONDS_SHOWN_UP_TO = 120;
 

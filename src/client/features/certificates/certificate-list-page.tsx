@@ -14,14 +14,19 @@ import {
 } from '@mui/material';
 import { useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
-import type { Certificate } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
-import { DialogButtons } from '../../components/dialog-buttons';
-import { ListPage, SearchBar } from '../../components/list';
-import { ButtonLink, TextLink } from '../../components/router-link';
-import { formatDay } from '../../lib/dates';
-import { useAbilities } from '../../lib/session';
-import { toast } from '../../lib/toasts';
+import {
+  type DataColumn,
+  DataTable,
+  pagedRows,
+  useListControls,
+} from '#client/components/data-table/index.ts';
+import { DialogButtons } from '#client/components/dialog-buttons.tsx';
+import { ListPage, SearchBar } from '#client/components/list/index.ts';
+import { ButtonLink, TextLink } from '#client/components/router-link.tsx';
+import { formatDay } from '#client/lib/dates.ts';
+import { useAbilities } from '#client/lib/session.ts';
+import { toast } from '#client/lib/toasts.tsx';
+import type { Certificate } from '#shared/api/index.ts';
 import {
   type CertificateFileLanguage,
   useCertificates,

@@ -15,19 +15,19 @@ import { useNavigate } from '@tanstack/react-router';
 import { isValid } from 'date-fns';
 import { Form, Formik, type FormikHelpers, useField, useFormikContext } from 'formik';
 import { useIntl } from 'react-intl';
-import { certificateUploadSchema } from '../../../shared/validation/index.ts';
-import { DayPicker } from '../../components/date-field';
-import { ButtonLink } from '../../components/router-link';
-import { dayFromIso, isoFromDay } from '../../lib/dates';
+import { DayPicker } from '#client/components/date-field.tsx';
+import { ButtonLink } from '#client/components/router-link.tsx';
+import { dayFromIso, isoFromDay } from '#client/lib/dates.ts';
 import {
   FormikTextField,
   InvalidSubmitNotifier,
   initialErrorsFor,
   useFormFeedback,
-} from '../../lib/form-fields';
-import { translateValidation } from '../../lib/intl';
-import { useAbilities } from '../../lib/session';
-import { toast } from '../../lib/toasts';
+} from '#client/lib/form-fields.tsx';
+import { translateValidation } from '#client/lib/intl.tsx';
+import { useAbilities } from '#client/lib/session.ts';
+import { toast } from '#client/lib/toasts.tsx';
+import { certificateUploadSchema } from '#shared/validation/index.ts';
 import { type CertificateUploadValues, useUploadCertificate } from './api/certificates';
 import { PdfDropzone } from './components/pdf-dropzone';
 

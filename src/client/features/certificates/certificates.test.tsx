@@ -2,9 +2,9 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { Formik } from 'formik';
 import { IntlProvider } from 'react-intl';
 import { afterEach, describe, expect, it } from 'vitest';
-import { certificateUploadSchema } from '../../../shared/validation/index.ts';
-import en from '../../i18n/en.json';
-import itCatalogue from '../../i18n/it.json';
+import en from '#client/i18n/en.json';
+import itCatalogue from '#client/i18n/it.json';
+import { certificateUploadSchema } from '#shared/validation/index.ts';
 import { PdfDropzone } from './components/pdf-dropzone';
 import { forgetListSearch, rememberedListSearch, rememberListSearch } from './list-memory';
 

@@ -3,7 +3,7 @@
  * the list; the last ones are also remembered for the browser session, so opening the list again
  * from the menu (a URL without search params) comes back to the same page and sort.
  */
-import type { ListSearch } from '../../components/data-table/list-search';
+import type { ListSearch } from '#client/components/data-table/list-search.ts';
 
 const STORAGE_KEY = 'uvtrace.certificates.list';
 

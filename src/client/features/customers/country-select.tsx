@@ -1,8 +1,8 @@
 import { Autocomplete, createFilterOptions, TextField } from '@mui/material';
 import { useField, useFormikContext } from 'formik';
 import { useIntl } from 'react-intl';
-import { readOnlyLook, useFieldsReadOnly } from '../../lib/form-fields';
-import { translateValidation } from '../../lib/intl';
+import { readOnlyLook, useFieldsReadOnly } from '#client/lib/form-fields.tsx';
+import { translateValidation } from '#client/lib/intl.tsx';
 import { type CountryOption, useCountryOptions } from './countries';
 
 const filterOptions = createFilterOptions<CountryOption>({

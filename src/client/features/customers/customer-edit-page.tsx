@@ -1,7 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
-import { PageError, PagePending } from '../../components/route-fallbacks';
-import { useAbilities } from '../../lib/session';
-import { toast } from '../../lib/toasts';
+import { PageError, PagePending } from '#client/components/route-fallbacks.tsx';
+import { useAbilities } from '#client/lib/session.ts';
+import { toast } from '#client/lib/toasts.tsx';
 import { useCreateCustomer, useCustomer, useUpdateCustomer } from './api/customers';
 import { CustomerForm } from './customer-form';
 import { CustomerPageFrame } from './customer-page-frame';

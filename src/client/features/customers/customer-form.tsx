@@ -1,15 +1,15 @@
 import { Box, Button, Card, CardContent, CircularProgress, Grid } from '@mui/material';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useIntl } from 'react-intl';
-import { customerSchema } from '../../../shared/validation/index.ts';
-import { trimValues } from '../../lib/form-data';
+import { trimValues } from '#client/lib/form-data.ts';
 import {
   FormikCheckbox,
   FormikTextField,
   InvalidSubmitNotifier,
   ReadOnlyFields,
   useFormFeedback,
-} from '../../lib/form-fields';
+} from '#client/lib/form-fields.tsx';
+import { customerSchema } from '#shared/validation/index.ts';
 import type { CustomerData, CustomerFormValues } from './api/customers';
 import { CountrySelect } from './country-select';
 

@@ -2,14 +2,20 @@ import Add from '@mui/icons-material/Add';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import type { Customer } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, pagedRows, useListControls, YesNo } from '../../components/data-table';
-import { DateRangeFilter } from '../../components/data-table/date-filter';
-import { OpenRowAction } from '../../components/data-table/open-row-action';
-import { ExportLink } from '../../components/export-link';
-import { FilterBar, ListPage, SearchFilter } from '../../components/list';
-import { ButtonLink } from '../../components/router-link';
-import { useAbilities } from '../../lib/session';
+import { DateRangeFilter } from '#client/components/data-table/date-filter.tsx';
+import {
+  type DataColumn,
+  DataTable,
+  pagedRows,
+  useListControls,
+  YesNo,
+} from '#client/components/data-table/index.ts';
+import { OpenRowAction } from '#client/components/data-table/open-row-action.tsx';
+import { ExportLink } from '#client/components/export-link.tsx';
+import { FilterBar, ListPage, SearchFilter } from '#client/components/list/index.ts';
+import { ButtonLink } from '#client/components/router-link.tsx';
+import { useAbilities } from '#client/lib/session.ts';
+import type { Customer } from '#shared/api/index.ts';
 import { useCustomers } from './api/customers';
 import type { CustomerListSearch } from './search';
 

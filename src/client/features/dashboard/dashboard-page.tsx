@@ -1,8 +1,8 @@
 import { Box, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { PageError, PagePending } from '../../components/route-fallbacks';
-import { TextLink } from '../../components/router-link';
-import { useSession } from '../../lib/session';
+import { PageError, PagePending } from '#client/components/route-fallbacks.tsx';
+import { TextLink } from '#client/components/router-link.tsx';
+import { useSession } from '#client/lib/session.ts';
 import { type DashboardData, useDashboard } from './api/dashboard';
 import { BATCH_LEVEL_COLOR, type BatchLevel, batchLevel } from './batch-level';
 

@@ -3,11 +3,11 @@ import { Box, Stack } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import type { Device } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, listState } from '../../components/data-table';
-import { SearchBar } from '../../components/list';
-import { ButtonLink } from '../../components/router-link';
-import { useAbilities } from '../../lib/session';
+import { type DataColumn, DataTable, listState } from '#client/components/data-table/index.ts';
+import { SearchBar } from '#client/components/list/index.ts';
+import { ButtonLink } from '#client/components/router-link.tsx';
+import { useAbilities } from '#client/lib/session.ts';
+import type { Device } from '#shared/api/index.ts';
 import { type CustomerDevicesSearch, useCustomerDevices } from './api/devices';
 import { ActiveCell } from './components/active-cell';
 

@@ -1,6 +1,6 @@
 import { importSPKI, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_STERILIZATION } from '../../../shared/ingestion/sample-payload.ts';
+import { SAMPLE_STERILIZATION } from '#shared/ingestion/sample-payload.ts';
 import { generateDeviceKeyPair, signTestToken } from './device-keys';
 
 describe('device keys', () => {

@@ -13,8 +13,8 @@ import {
   importPKCS8,
   SignJWT,
 } from 'jose';
-import type { IngestionClaims } from '../../../shared/ingestion/claims.ts';
-import { sampleIngestionClaims } from '../../../shared/ingestion/sample-payload.ts';
+import type { IngestionClaims } from '#shared/ingestion/claims.ts';
+import { sampleIngestionClaims } from '#shared/ingestion/sample-payload.ts';
 
 /** SPEC §9: the key generation shows its progress for this long before the keys appear. */
 export const KEY_GENERATION_DELAY_MS = 500;

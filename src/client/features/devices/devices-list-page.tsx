@@ -2,10 +2,15 @@ import { Box, Typography } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import type { Device } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
-import { ListPage, SearchBar } from '../../components/list';
-import { useAbilities } from '../../lib/session';
+import {
+  type DataColumn,
+  DataTable,
+  pagedRows,
+  useListControls,
+} from '#client/components/data-table/index.ts';
+import { ListPage, SearchBar } from '#client/components/list/index.ts';
+import { useAbilities } from '#client/lib/session.ts';
+import type { Device } from '#shared/api/index.ts';
 import { useDevices } from './api/devices';
 import { ActiveCell } from './components/active-cell';
 import type { DevicesListSearch } from './search';

@@ -2,7 +2,7 @@ import Download from '@mui/icons-material/Download';
 import { Alert, Button, Card, CardContent, CircularProgress, Stack, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
 import { useIntl } from 'react-intl';
-import { downloadUrl, type ExportFilters, type ExportName, useExportFileUrl } from '../../lib/exports';
+import { downloadUrl, type ExportFilters, type ExportName, useExportFileUrl } from '#client/lib/exports.ts';
 
 /**
  * Starts an export's download once, as soon as the page opens (a ticket, then the file), and offers

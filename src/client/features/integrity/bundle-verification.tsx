@@ -7,7 +7,7 @@
 import { Alert, Box, LinearProgress, Stack, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
-import type { BundleVerification as Result } from '../../../shared/integrity/bundle.ts';
+import type { BundleVerification as Result } from '#shared/integrity/bundle.ts';
 import type { BundleJob, BundleWorkerMessage } from './bundle-worker';
 import { checkExplanation } from './check-item';
 

@@ -4,7 +4,7 @@
  * from the node once), reporting progress as it goes. Started with
  * `new Worker(new URL('./bundle-worker.ts', import.meta.url), { type: 'module' })`.
  */
-import { type BundleVerification, verifyBundle } from '../../../shared/integrity/bundle.ts';
+import { type BundleVerification, verifyBundle } from '#shared/integrity/bundle.ts';
 
 /** What the page sends: the bundle file's text and the node to ask. */
 export type BundleJob = { text: string; rpcUrl: string };

@@ -6,9 +6,9 @@
 // The bare client and single actions (not createPublicClient, whose decorator bundles every action).
 import { type Abi, createClient, decodeFunctionData, type Hex, http } from 'viem';
 import { getTransaction, getTransactionReceipt } from 'viem/actions';
-import { abi } from '../../../shared/anchor-contract/Anchor.json';
-import { resolveRpcUrl } from '../../../shared/integrity/rpc-url.ts';
-import { API_BASE_URL } from '../../lib/api-client';
+import { API_BASE_URL } from '#client/lib/api-client.ts';
+import { abi } from '#shared/anchor-contract/Anchor.json';
+import { resolveRpcUrl } from '#shared/integrity/rpc-url.ts';
 import type { AnchorTransaction } from './verification';
 
 const ANCHOR_ABI = abi as Abi;

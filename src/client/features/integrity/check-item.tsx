@@ -3,7 +3,7 @@ import Cancel from '@mui/icons-material/Cancel';
 import CheckCircle from '@mui/icons-material/CheckCircle';
 import { Box, ListItem, ListItemIcon, ListItemText } from '@mui/material';
 import { type IntlShape, useIntl } from 'react-intl';
-import type { ReceiptCheck } from '../../../shared/integrity/receipt.ts';
+import type { ReceiptCheck } from '#shared/integrity/receipt.ts';
 
 const mono = {
   fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',

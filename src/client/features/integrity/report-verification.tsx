@@ -9,12 +9,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { useIntl } from 'react-intl';
-import type { ReceiptCheck } from '../../../shared/integrity/receipt.ts';
+import type { ReceiptCheck } from '#shared/integrity/receipt.ts';
 import {
   isReportReceipt,
   type ReportReceipt,
   verifyReportReceipt,
-} from '../../../shared/integrity/report-receipt.ts';
+} from '#shared/integrity/report-receipt.ts';
 import { CheckItem, type CheckMessageId } from './check-item';
 
 const REPORT_CHECKS = new Set<ReceiptCheck['name']>(['format', 'document', 'leaf']);

@@ -32,12 +32,12 @@ import {
 } from '@mui/material';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
-import type { Sterilization } from '../../../shared/api/index.ts';
-import { encodeReceiptFragment } from '../../../shared/integrity/receipt-link.ts';
-import { CycleReportButton } from '../../components/cycle-report-button';
-import { LotStatusChip } from '../../components/lot-status-chip';
-import { formatDateTimeWithUtc } from '../../lib/dates';
-import { saveBlob } from '../../lib/save-blob';
+import { CycleReportButton } from '#client/components/cycle-report-button.tsx';
+import { LotStatusChip } from '#client/components/lot-status-chip.tsx';
+import { formatDateTimeWithUtc } from '#client/lib/dates.ts';
+import { saveBlob } from '#client/lib/save-blob.ts';
+import type { Sterilization } from '#shared/api/index.ts';
+import { encodeReceiptFragment } from '#shared/integrity/receipt-link.ts';
 import { useAnchorTransaction, useChainInfo, useServerHashes } from './api/integrity';
 import {
   anchoredValues,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { BlockchainData, Sterilization } from '../../../shared/api/index.ts';
-import { leafHash, merkleTree, recordFromForm } from '../../../shared/integrity/index.ts';
-import { V1_BLOCK } from '../../../shared/integrity/v1-block.fixture.ts';
+import type { BlockchainData, Sterilization } from '#shared/api/index.ts';
+import { leafHash, merkleTree, recordFromForm } from '#shared/integrity/index.ts';
+import { V1_BLOCK } from '#shared/integrity/v1-block.fixture.ts';
 import {
   type AnchorTransaction,
   type ChainRead,

@@ -3,7 +3,7 @@
  * record, the control strings computed in the browser with the shared integrity module, the block
  * explorer link, and the verification state machine. Nothing here talks to a server or a chain.
  */
-import type { BlockchainData, Sterilization } from '../../../shared/api/index.ts';
+import type { BlockchainData, Sterilization } from '#shared/api/index.ts';
 import {
   canonicalValue,
   HASHING_VERSION,
@@ -14,9 +14,9 @@ import {
   isHashingVersion,
   leafHash,
   processProof,
-} from '../../../shared/integrity/index.ts';
-import type { ProofReceipt } from '../../../shared/integrity/receipt.ts';
-import { recordReceipt } from '../../../shared/integrity/record-receipt.ts';
+} from '#shared/integrity/index.ts';
+import type { ProofReceipt } from '#shared/integrity/receipt.ts';
+import { recordReceipt } from '#shared/integrity/record-receipt.ts';
 
 export { INTEGRITY_FIELDS, type IntegrityField };
 

@@ -1,10 +1,10 @@
 import { Alert, Box, Chip, Typography } from '@mui/material';
 import { useMemo } from 'react';
 import { type IntlShape, useIntl } from 'react-intl';
-import type { Mail } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, pagedRows } from '../../components/data-table';
-import { FilterBar, ListPage, SelectFilter, TextFilter } from '../../components/list';
-import { formatDateTime } from '../../lib/dates';
+import { type DataColumn, DataTable, pagedRows } from '#client/components/data-table/index.ts';
+import { FilterBar, ListPage, SelectFilter, TextFilter } from '#client/components/list/index.ts';
+import { formatDateTime } from '#client/lib/dates.ts';
+import type { Mail } from '#shared/api/index.ts';
 import { useOutbox } from './api/outbox';
 import { MAIL_STATES, type OutboxSearch } from './search';
 

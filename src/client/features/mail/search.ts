@@ -1,6 +1,7 @@
 /** The outbox view's URL state (page, state and recipient filters), so a filtered view is a link. */
-import type { MailState } from '../../../shared/api/index.ts';
-import { parsePage } from '../../components/data-table/list-search';
+
+import { parsePage } from '#client/components/data-table/list-search.ts';
+import type { MailState } from '#shared/api/index.ts';
 
 export const MAIL_STATES = ['pending', 'sent', 'failed'] as const satisfies readonly MailState[];
 

@@ -1,8 +1,13 @@
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import type { Product } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
-import { ListPage, SearchBar } from '../../components/list';
+import {
+  type DataColumn,
+  DataTable,
+  pagedRows,
+  useListControls,
+} from '#client/components/data-table/index.ts';
+import { ListPage, SearchBar } from '#client/components/list/index.ts';
+import type { Product } from '#shared/api/index.ts';
 import { useProducts } from './api/products';
 import type { ProductsListSearch } from './search';
 

@@ -15,12 +15,12 @@ import {
 } from '@mui/material';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useIntl } from 'react-intl';
-import type { AlertKind } from '../../../shared/alerts/index.ts';
-import type { NotificationSettings } from '../../../shared/api/index.ts';
-import { MAIL_LANGUAGES, type MailLanguage } from '../../../shared/notifications/index.ts';
-import { PageError, PagePending } from '../../components/route-fallbacks';
-import { useFormFeedback } from '../../lib/form-fields';
-import { toast } from '../../lib/toasts';
+import { PageError, PagePending } from '#client/components/route-fallbacks.tsx';
+import { useFormFeedback } from '#client/lib/form-fields.tsx';
+import { toast } from '#client/lib/toasts.tsx';
+import type { AlertKind } from '#shared/alerts/index.ts';
+import type { NotificationSettings } from '#shared/api/index.ts';
+import { MAIL_LANGUAGES, type MailLanguage } from '#shared/notifications/index.ts';
 import { useNotificationSettings, useUpdateNotificationSettings } from './api/notifications';
 
 type Values = { language: MailLanguage; kinds: AlertKind[] };

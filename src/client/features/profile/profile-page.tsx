@@ -15,16 +15,16 @@ import {
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import { profileSchema } from '../../../shared/validation/index.ts';
-import { PageError, PagePending } from '../../components/route-fallbacks';
-import { trimValues } from '../../lib/form-data';
+import { PageError, PagePending } from '#client/components/route-fallbacks.tsx';
+import { trimValues } from '#client/lib/form-data.ts';
 import {
   FormikTextField,
   InvalidSubmitNotifier,
   initialErrorsFor,
   useFormFeedback,
-} from '../../lib/form-fields';
-import { useSession } from '../../lib/session';
+} from '#client/lib/form-fields.tsx';
+import { useSession } from '#client/lib/session.ts';
+import { profileSchema } from '#shared/validation/index.ts';
 import { type ProfileValues, useMe, useUpdateProfile } from './api/me';
 import { NotificationSettingsCard } from './notification-settings-card';
 

@@ -12,20 +12,25 @@ import {
 } from '@mui/material';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import type { RecallCount, RecallSummary, Sterilization } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
-import { DateRangeFilter } from '../../components/data-table/date-filter';
-import { ExportLink } from '../../components/export-link';
+import { DateRangeFilter } from '#client/components/data-table/date-filter.tsx';
+import {
+  type DataColumn,
+  DataTable,
+  pagedRows,
+  useListControls,
+} from '#client/components/data-table/index.ts';
+import { ExportLink } from '#client/components/export-link.tsx';
 import {
   type CustomerDeviceFilterIds,
   CustomerDeviceFilters,
   FilterBar,
   ListPage,
   TextFilter,
-} from '../../components/list';
-import { LotStatusChip } from '../../components/lot-status-chip';
-import { formatDateTime, formatDay } from '../../lib/dates';
-import { useAbilities, useSession } from '../../lib/session';
+} from '#client/components/list/index.ts';
+import { LotStatusChip } from '#client/components/lot-status-chip.tsx';
+import { formatDateTime, formatDay } from '#client/lib/dates.ts';
+import { useAbilities, useSession } from '#client/lib/session.ts';
+import type { RecallCount, RecallSummary, Sterilization } from '#shared/api/index.ts';
 import { useRecallRecords, useRecallSummary } from './api/recall';
 import { type RecallSearch, recallQuery } from './search';
 

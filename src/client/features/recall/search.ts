@@ -1,6 +1,7 @@
 /** The recall screen's URL state (kept apart from the page so the route's parsing stays small). */
-import type { SessionUser } from '../../../shared/api/index.ts';
-import type { ListSearch } from '../../components/data-table/list-search';
+
+import type { ListSearch } from '#client/components/data-table/list-search.ts';
+import type { SessionUser } from '#shared/api/index.ts';
 import type { RecallRecordsSearch, RecallSortBy } from './api/recall';
 
 export const RECALL_SORT_KEYS = ['received_ts', 'device_serial'] as const satisfies readonly RecallSortBy[];

@@ -5,10 +5,15 @@ import Receipt from '@mui/icons-material/Receipt';
 import { Box, Button, Chip, Stack, Tooltip, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { type DataColumn, DataTable, pagedRows, useListControls } from '../../components/data-table';
-import { FilterBar, ListPage, SelectFilter } from '../../components/list';
-import { formatDateTime } from '../../lib/dates';
-import { useAbilities } from '../../lib/session';
+import {
+  type DataColumn,
+  DataTable,
+  pagedRows,
+  useListControls,
+} from '#client/components/data-table/index.ts';
+import { FilterBar, ListPage, SelectFilter } from '#client/components/list/index.ts';
+import { formatDateTime } from '#client/lib/dates.ts';
+import { useAbilities } from '#client/lib/session.ts';
 import { type Report, type ReportVersion, useDownloadReportFile, useReports } from './api/reports';
 import { GenerateReportDialog } from './components/generate-report-dialog';
 import { SignReportDialog } from './components/sign-report-dialog';

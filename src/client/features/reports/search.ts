@@ -1,6 +1,7 @@
 /** The reports list's URL state (page, sort, filters), parsed the same way by both routes that show it. */
-import type { Schemas } from '../../../shared/api/index.ts';
-import { type ListSearch, parseListSearch, parseOneOf } from '../../components/data-table/list-search';
+
+import { type ListSearch, parseListSearch, parseOneOf } from '#client/components/data-table/list-search.ts';
+import type { Schemas } from '#shared/api/index.ts';
 
 export const REPORT_SORT_KEYS = ['created_at', 'period_from'] as const;
 export const REPORT_STATUSES = [

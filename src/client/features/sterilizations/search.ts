@@ -3,9 +3,9 @@
  * in the first bundle) does not pull the page in.
  */
 
-import type { LotStatusFilter, SessionUser } from '../../../shared/api/index.ts';
-import type { ListSearch } from '../../components/data-table/list-search';
-import type { SterilizationAnomaly } from '../../lib/sterilization-anomaly';
+import type { ListSearch } from '#client/components/data-table/list-search.ts';
+import type { SterilizationAnomaly } from '#client/lib/sterilization-anomaly.ts';
+import type { LotStatusFilter, SessionUser } from '#shared/api/index.ts';
 import type { SterilizationSortBy } from './api/sterilizations';
 
 export const STERILIZATION_SORT_KEYS = [

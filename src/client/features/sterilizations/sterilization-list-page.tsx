@@ -5,27 +5,27 @@ import VerifiedUser from '@mui/icons-material/VerifiedUser';
 import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
-import type { Sterilization } from '../../../shared/api/index.ts';
+import { DateRangeFilter } from '#client/components/data-table/date-filter.tsx';
 import {
   type DataColumn,
   DataTable,
   detailRowId,
   pagedRows,
   useListControls,
-} from '../../components/data-table';
-import { DateRangeFilter } from '../../components/data-table/date-filter';
-import { ExportLink } from '../../components/export-link';
+} from '#client/components/data-table/index.ts';
+import { ExportLink } from '#client/components/export-link.tsx';
 import {
   type CustomerDeviceFilterIds,
   CustomerDeviceFilters,
   FilterBar,
   ListPage,
   SelectFilter,
-} from '../../components/list';
-import { formatDateTime } from '../../lib/dates';
-import { countAnnounced, useAnnouncedRecords } from '../../lib/new-records';
-import { useAbilities, useSession } from '../../lib/session';
-import { parseAnomaly, STERILIZATION_ANOMALIES } from '../../lib/sterilization-anomaly';
+} from '#client/components/list/index.ts';
+import { formatDateTime } from '#client/lib/dates.ts';
+import { countAnnounced, useAnnouncedRecords } from '#client/lib/new-records.ts';
+import { useAbilities, useSession } from '#client/lib/session.ts';
+import { parseAnomaly, STERILIZATION_ANOMALIES } from '#client/lib/sterilization-anomaly.ts';
+import type { Sterilization } from '#shared/api/index.ts';
 import {
   type SterilizationFilters,
   useSterilizationCustomerFilter,

@@ -3,11 +3,11 @@ import { Box, Card, CardContent, Stack } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import type { User } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, listState, YesNo } from '../../components/data-table';
-import { SearchBar } from '../../components/list';
-import { ButtonLink } from '../../components/router-link';
-import { useAbilities } from '../../lib/session';
+import { type DataColumn, DataTable, listState, YesNo } from '#client/components/data-table/index.ts';
+import { SearchBar } from '#client/components/list/index.ts';
+import { ButtonLink } from '#client/components/router-link.tsx';
+import { useAbilities } from '#client/lib/session.ts';
+import type { User } from '#shared/api/index.ts';
 import { type CustomerUsersSearch, useCustomerUsers } from './api/users';
 import { RoleBadge } from './role-badge';
 

@@ -1,6 +1,6 @@
 import { Chip, type ChipProps } from '@mui/material';
 import { useIntl } from 'react-intl';
-import type { Role } from '../../../shared/api/index.ts';
+import type { Role } from '#shared/api/index.ts';
 
 /** SPEC §2: CUSTOMER success, CUSTOMER_CARE info, ADMIN warning, SUPER_ADMIN danger, any other dark. */
 const ROLE_COLORS: Record<string, ChipProps['color']> = {

@@ -17,19 +17,19 @@ import { useNavigate } from '@tanstack/react-router';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import { assignableRoles } from '../../../shared/access/index.ts';
-import type { Role } from '../../../shared/api/index.ts';
-import { userSchema } from '../../../shared/validation/index.ts';
-import { PageError, PagePending } from '../../components/route-fallbacks';
-import { trimValues } from '../../lib/form-data';
+import { PageError, PagePending } from '#client/components/route-fallbacks.tsx';
+import { trimValues } from '#client/lib/form-data.ts';
 import {
   FormikTextField,
   InvalidSubmitNotifier,
   ReadOnlyFields,
   useFormFeedback,
-} from '../../lib/form-fields';
-import { useAbilities, useSession } from '../../lib/session';
-import { toast } from '../../lib/toasts';
+} from '#client/lib/form-fields.tsx';
+import { useAbilities, useSession } from '#client/lib/session.ts';
+import { toast } from '#client/lib/toasts.tsx';
+import { assignableRoles } from '#shared/access/index.ts';
+import type { Role } from '#shared/api/index.ts';
+import { userSchema } from '#shared/validation/index.ts';
 import {
   type UserData,
   type UserFormValues,

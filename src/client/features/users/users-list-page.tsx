@@ -2,10 +2,16 @@ import { Box, Typography } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import type { User } from '../../../shared/api/index.ts';
-import { type DataColumn, DataTable, pagedRows, useListControls, YesNo } from '../../components/data-table';
-import { OpenRowAction } from '../../components/data-table/open-row-action';
-import { ListPage, SearchBar } from '../../components/list';
+import {
+  type DataColumn,
+  DataTable,
+  pagedRows,
+  useListControls,
+  YesNo,
+} from '#client/components/data-table/index.ts';
+import { OpenRowAction } from '#client/components/data-table/open-row-action.tsx';
+import { ListPage, SearchBar } from '#client/components/list/index.ts';
+import type { User } from '#shared/api/index.ts';
 import { useUsers } from './api/users';
 import { RoleBadge } from './role-badge';
 import type { UserListSearch } from './search';

@@ -1,10 +1,10 @@
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { AlertsListPage } from '../../features/alerts/alerts-list-page';
-import { alertsQueryOptions } from '../../features/alerts/api/alerts';
-import { type AlertListSearch, parseAlertSearch } from '../../features/alerts/search';
-import { useDocumentTitle } from '../../lib/document-title';
-import { requireModulePage } from '../../lib/route-guards';
-import { useSearchChange } from '../../lib/search-change';
+import { AlertsListPage } from '#client/features/alerts/alerts-list-page.tsx';
+import { alertsQueryOptions } from '#client/features/alerts/api/alerts.ts';
+import { type AlertListSearch, parseAlertSearch } from '#client/features/alerts/search.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { requireModulePage } from '#client/lib/route-guards.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
 
 /** Alerts the user may see: page, sort and filters in the URL, so a filtered view is a link. */
 export const Route = createFileRoute('/_authenticated/alerts')({

@@ -1,10 +1,10 @@
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { auditQueryOptions } from '../../features/audit/api/audit';
-import { AuditListPage } from '../../features/audit/audit-list-page';
-import { type AuditListSearch, parseAuditSearch } from '../../features/audit/search';
-import { useDocumentTitle } from '../../lib/document-title';
-import { requireAbilityPage } from '../../lib/route-guards';
-import { useSearchChange } from '../../lib/search-change';
+import { auditQueryOptions } from '#client/features/audit/api/audit.ts';
+import { AuditListPage } from '#client/features/audit/audit-list-page.tsx';
+import { type AuditListSearch, parseAuditSearch } from '#client/features/audit/search.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { requireAbilityPage } from '#client/lib/route-guards.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
 
 /** The audit trail (canSeeAudit): page and every filter in the URL, so a filtered view is a link. */
 export const Route = createFileRoute('/_authenticated/audit')({

@@ -1,12 +1,12 @@
 import { createFileRoute, redirect, type SearchSchemaInput } from '@tanstack/react-router';
-import { parseListSearch, parseSearchText } from '../../components/data-table/list-search';
-import { certificatesQueryOptions } from '../../features/certificates/api/certificates';
-import { CertificateListPage } from '../../features/certificates/certificate-list-page';
-import { rememberedListSearch } from '../../features/certificates/list-memory';
-import { CERTIFICATE_SORT_KEYS, type CertificateListSearch } from '../../features/certificates/search';
-import { useDocumentTitle } from '../../lib/document-title';
-import { requireModulePage } from '../../lib/route-guards';
-import { useSearchChange } from '../../lib/search-change';
+import { parseListSearch, parseSearchText } from '#client/components/data-table/list-search.ts';
+import { certificatesQueryOptions } from '#client/features/certificates/api/certificates.ts';
+import { CertificateListPage } from '#client/features/certificates/certificate-list-page.tsx';
+import { rememberedListSearch } from '#client/features/certificates/list-memory.ts';
+import { CERTIFICATE_SORT_KEYS, type CertificateListSearch } from '#client/features/certificates/search.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { requireModulePage } from '#client/lib/route-guards.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
 
 const parseSearch = (raw: Record<string, unknown>): CertificateListSearch => ({
   ...parseListSearch(raw, CERTIFICATE_SORT_KEYS, { sortBy: 'lot_number', sortDir: 'asc' }),

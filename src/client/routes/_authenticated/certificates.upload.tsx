@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { CertificateUploadPage } from '../../features/certificates/certificate-upload-page';
-import { useDocumentTitle } from '../../lib/document-title';
-import { requireModulePage } from '../../lib/route-guards';
+import { CertificateUploadPage } from '#client/features/certificates/certificate-upload-page.tsx';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { requireModulePage } from '#client/lib/route-guards.ts';
 
 /** SPEC §2 certificate upload (/certificates/upload). */
 export const Route = createFileRoute('/_authenticated/certificates/upload')({

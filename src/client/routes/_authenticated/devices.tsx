@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { parseListSearch, parseSearchText } from '../../components/data-table/list-search';
-import { devicesQueryOptions } from '../../features/devices/api/devices';
-import { DevicesListPage } from '../../features/devices/devices-list-page';
-import { DEVICE_SORT_KEYS, type DevicesListSearch } from '../../features/devices/search';
-import { useDocumentTitle } from '../../lib/document-title';
-import { requireModulePage } from '../../lib/route-guards';
-import { useSearchChange } from '../../lib/search-change';
+import { parseListSearch, parseSearchText } from '#client/components/data-table/list-search.ts';
+import { devicesQueryOptions } from '#client/features/devices/api/devices.ts';
+import { DevicesListPage } from '#client/features/devices/devices-list-page.tsx';
+import { DEVICE_SORT_KEYS, type DevicesListSearch } from '#client/features/devices/search.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { requireModulePage } from '#client/lib/route-guards.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
 
 /** SPEC §2 devices_index; default sort label ascending (SPEC §9). */
 export const Route = createFileRoute('/_authenticated/devices')({

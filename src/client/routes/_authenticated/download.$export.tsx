@@ -1,11 +1,11 @@
 import { createFileRoute, notFound, type SearchSchemaInput } from '@tanstack/react-router';
-import type { LotStatusFilter } from '../../../shared/api/index.ts';
-import { parseId, parseIsoDate, parseText } from '../../components/data-table/list-search';
-import { DownloadPage } from '../../features/exports/download-page';
-import { parseLotStatus as parseLotStatusFilter } from '../../features/sterilizations/search';
-import { useDocumentTitle } from '../../lib/document-title';
-import { EXPORT_NAMES, type ExportName } from '../../lib/exports';
-import { parseAnomaly, type SterilizationAnomaly } from '../../lib/sterilization-anomaly';
+import { parseId, parseIsoDate, parseText } from '#client/components/data-table/list-search.ts';
+import { DownloadPage } from '#client/features/exports/download-page.tsx';
+import { parseLotStatus as parseLotStatusFilter } from '#client/features/sterilizations/search.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { EXPORT_NAMES, type ExportName } from '#client/lib/exports.ts';
+import { parseAnomaly, type SterilizationAnomaly } from '#client/lib/sterilization-anomaly.ts';
+import type { LotStatusFilter } from '#shared/api/index.ts';
 
 type DownloadSearch = {
   from?: string;

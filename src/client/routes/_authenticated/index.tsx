@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { dashboardQueryOptions } from '../../features/dashboard/api/dashboard';
-import { DashboardPage } from '../../features/dashboard/dashboard-page';
-import { useDocumentTitle } from '../../lib/document-title';
+import { dashboardQueryOptions } from '#client/features/dashboard/api/dashboard.ts';
+import { DashboardPage } from '#client/features/dashboard/dashboard-page.tsx';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
 
 export const Route = createFileRoute('/_authenticated/')({
   loader: ({ context }) => {

@@ -1,10 +1,10 @@
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { outboxQueryOptions } from '../../features/mail/api/outbox';
-import { OutboxPage } from '../../features/mail/outbox-page';
-import { type OutboxSearch, parseOutboxSearch } from '../../features/mail/search';
-import { useDocumentTitle } from '../../lib/document-title';
-import { requireAbilityPage } from '../../lib/route-guards';
-import { useSearchChange } from '../../lib/search-change';
+import { outboxQueryOptions } from '#client/features/mail/api/outbox.ts';
+import { OutboxPage } from '#client/features/mail/outbox-page.tsx';
+import { type OutboxSearch, parseOutboxSearch } from '#client/features/mail/search.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { requireAbilityPage } from '#client/lib/route-guards.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
 
 /** The e-mail outbox (canSeeMailOutbox): page and filters in the URL. */
 export const Route = createFileRoute('/_authenticated/outbox')({

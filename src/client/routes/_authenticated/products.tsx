@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { parseListSearch, parseSearchText } from '../../components/data-table/list-search';
-import { productsQueryOptions } from '../../features/products/api/products';
-import { ProductsListPage } from '../../features/products/products-list-page';
-import { PRODUCT_SORT_KEYS, type ProductsListSearch } from '../../features/products/search';
-import { useDocumentTitle } from '../../lib/document-title';
-import { requireModulePage } from '../../lib/route-guards';
-import { useSearchChange } from '../../lib/search-change';
+import { parseListSearch, parseSearchText } from '#client/components/data-table/list-search.ts';
+import { productsQueryOptions } from '#client/features/products/api/products.ts';
+import { ProductsListPage } from '#client/features/products/products-list-page.tsx';
+import { PRODUCT_SORT_KEYS, type ProductsListSearch } from '#client/features/products/search.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { requireModulePage } from '#client/lib/route-guards.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
 
 /** SPEC §2 products_index; default sort name ascending (SPEC §9). */
 export const Route = createFileRoute('/_authenticated/products')({

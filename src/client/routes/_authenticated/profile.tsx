@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { meQueryOptions } from '../../features/profile/api/me';
-import { ProfilePage } from '../../features/profile/profile-page';
-import { useDocumentTitle } from '../../lib/document-title';
+import { meQueryOptions } from '#client/features/profile/api/me.ts';
+import { ProfilePage } from '#client/features/profile/profile-page.tsx';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
 
 export const Route = createFileRoute('/_authenticated/profile')({
   loader: ({ context }) => {

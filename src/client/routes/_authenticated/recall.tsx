@@ -1,11 +1,16 @@
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { parseId, parseIsoDate, parseListSearch, parseText } from '../../components/data-table/list-search';
-import { recallRecordsQueryOptions } from '../../features/recall/api/recall';
-import { RecallPage } from '../../features/recall/recall-page';
-import { RECALL_SORT_KEYS, type RecallSearch, recallQuery } from '../../features/recall/search';
-import { useDocumentTitle } from '../../lib/document-title';
-import { requireModulePage } from '../../lib/route-guards';
-import { useSearchChange } from '../../lib/search-change';
+import {
+  parseId,
+  parseIsoDate,
+  parseListSearch,
+  parseText,
+} from '#client/components/data-table/list-search.ts';
+import { recallRecordsQueryOptions } from '#client/features/recall/api/recall.ts';
+import { RecallPage } from '#client/features/recall/recall-page.tsx';
+import { RECALL_SORT_KEYS, type RecallSearch, recallQuery } from '#client/features/recall/search.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { requireModulePage } from '#client/lib/route-guards.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
 
 /**
  * Recall by lot (issue 13). Part of the sterilizations module: the same records, the same tenancy

@@ -1,11 +1,11 @@
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { reportsQueryOptions } from '../../features/reports/api/reports';
-import { ReportListPage } from '../../features/reports/report-list-page';
-import { parseReportSearch, type ReportListSearch, reportsQuery } from '../../features/reports/search';
-import { useDocumentTitle } from '../../lib/document-title';
-import { requireModulePage } from '../../lib/route-guards';
-import { useSearchChange } from '../../lib/search-change';
-import { useSession } from '../../lib/session';
+import { reportsQueryOptions } from '#client/features/reports/api/reports.ts';
+import { ReportListPage } from '#client/features/reports/report-list-page.tsx';
+import { parseReportSearch, type ReportListSearch, reportsQuery } from '#client/features/reports/search.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { requireModulePage } from '#client/lib/route-guards.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
+import { useSession } from '#client/lib/session.ts';
 
 /** The clinic's own compliance reports (the "Reports" menu entry of customer users). */
 export const Route = createFileRoute('/_authenticated/reports')({

@@ -1,23 +1,23 @@
 import { Backdrop, CircularProgress } from '@mui/material';
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
-import type { Sterilization } from '../../../shared/api/index.ts';
-import { parseId, parseIsoDate, parseListSearch } from '../../components/data-table/list-search';
-import { sterilizationsQueryOptions } from '../../features/sterilizations/api/sterilizations';
+import { parseId, parseIsoDate, parseListSearch } from '#client/components/data-table/list-search.ts';
+import { sterilizationsQueryOptions } from '#client/features/sterilizations/api/sterilizations.ts';
 import {
   effectiveSearch,
   parseLotStatus,
   STERILIZATION_SORT_KEYS,
   type SterilizationListSearch,
-} from '../../features/sterilizations/search';
-import { SterilizationListPage } from '../../features/sterilizations/sterilization-list-page';
-import { useDocumentTitle } from '../../lib/document-title';
-import { requireModulePage } from '../../lib/route-guards';
-import { useSearchChange } from '../../lib/search-change';
-import { parseAnomaly } from '../../lib/sterilization-anomaly';
+} from '#client/features/sterilizations/search.ts';
+import { SterilizationListPage } from '#client/features/sterilizations/sterilization-list-page.tsx';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { requireModulePage } from '#client/lib/route-guards.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
+import { parseAnomaly } from '#client/lib/sterilization-anomaly.ts';
+import type { Sterilization } from '#shared/api/index.ts';
 
 // The verification modal brings the hashing and chain code: loaded when first opened.
-const VerificationDialog = lazy(() => import('../../features/integrity/verification-dialog'));
+const VerificationDialog = lazy(() => import('#client/features/integrity/verification-dialog.tsx'));
 
 /**
  * SPEC §2 sterilizations_index: default sort received_ts descending (SPEC §9). Every filter, the sort

@@ -1,11 +1,11 @@
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { parseListSearch, parseSearchText } from '../../components/data-table/list-search';
-import { usersQueryOptions } from '../../features/users/api/users';
-import { USER_SORT_KEYS, type UserListSearch } from '../../features/users/search';
-import { UsersListPage } from '../../features/users/users-list-page';
-import { useDocumentTitle } from '../../lib/document-title';
-import { requireModulePage } from '../../lib/route-guards';
-import { useSearchChange } from '../../lib/search-change';
+import { parseListSearch, parseSearchText } from '#client/components/data-table/list-search.ts';
+import { usersQueryOptions } from '#client/features/users/api/users.ts';
+import { USER_SORT_KEYS, type UserListSearch } from '#client/features/users/search.ts';
+import { UsersListPage } from '#client/features/users/users-list-page.tsx';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { requireModulePage } from '#client/lib/route-guards.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
 
 export const Route = createFileRoute('/_authenticated/users')({
   beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'users'),

@@ -2,7 +2,7 @@
  * Build: a block's Merkle tree from its records' leaves, then its report versions' leaves, computed in
  * time slices and outside any transaction, and their proofs in the form the store writes them.
  */
-import { type MerkleLevels, merkleLevelsAsync, type Slicer } from '../../../shared/integrity/index.ts';
+import { type MerkleLevels, merkleLevelsAsync, type Slicer } from '#shared/integrity/index.ts';
 import type { BlockContents } from './collect.ts';
 
 /**

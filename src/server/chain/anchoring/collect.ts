@@ -6,7 +6,7 @@
  * once the oldest has waited as long as a record would (docs/integrity.md §10).
  */
 import { sql } from 'drizzle-orm';
-import { mapSliced, reportLeafBytes, type Slicer } from '../../../shared/integrity/index.ts';
+import { mapSliced, reportLeafBytes, type Slicer } from '#shared/integrity/index.ts';
 import type { AnchoringContext } from './context.ts';
 import { blockLeaf, RECORD_FIELDS_SQL, type RecordRow } from './record-leaf.ts';
 

@@ -7,9 +7,9 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
-import type { Db } from '../../db/client.ts';
-import { describeError } from '../../db/error-causes.ts';
-import { publishEvent } from '../../events/publish.ts';
+import type { Db } from '#server/db/client.ts';
+import { describeError } from '#server/db/error-causes.ts';
+import { publishEvent } from '#server/events/publish.ts';
 import type { Chain } from '../chain.ts';
 import type { AnchoringContext } from './context.ts';
 import { adoptExisting, type BlockRow, signAndSend } from './send.ts';

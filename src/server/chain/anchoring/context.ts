@@ -2,7 +2,7 @@
  * The anchor worker's options (the app's configuration and the tests' hooks), resolved once into what
  * every step of anchoring shares.
  */
-import type { Db } from '../../db/client.ts';
+import type { Db } from '#server/db/client.ts';
 import type { Chain } from '../chain.ts';
 
 export type AnchorLog = { info(msg: string): void; warn(msg: string): void; error(msg: string): void };

@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
-import { describeError } from '../../db/error-causes.ts';
+import { describeError } from '#server/db/error-causes.ts';
 import type { AnchoringContext } from './context.ts';
 
 /** A block row as sending and confirming read it. */

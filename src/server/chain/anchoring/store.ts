@@ -8,8 +8,8 @@
  * The block's report versions (few) are written with its last part, the same way (locked, still free).
  */
 import { sql } from 'drizzle-orm';
-import type { Slicer } from '../../../shared/integrity/index.ts';
-import type { Tx } from '../../db/client.ts';
+import type { Tx } from '#server/db/client.ts';
+import type { Slicer } from '#shared/integrity/index.ts';
 import { type BuiltBlock, proofsLiteral } from './build.ts';
 import type { AnchoringContext } from './context.ts';
 import { BLOCK_HASHING_VERSION } from './record-leaf.ts';

@@ -3,8 +3,9 @@
  * sends PENDING ones, forms and sends new ones), started and stopped with the app. What each step does
  * is in its own module: collect, build, store, send, confirm.
  */
-import { createSlicer } from '../../../shared/integrity/index.ts';
-import { describeError } from '../../db/error-causes.ts';
+
+import { describeError } from '#server/db/error-causes.ts';
+import { createSlicer } from '#shared/integrity/index.ts';
 import { buildBlock } from './build.ts';
 import { collectBlockContents } from './collect.ts';
 import { followSent } from './confirm.ts';

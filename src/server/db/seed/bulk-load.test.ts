@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase } from '../../test/test-database.ts';
+import { openTestDatabase } from '#server/test/test-database.ts';
 import type { Database } from '../client.ts';
 import { seedDemoData } from '../seed.ts';
 import { copyFromStdin, copyText, lotStatusFor } from './bulk-load.ts';

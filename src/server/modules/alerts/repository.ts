@@ -1,11 +1,11 @@
 /** Alerts as the list, the bell and the acknowledge/resolve calls read and change them. */
 import { and, asc, desc, eq, inArray, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { AlertStateFilter } from '../../../shared/alerts/index.ts';
-import type { Alert, AlertKind, AlertState } from '../../../shared/api/index.ts';
-import type { Db, Tx } from '../../db/client.ts';
-import { alerts, customers, devices, users } from '../../db/schema.ts';
-import { isoInstant, isoInstantOrNull } from '../../http/instants.ts';
+import type { Db, Tx } from '#server/db/client.ts';
+import { alerts, customers, devices, users } from '#server/db/schema.ts';
+import { isoInstant, isoInstantOrNull } from '#server/http/instants.ts';
+import type { AlertStateFilter } from '#shared/alerts/index.ts';
+import type { Alert, AlertKind, AlertState } from '#shared/api/index.ts';
 
 export interface AlertFilter {
   /** The only customer whose alerts the caller sees; null = staff, every alert. */

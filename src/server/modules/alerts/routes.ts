@@ -3,17 +3,18 @@
  * acknowledge and resolve by hand. A CUSTOMER user reaches only their own customer's alerts; another
  * tenant's alert answers 404 like a missing one, and staff-only alerts have no customer at all.
  */
-import type { Alert } from '../../../shared/api/index.ts';
-import { alertActionSchema } from '../../../shared/validation/index.ts';
-import { changedFields } from '../../audit/changes.ts';
-import { auditSource, writeAudited } from '../../audit/write-audited.ts';
-import { requireAbility, requireModule, tenantScope } from '../../auth/guards.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import { written } from '../../db/written.ts';
-import { publishEvent } from '../../events/publish.ts';
-import { ApiError, notFound, ok } from '../../http/envelope.ts';
-import { pageOf, pageRequest } from '../../http/paging.ts';
+
+import { changedFields } from '#server/audit/changes.ts';
+import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import { written } from '#server/db/written.ts';
+import { publishEvent } from '#server/events/publish.ts';
+import { ApiError, notFound, ok } from '#server/http/envelope.ts';
+import { pageOf, pageRequest } from '#server/http/paging.ts';
+import { requireAbility, requireModule, tenantScope } from '#server/security/guards.ts';
+import type { Alert } from '#shared/api/index.ts';
+import { alertActionSchema } from '#shared/validation/index.ts';
 import { acknowledge, countUnread, findAlert, listAlertPage, resolveByHand } from './repository.ts';
 
 const conflict = (message: string) => new ApiError(409, message);

@@ -7,10 +7,9 @@
 import { createHash } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../../shared/api/index.ts';
-import { recordAudit } from '../../audit/record.ts';
-import { verifyAuditChain } from '../../audit/verify.ts';
-import { PER_PAGE } from '../../http/paging.ts';
+import { recordAudit } from '#server/audit/record.ts';
+import { verifyAuditChain } from '#server/audit/verify.ts';
+import { PER_PAGE } from '#server/http/paging.ts';
 import {
   customerIdOf,
   makeCustomer,
@@ -20,8 +19,8 @@ import {
   rsaPublicKeyPem,
   unique,
   userIdOf,
-} from '../../test/fixtures.ts';
-import { expectContract } from '../../test/response-checks.ts';
+} from '#server/test/fixtures.ts';
+import { expectContract } from '#server/test/response-checks.ts';
 import {
   createTestApp,
   DEMO,
@@ -29,7 +28,8 @@ import {
   formBody,
   type TestApp,
   uniqueClientAddress,
-} from '../../test/test-app.ts';
+} from '#server/test/test-app.ts';
+import type { AuditEntry } from '#shared/api/index.ts';
 
 let t: TestApp;
 let superToken: string;

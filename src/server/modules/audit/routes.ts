@@ -1,10 +1,11 @@
 /** The audit trail, read-only (docs/audit.md): the audit view and the history panels, for canSeeAudit. */
-import { requireAbility } from '../../auth/guards.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import { ok } from '../../http/envelope.ts';
-import { pageOf, pageRequest } from '../../http/paging.ts';
-import { receivedWindow } from '../../http/received-window.ts';
+
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import { ok } from '#server/http/envelope.ts';
+import { pageOf, pageRequest } from '#server/http/paging.ts';
+import { receivedWindow } from '#server/http/received-window.ts';
+import { requireAbility } from '#server/security/guards.ts';
 import { listAuditPage } from './repository.ts';
 
 export function auditModule(deps: { db: Db }): ApiModule {

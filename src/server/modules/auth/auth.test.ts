@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectContract } from '../../test/response-checks.ts';
+import { expectContract } from '#server/test/response-checks.ts';
 import {
   createPeerApp,
   createTestApp,
@@ -9,7 +9,7 @@ import {
   formBody,
   type TestApp,
   uniqueClientAddress,
-} from '../../test/test-app.ts';
+} from '#server/test/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,18 +1,18 @@
 /** Sign-in, sign-out and the signed-in user's own profile (SPEC §2 Login, Profile; §7 /auth). */
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { abilitiesFor, modulesFor } from '../../../shared/access/index.ts';
-import { loginSchema, profileSchema, validateForm } from '../../../shared/validation/index.ts';
-import { userChanges } from '../../audit/user-changes.ts';
-import { auditSource, writeAudited } from '../../audit/write-audited.ts';
-import { currentAuth } from '../../auth/guards.ts';
-import type { LoginThrottle } from '../../auth/login-throttle.ts';
-import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
-import type { AuthUser, SessionStore } from '../../auth/session-store.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import { customers, users } from '../../db/schema.ts';
-import { updateRowById } from '../../db/update-row.ts';
-import { ApiError, ok, validationFailed } from '../../http/envelope.ts';
+import { userChanges } from '#server/audit/user-changes.ts';
+import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import { customers, users } from '#server/db/schema.ts';
+import { updateRowById } from '#server/db/update-row.ts';
+import { ApiError, ok, validationFailed } from '#server/http/envelope.ts';
+import { currentAuth } from '#server/security/guards.ts';
+import type { LoginThrottle } from '#server/security/login-throttle.ts';
+import { hashPassword, verifyPassword } from '#server/security/passwords.ts';
+import type { AuthUser, SessionStore } from '#server/security/session-store.ts';
+import { abilitiesFor, modulesFor } from '#shared/access/index.ts';
+import { loginSchema, profileSchema, validateForm } from '#shared/validation/index.ts';
 
 export function sessionUserView(user: AuthUser) {
   return {

@@ -1,11 +1,11 @@
 /** Certificates and their two PDF files (SPEC §2 Certificate list / upload). */
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Certificate as CertificateAnswer } from '../../../shared/api/index.ts';
-import type { AuditFields } from '../../audit/changes.ts';
-import type { Db, Tx } from '../../db/client.ts';
-import { type CertificateLanguage, certificateFiles, certificates } from '../../db/schema.ts';
-import { anyColumnContains } from '../../db/text-search.ts';
-import { isoInstant } from '../../http/instants.ts';
+import type { AuditFields } from '#server/audit/changes.ts';
+import type { Db, Tx } from '#server/db/client.ts';
+import { type CertificateLanguage, certificateFiles, certificates } from '#server/db/schema.ts';
+import { anyColumnContains } from '#server/db/text-search.ts';
+import { isoInstant } from '#server/http/instants.ts';
+import type { Certificate as CertificateAnswer } from '#shared/api/index.ts';
 import { checklistFileName } from './file-names.ts';
 
 const columns = {

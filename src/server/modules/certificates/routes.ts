@@ -8,22 +8,22 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { mixed } from 'yup';
-import { certificateUploadSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
-import { changedFields } from '../../audit/changes.ts';
-import { auditSource, writeAudited } from '../../audit/write-audited.ts';
-import { currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import type { CertificateLanguage } from '../../db/schema.ts';
-import { searchText } from '../../db/text-search.ts';
-import { isUniqueViolation } from '../../db/unique-violation.ts';
-import { written } from '../../db/written.ts';
-import { ApiError, ok, validationFailed } from '../../http/envelope.ts';
-import { filledFields } from '../../http/form-fields.ts';
-import { pageOf, pageRequest } from '../../http/paging.ts';
-import { generateChecklistPdf } from '../../pdf/checklist.ts';
-import { isPdf } from '../../pdf/is-pdf.ts';
-import { isUploadedFile, type UploadedFile } from '../../plugins/multipart.ts';
+import { changedFields } from '#server/audit/changes.ts';
+import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import type { CertificateLanguage } from '#server/db/schema.ts';
+import { searchText } from '#server/db/text-search.ts';
+import { isUniqueViolation } from '#server/db/unique-violation.ts';
+import { written } from '#server/db/written.ts';
+import { ApiError, ok, validationFailed } from '#server/http/envelope.ts';
+import { filledFields } from '#server/http/form-fields.ts';
+import { pageOf, pageRequest } from '#server/http/paging.ts';
+import { generateChecklistPdf } from '#server/pdf/checklist.ts';
+import { isPdf } from '#server/pdf/is-pdf.ts';
+import { isUploadedFile, type UploadedFile } from '#server/plugins/multipart.ts';
+import { currentAuth, requireAbility, requireModule } from '#server/security/guards.ts';
+import { certificateUploadSchema, type FieldErrors, validateForm } from '#shared/validation/index.ts';
 import {
   checklistFileName,
   contentDisposition,

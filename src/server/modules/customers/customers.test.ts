@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PER_PAGE } from '../../http/paging.ts';
-import { makeCustomer, makeDevice, makeUser } from '../../test/fixtures.ts';
-import { expectContract, expectExactKeys } from '../../test/response-checks.ts';
-import { createTestApp, DEMO, formBody, type TestApp } from '../../test/test-app.ts';
+import { PER_PAGE } from '#server/http/paging.ts';
+import { makeCustomer, makeDevice, makeUser } from '#server/test/fixtures.ts';
+import { expectContract, expectExactKeys } from '#server/test/response-checks.ts';
+import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
 
 let t: TestApp;
 let admin: string;

@@ -1,12 +1,12 @@
 /** Customers with their counts (SPEC §2 Customer list / Customer page), and their writes. */
 import { type SQL, sql } from 'drizzle-orm';
-import type { Customer as CustomerAnswer } from '../../../shared/api/index.ts';
-import type { AuditFields } from '../../audit/changes.ts';
-import type { Db, Tx } from '../../db/client.ts';
-import { toNumber } from '../../db/pg-number.ts';
-import { type Customer, customers, type NewCustomer } from '../../db/schema.ts';
-import { anyColumnContains } from '../../db/text-search.ts';
-import type { ReceivedWindow } from '../../http/received-window.ts';
+import type { AuditFields } from '#server/audit/changes.ts';
+import type { Db, Tx } from '#server/db/client.ts';
+import { toNumber } from '#server/db/pg-number.ts';
+import { type Customer, customers, type NewCustomer } from '#server/db/schema.ts';
+import { anyColumnContains } from '#server/db/text-search.ts';
+import type { ReceivedWindow } from '#server/http/received-window.ts';
+import type { Customer as CustomerAnswer } from '#shared/api/index.ts';
 
 export type CustomerSort = 'name' | 'active';
 type Direction = 'asc' | 'desc';

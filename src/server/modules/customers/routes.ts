@@ -1,19 +1,20 @@
 /** Customers (SPEC §2 Customer list, Customer page; §7 /customers). */
-import { customerSchema, validateForm } from '../../../shared/validation/index.ts';
-import { changedFields } from '../../audit/changes.ts';
-import { auditSource, writeAudited } from '../../audit/write-audited.ts';
-import { assertTenant, currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import { findCustomer } from '../../db/lookups.ts';
-import { customers, type NewCustomer } from '../../db/schema.ts';
-import { searchText } from '../../db/text-search.ts';
-import { updateRowById } from '../../db/update-row.ts';
-import { written } from '../../db/written.ts';
-import { notFound, ok, validationFailed } from '../../http/envelope.ts';
-import { filledFields } from '../../http/form-fields.ts';
-import { pageOf, pageRequest } from '../../http/paging.ts';
-import { receivedWindow } from '../../http/received-window.ts';
+
+import { changedFields } from '#server/audit/changes.ts';
+import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import { findCustomer } from '#server/db/lookups.ts';
+import { customers, type NewCustomer } from '#server/db/schema.ts';
+import { searchText } from '#server/db/text-search.ts';
+import { updateRowById } from '#server/db/update-row.ts';
+import { written } from '#server/db/written.ts';
+import { notFound, ok, validationFailed } from '#server/http/envelope.ts';
+import { filledFields } from '#server/http/form-fields.ts';
+import { pageOf, pageRequest } from '#server/http/paging.ts';
+import { receivedWindow } from '#server/http/received-window.ts';
+import { assertTenant, currentAuth, requireAbility, requireModule } from '#server/security/guards.ts';
+import { customerSchema, validateForm } from '#shared/validation/index.ts';
 import {
   activeCustomerOptions,
   customerAuditFields,

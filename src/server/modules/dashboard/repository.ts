@@ -1,7 +1,7 @@
 /** Dashboard figures (SPEC §2 Dashboard), all computed from the live tables and scoped to one customer when asked. */
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { PRODUCT_TYPES } from '../../db/schema.ts';
+import type { Db } from '#server/db/client.ts';
+import { PRODUCT_TYPES } from '#server/db/schema.ts';
 
 /** The dashboard shows the current batch of each device, fullest first; a fleet of hundreds keeps the page readable. */
 export const DASHBOARD_BATCH_LIMIT = 48;

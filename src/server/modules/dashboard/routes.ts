@@ -1,8 +1,8 @@
-import { hasModule } from '../../../shared/access/index.ts';
-import { currentAuth, tenantScope } from '../../auth/guards.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import { ok } from '../../http/envelope.ts';
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import { ok } from '#server/http/envelope.ts';
+import { currentAuth, tenantScope } from '#server/security/guards.ts';
+import { hasModule } from '#shared/access/index.ts';
 import {
   countActiveCustomers,
   countActiveDevicesByType,

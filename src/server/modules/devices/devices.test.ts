@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PER_PAGE } from '../../http/paging.ts';
+import { PER_PAGE } from '#server/http/paging.ts';
 import {
   makeCustomer,
   makeDevice,
@@ -8,9 +8,9 @@ import {
   rsaPublicKeyPem,
   snapshot,
   unique,
-} from '../../test/fixtures.ts';
-import { expectContract, expectExactKeys } from '../../test/response-checks.ts';
-import { createTestApp, DEMO, formBody, type TestApp } from '../../test/test-app.ts';
+} from '#server/test/fixtures.ts';
+import { expectContract, expectExactKeys } from '#server/test/response-checks.ts';
+import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
 
 let t: TestApp;
 let superAdmin: string;

@@ -6,11 +6,11 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestionClaims } from '../../../shared/ingestion/claims.ts';
-import { signDeviceToken } from '../../test/contract-support.ts';
-import { makeDevice } from '../../test/fixtures.ts';
-import { expectContract } from '../../test/response-checks.ts';
-import { createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
+import { signDeviceToken } from '#server/test/contract-support.ts';
+import { makeDevice } from '#server/test/fixtures.ts';
+import { expectContract } from '#server/test/response-checks.ts';
+import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
+import { ingestionClaims } from '#shared/ingestion/claims.ts';
 
 const FORMER = DEMO.customer; // customer 2
 const NEW_OWNER = 'direzione@santachiara.example.com'; // customer 3

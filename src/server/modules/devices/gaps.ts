@@ -4,8 +4,8 @@
  * whole sequence: every query here is one short index range per (device, owner) pair.
  */
 import { sql } from 'drizzle-orm';
-import type { DeviceGaps } from '../../../shared/api/index.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db } from '#server/db/client.ts';
+import type { DeviceGaps } from '#shared/api/index.ts';
 
 /**
  * Whose sequences of the device the caller sees: a clinic only its own (and only of a device it has or

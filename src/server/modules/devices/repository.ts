@@ -1,12 +1,19 @@
 /** Devices as the devices list and a customer's devices tab show them (SPEC §2 Customer devices, Devices list). */
 import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
-import type { Device as DeviceAnswer, ProductTypeName } from '../../../shared/api/index.ts';
-import type { AuditFields } from '../../audit/changes.ts';
-import type { Db, Tx } from '../../db/client.ts';
-import { toNumber } from '../../db/pg-number.ts';
-import { customers, type Device, devices, type NewDevice, PRODUCT_TYPES, products } from '../../db/schema.ts';
-import { anyColumnContains } from '../../db/text-search.ts';
-import { isoInstant, isoInstantOrNull } from '../../http/instants.ts';
+import type { AuditFields } from '#server/audit/changes.ts';
+import type { Db, Tx } from '#server/db/client.ts';
+import { toNumber } from '#server/db/pg-number.ts';
+import {
+  customers,
+  type Device,
+  devices,
+  type NewDevice,
+  PRODUCT_TYPES,
+  products,
+} from '#server/db/schema.ts';
+import { anyColumnContains } from '#server/db/text-search.ts';
+import { isoInstant, isoInstantOrNull } from '#server/http/instants.ts';
+import type { Device as DeviceAnswer, ProductTypeName } from '#shared/api/index.ts';
 
 export const productTypeName = (type: number): ProductTypeName =>
   type === PRODUCT_TYPES.bath ? 'bath' : 'plug';

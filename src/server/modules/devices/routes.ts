@@ -5,25 +5,32 @@
  * (403, nothing written), while sending the stored key back unchanged is fine, so the same edit form
  * works for every role.
  */
-import { can } from '../../../shared/access/index.ts';
-import type { Device as DeviceAnswer } from '../../../shared/api/index.ts';
-import { deviceSchema, type FieldErrors, validateForm } from '../../../shared/validation/index.ts';
-import { changedFields } from '../../audit/changes.ts';
-import { auditSource, writeAudited } from '../../audit/write-audited.ts';
-import { assertTenant, currentAuth, requireAbility, requireModule, tenantScope } from '../../auth/guards.ts';
-import type { AuthContext } from '../../auth/session-store.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import { isRsaSpkiPem, normalizePem, samePublicKey } from '../../crypto/public-key.ts';
-import type { Db, Tx } from '../../db/client.ts';
-import { findCustomer } from '../../db/lookups.ts';
-import { devices, type NewDevice } from '../../db/schema.ts';
-import { searchText } from '../../db/text-search.ts';
-import { isUniqueViolation } from '../../db/unique-violation.ts';
-import { updateRowById } from '../../db/update-row.ts';
-import { written } from '../../db/written.ts';
-import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
-import { filledFields } from '../../http/form-fields.ts';
-import { pageOf, pageRequest } from '../../http/paging.ts';
+
+import { changedFields } from '#server/audit/changes.ts';
+import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import { isRsaSpkiPem, normalizePem, samePublicKey } from '#server/crypto/public-key.ts';
+import type { Db, Tx } from '#server/db/client.ts';
+import { findCustomer } from '#server/db/lookups.ts';
+import { devices, type NewDevice } from '#server/db/schema.ts';
+import { searchText } from '#server/db/text-search.ts';
+import { isUniqueViolation } from '#server/db/unique-violation.ts';
+import { updateRowById } from '#server/db/update-row.ts';
+import { written } from '#server/db/written.ts';
+import { forbidden, notFound, ok, validationFailed } from '#server/http/envelope.ts';
+import { filledFields } from '#server/http/form-fields.ts';
+import { pageOf, pageRequest } from '#server/http/paging.ts';
+import {
+  assertTenant,
+  currentAuth,
+  requireAbility,
+  requireModule,
+  tenantScope,
+} from '#server/security/guards.ts';
+import type { AuthContext } from '#server/security/session-store.ts';
+import { can } from '#shared/access/index.ts';
+import type { Device as DeviceAnswer } from '#shared/api/index.ts';
+import { deviceSchema, type FieldErrors, validateForm } from '#shared/validation/index.ts';
 import { deviceGaps, visibleOwners } from './gaps.ts';
 import {
   activeProductExists,

@@ -3,13 +3,13 @@
  * with its session. Runs on PGlite and, with TEST_DATABASE_URL, on PostgreSQL (NOTIFY/LISTEN).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestionClaims } from '../../../shared/ingestion/claims.ts';
-import type { SeedDevice } from '../../db/seed.ts';
-import { publishEvent } from '../../events/publish.ts';
-import { mintSession, signDeviceToken, userIdByEmail } from '../../test/contract-support.ts';
-import { customerIdOf, makeUser } from '../../test/fixtures.ts';
-import { listenLocally, openEventStream, type SseStream } from '../../test/sse-client.ts';
-import { createPeerApp, createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
+import type { SeedDevice } from '#server/db/seed.ts';
+import { publishEvent } from '#server/events/publish.ts';
+import { mintSession, signDeviceToken, userIdByEmail } from '#server/test/contract-support.ts';
+import { customerIdOf, makeUser } from '#server/test/fixtures.ts';
+import { listenLocally, openEventStream, type SseStream } from '#server/test/sse-client.ts';
+import { createPeerApp, createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
+import { ingestionClaims } from '#shared/ingestion/claims.ts';
 
 let t: TestApp;
 let baseUrl: string;

@@ -1,9 +1,10 @@
 /** Live updates (DESIGN §5): the caller's Server-Sent Events stream, authorised by its bearer session. */
-import { currentAuth } from '../../auth/guards.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { EventBus } from '../../events/event-bus.ts';
-import type { EventStreams } from '../../events/event-streams.ts';
-import { ApiError } from '../../http/envelope.ts';
+
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { EventBus } from '#server/events/event-bus.ts';
+import type { EventStreams } from '#server/events/event-streams.ts';
+import { ApiError } from '#server/http/envelope.ts';
+import { currentAuth } from '#server/security/guards.ts';
 
 /** How long a new stream waits for the process to be listening (just started, or reconnecting). */
 const LISTEN_WAIT_MS = 5_000;

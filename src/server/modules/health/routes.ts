@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import { ApiError, ok } from '../../http/envelope.ts';
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import { ApiError, ok } from '#server/http/envelope.ts';
 
 export function healthModule(deps: { db: Db }): ApiModule {
   return {

@@ -1,8 +1,8 @@
 /** The outbox as the outbox view reads it: newest first, filtered by state and recipient. */
 import { sql } from 'drizzle-orm';
-import type { Mail, MailState } from '../../../shared/api/index.ts';
-import type { Db } from '../../db/client.ts';
-import { isoInstant } from '../../http/instants.ts';
+import type { Db } from '#server/db/client.ts';
+import { isoInstant } from '#server/http/instants.ts';
+import type { Mail, MailState } from '#shared/api/index.ts';
 
 export interface MailFilter {
   state?: MailState | undefined;

@@ -1,9 +1,10 @@
 /** The e-mail outbox, read-only (canSeeMailOutbox): what was sent, what waits, what failed. */
-import { requireAbility } from '../../auth/guards.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import { ok } from '../../http/envelope.ts';
-import { pageOf, pageRequest } from '../../http/paging.ts';
+
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import { ok } from '#server/http/envelope.ts';
+import { pageOf, pageRequest } from '#server/http/paging.ts';
+import { requireAbility } from '#server/security/guards.ts';
 import { listMailPage } from './repository.ts';
 
 export function mailModule(deps: { db: Db; sendingEnabled: boolean; maxAttempts: number }): ApiModule {

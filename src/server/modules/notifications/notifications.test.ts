@@ -4,9 +4,9 @@
  * unknown kind or language, duplicates) changing nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userIdOf } from '../../test/fixtures.ts';
-import { expectContract } from '../../test/response-checks.ts';
-import { createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
+import { userIdOf } from '#server/test/fixtures.ts';
+import { expectContract } from '#server/test/response-checks.ts';
+import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {

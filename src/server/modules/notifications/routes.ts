@@ -3,22 +3,22 @@
  * language of those mails. A change is audited like any other change of the user (action profile_update).
  */
 import { eq } from 'drizzle-orm';
-import type { NotificationSettings } from '../../../shared/api/index.ts';
+import { changedFields } from '#server/audit/changes.ts';
+import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import { type User, users } from '#server/db/schema.ts';
+import { updateRowById } from '#server/db/update-row.ts';
+import { ok, validationFailed } from '#server/http/envelope.ts';
+import { currentAuth } from '#server/security/guards.ts';
+import type { AuthUser } from '#server/security/session-store.ts';
+import type { NotificationSettings } from '#shared/api/index.ts';
 import {
   defaultEmailAlertKinds,
   effectiveEmailAlertKinds,
   emailAlertKindsAvailableTo,
   type MailLanguage,
-} from '../../../shared/notifications/index.ts';
-import { changedFields } from '../../audit/changes.ts';
-import { auditSource, writeAudited } from '../../audit/write-audited.ts';
-import { currentAuth } from '../../auth/guards.ts';
-import type { AuthUser } from '../../auth/session-store.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import { type User, users } from '../../db/schema.ts';
-import { updateRowById } from '../../db/update-row.ts';
-import { ok, validationFailed } from '../../http/envelope.ts';
+} from '#shared/notifications/index.ts';
 
 function settingsOf(
   user: Pick<AuthUser, 'role'>,

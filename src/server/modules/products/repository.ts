@@ -1,11 +1,11 @@
 /** Products (SPEC §2 Products list): the plug and bath models devices are registered as. */
 import { asc, count, desc, type SQL, sql } from 'drizzle-orm';
-import type { Product as ProductAnswer } from '../../../shared/api/index.ts';
-import type { Db } from '../../db/client.ts';
-import { toNumber } from '../../db/pg-number.ts';
-import { PRODUCT_TYPES, type Product, products } from '../../db/schema.ts';
-import { anyColumnContains } from '../../db/text-search.ts';
-import { isoInstant, isoInstantOrNull } from '../../http/instants.ts';
+import type { Db } from '#server/db/client.ts';
+import { toNumber } from '#server/db/pg-number.ts';
+import { PRODUCT_TYPES, type Product, products } from '#server/db/schema.ts';
+import { anyColumnContains } from '#server/db/text-search.ts';
+import { isoInstant, isoInstantOrNull } from '#server/http/instants.ts';
+import type { Product as ProductAnswer } from '#shared/api/index.ts';
 
 /** The one place a product row becomes the contract's Product. */
 function toProduct(row: Product): ProductAnswer {

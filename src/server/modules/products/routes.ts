@@ -1,10 +1,11 @@
 /** The products list (SPEC §2 Products list; §7 GET /products), for roles with the products module. */
-import { requireModule } from '../../auth/guards.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import { searchText } from '../../db/text-search.ts';
-import { ok } from '../../http/envelope.ts';
-import { pageOf, pageRequest } from '../../http/paging.ts';
+
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import { searchText } from '#server/db/text-search.ts';
+import { ok } from '#server/http/envelope.ts';
+import { pageOf, pageRequest } from '#server/http/paging.ts';
+import { requireModule } from '#server/security/guards.ts';
 import { listProductPage } from './repository.ts';
 
 export function productsModule(deps: { db: Db }): ApiModule {

@@ -2,7 +2,7 @@
  * A report's period: whole UTC days, both ends inclusive (like every date filter of the app). Without
  * from and to it is the previous calendar month, the month a clinic is usually inspected for.
  */
-import type { FieldErrors } from '../../../shared/validation/index.ts';
+import type { FieldErrors } from '#shared/validation/index.ts';
 
 export interface ReportPeriod {
   /** YYYY-MM-DD, first day. */

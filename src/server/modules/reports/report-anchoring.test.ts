@@ -6,10 +6,10 @@
 import { sql } from 'drizzle-orm';
 import { custom } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processProof, reportLeafHash } from '../../../shared/integrity/index.ts';
-import { type ReportReceipt, verifyReportReceipt } from '../../../shared/integrity/report-receipt.ts';
-import { makeCustomer } from '../../test/fixtures.ts';
-import { createTestApp, DEMO, DEMO_PASSWORD, formBody, type TestApp } from '../../test/test-app.ts';
+import { makeCustomer } from '#server/test/fixtures.ts';
+import { createTestApp, DEMO, DEMO_PASSWORD, formBody, type TestApp } from '#server/test/test-app.ts';
+import { processProof, reportLeafHash } from '#shared/integrity/index.ts';
+import { type ReportReceipt, verifyReportReceipt } from '#shared/integrity/report-receipt.ts';
 
 let t: TestApp;
 let admin: string;

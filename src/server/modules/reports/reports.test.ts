@@ -5,10 +5,10 @@
  */
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../auth/passwords.ts';
-import { formatCount, REPORT_TEXTS, type ReportLanguage } from '../../pdf/report/texts.ts';
-import { databaseDigest } from '../../test/contract-support.ts';
-import { makeCustomer, unique } from '../../test/fixtures.ts';
+import { formatCount, REPORT_TEXTS, type ReportLanguage } from '#server/pdf/report/texts.ts';
+import { hashPassword } from '#server/security/passwords.ts';
+import { databaseDigest } from '#server/test/contract-support.ts';
+import { makeCustomer, unique } from '#server/test/fixtures.ts';
 import {
   createTestApp,
   DEMO,
@@ -16,7 +16,7 @@ import {
   formBody,
   type TestApp,
   uniqueClientAddress,
-} from '../../test/test-app.ts';
+} from '#server/test/test-app.ts';
 import type { ComplianceSummary } from './summary.ts';
 
 let t: TestApp;

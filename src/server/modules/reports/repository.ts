@@ -1,8 +1,8 @@
 /** Compliance reports and their signed versions: the SQL (docs/reports.md). */
 import { type SQL, sql } from 'drizzle-orm';
-import type { Schemas } from '../../../shared/api/index.ts';
-import type { Db, Tx } from '../../db/client.ts';
-import type { ReportLanguage, SignatureMeaning } from '../../db/schema.ts';
+import type { Db, Tx } from '#server/db/client.ts';
+import type { ReportLanguage, SignatureMeaning } from '#server/db/schema.ts';
+import type { Schemas } from '#shared/api/index.ts';
 
 export type ReportAnswer = Schemas['Report'];
 export type ReportStatus = Schemas['ReportStatus'];

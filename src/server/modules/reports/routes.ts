@@ -6,24 +6,24 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { reportLeafHash } from '../../../shared/integrity/index.ts';
-import { type FieldErrors, reportSignSchema, validateForm } from '../../../shared/validation/index.ts';
-import { auditSource, writeAudited } from '../../audit/write-audited.ts';
-import { assertTenant, currentAuth, requireAbility } from '../../auth/guards.ts';
-import type { LoginThrottle } from '../../auth/login-throttle.ts';
-import { verifyPassword } from '../../auth/passwords.ts';
-import type { AuthContext } from '../../auth/session-store.ts';
-import type { ChainService } from '../../chain/service.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import type { ReportLanguage, SignatureMeaning } from '../../db/schema.ts';
-import { written } from '../../db/written.ts';
-import { ApiError, notFound, ok, validationFailed } from '../../http/envelope.ts';
-import { filledFields } from '../../http/form-fields.ts';
-import { pageOf, pageRequest } from '../../http/paging.ts';
-import { renderComplianceReport } from '../../pdf/report/compliance-report.ts';
-import { MAX_SIGNATURES } from '../../pdf/report/layout.ts';
-import { stampSignature } from '../../pdf/report/signature-stamp.ts';
+import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
+import type { ChainService } from '#server/chain/service.ts';
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import type { ReportLanguage, SignatureMeaning } from '#server/db/schema.ts';
+import { written } from '#server/db/written.ts';
+import { ApiError, notFound, ok, validationFailed } from '#server/http/envelope.ts';
+import { filledFields } from '#server/http/form-fields.ts';
+import { pageOf, pageRequest } from '#server/http/paging.ts';
+import { renderComplianceReport } from '#server/pdf/report/compliance-report.ts';
+import { MAX_SIGNATURES } from '#server/pdf/report/layout.ts';
+import { stampSignature } from '#server/pdf/report/signature-stamp.ts';
+import { assertTenant, currentAuth, requireAbility } from '#server/security/guards.ts';
+import type { LoginThrottle } from '#server/security/login-throttle.ts';
+import { verifyPassword } from '#server/security/passwords.ts';
+import type { AuthContext } from '#server/security/session-store.ts';
+import { reportLeafHash } from '#shared/integrity/index.ts';
+import { type FieldErrors, reportSignSchema, validateForm } from '#shared/validation/index.ts';
 import { parsePeriod } from './period.ts';
 import {
   findReport,

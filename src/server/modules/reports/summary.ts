@@ -4,9 +4,9 @@
  * prints exactly this object and getComplianceSummary answers it, so the two cannot disagree.
  */
 import { sql } from 'drizzle-orm';
-import type { Schemas } from '../../../shared/api/index.ts';
-import type { Db } from '../../db/client.ts';
-import { STERILIZATION_STATUS } from '../../db/schema.ts';
+import type { Db } from '#server/db/client.ts';
+import { STERILIZATION_STATUS } from '#server/db/schema.ts';
+import type { Schemas } from '#shared/api/index.ts';
 import { periodWindow, type ReportPeriod } from './period.ts';
 
 export type ComplianceSummary = Schemas['ComplianceSummary'];

@@ -6,22 +6,22 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
+import { integrityRecord } from '#server/chain/anchoring/record-leaf.ts';
+import type { ChainService } from '#server/chain/service.ts';
+import type { Db } from '#server/db/client.ts';
+import { ApiError } from '#server/http/envelope.ts';
+import { type CycleReportInput, renderCycleReport } from '#server/pdf/report/cycle-report.ts';
+import type { AnchoringState } from '#server/pdf/report/cycle-texts.ts';
+import type { ReportLanguage } from '#server/pdf/report/texts.ts';
 import {
   canonicalTimestamp,
   HASHING_VERSION,
   INTEGRITY_FIELDS,
   type IntegrityField,
   leafHash,
-} from '../../../shared/integrity/index.ts';
-import { encodeReceiptFragment } from '../../../shared/integrity/receipt-link.ts';
-import { recordReceipt } from '../../../shared/integrity/record-receipt.ts';
-import { integrityRecord } from '../../chain/anchoring/record-leaf.ts';
-import type { ChainService } from '../../chain/service.ts';
-import type { Db } from '../../db/client.ts';
-import { ApiError } from '../../http/envelope.ts';
-import { type CycleReportInput, renderCycleReport } from '../../pdf/report/cycle-report.ts';
-import type { AnchoringState } from '../../pdf/report/cycle-texts.ts';
-import type { ReportLanguage } from '../../pdf/report/texts.ts';
+} from '#shared/integrity/index.ts';
+import { encodeReceiptFragment } from '#shared/integrity/receipt-link.ts';
+import { recordReceipt } from '#shared/integrity/record-receipt.ts';
 import { STERILIZATION_FROM, STERILIZATION_SELECT, type SterilizationRow } from './view.ts';
 
 type CycleRow = SterilizationRow & {

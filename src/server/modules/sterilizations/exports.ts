@@ -10,8 +10,8 @@
  */
 import { Readable } from 'node:stream';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import type { ReceivedWindow } from '../../http/received-window.ts';
+import type { Db } from '#server/db/client.ts';
+import type { ReceivedWindow } from '#server/http/received-window.ts';
 import { filterCondition, isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
 
 export const EXPORT_BATCH_ROWS = 5_000;

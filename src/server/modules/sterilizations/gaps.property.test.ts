@@ -10,10 +10,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestionClaims, type SterilizationClaim } from '../../../shared/ingestion/claims.ts';
-import { signDeviceToken } from '../../test/contract-support.ts';
-import { makeCustomer, makeDevice } from '../../test/fixtures.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { signDeviceToken } from '#server/test/contract-support.ts';
+import { makeCustomer, makeDevice } from '#server/test/fixtures.ts';
+import { createTestApp, type TestApp } from '#server/test/test-app.ts';
+import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { ingest } from './ingestion.ts';
 
 const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -2,9 +2,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { importPKCS8, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestionClaims, type SterilizationClaim } from '../../../shared/ingestion/claims.ts';
-import type { SeedDevice } from '../../db/seed.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import type { SeedDevice } from '#server/db/seed.ts';
+import { createTestApp, type TestApp } from '#server/test/test-app.ts';
+import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
 
 let t: TestApp;
 let device: SeedDevice;

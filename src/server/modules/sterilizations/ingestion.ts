@@ -7,6 +7,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader, importSPKI, errors as joseErrors, jwtVerify } from 'jose';
+import type { Db } from '#server/db/client.ts';
+import { publishEvent } from '#server/events/publish.ts';
+import { ApiError, validationFailed } from '#server/http/envelope.ts';
 import {
   CLOCK_SKEW_SECONDS,
   DEFAULT_BATCH_QUANTITY,
@@ -14,11 +17,8 @@ import {
   MAX_TOKEN_LIFETIME_SECONDS,
   recordsOf,
   type SterilizationClaim,
-} from '../../../shared/ingestion/claims.ts';
-import { validateForm } from '../../../shared/validation/index.ts';
-import type { Db } from '../../db/client.ts';
-import { publishEvent } from '../../events/publish.ts';
-import { ApiError, validationFailed } from '../../http/envelope.ts';
+} from '#shared/ingestion/claims.ts';
+import { validateForm } from '#shared/validation/index.ts';
 import {
   STERILIZATION_FROM,
   STERILIZATION_SELECT,

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PER_PAGE } from '../../http/paging.ts';
-import { customerIdOf } from '../../test/fixtures.ts';
-import { expectContract } from '../../test/response-checks.ts';
-import { createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
+import { PER_PAGE } from '#server/http/paging.ts';
+import { customerIdOf } from '#server/test/fixtures.ts';
+import { expectContract } from '#server/test/response-checks.ts';
+import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 import { totals } from './list.ts';
 import { expectedIds, type Fixture, makeFixture } from './test-fixtures.ts';
 

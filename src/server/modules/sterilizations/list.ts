@@ -19,9 +19,9 @@
  *   for the same filter for a few seconds, so no request counts millions of rows.
  */
 import { type SQL, sql } from 'drizzle-orm';
-import type { LotStatusFilter } from '../../../shared/api/index.ts';
-import type { Db } from '../../db/client.ts';
-import type { ReceivedWindow } from '../../http/received-window.ts';
+import type { Db } from '#server/db/client.ts';
+import type { ReceivedWindow } from '#server/http/received-window.ts';
+import type { LotStatusFilter } from '#shared/api/index.ts';
 
 export type SterilizationSort = 'received_ts' | 'device_serial' | 'consumables_lot';
 export type Direction = 'asc' | 'desc';

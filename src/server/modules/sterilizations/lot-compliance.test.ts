@@ -4,12 +4,12 @@
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestionClaims, type SterilizationClaim } from '../../../shared/ingestion/claims.ts';
-import type { SeedDevice } from '../../db/seed.ts';
-import { signDeviceToken } from '../../test/contract-support.ts';
-import { customerIdOf, makeCustomer, makeDevice, unique } from '../../test/fixtures.ts';
-import { expectContract } from '../../test/response-checks.ts';
-import { createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
+import type { SeedDevice } from '#server/db/seed.ts';
+import { signDeviceToken } from '#server/test/contract-support.ts';
+import { customerIdOf, makeCustomer, makeDevice, unique } from '#server/test/fixtures.ts';
+import { expectContract } from '#server/test/response-checks.ts';
+import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
+import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { FILTERED_HEADER, OK_HEADER } from './exports.ts';
 import { parseCsv } from './test-fixtures.ts';
 

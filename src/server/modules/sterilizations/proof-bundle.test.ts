@@ -3,17 +3,17 @@
 import { sql } from 'drizzle-orm';
 import { custom } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_FORMAT, type ProofBundle, verifyBundle } from '../../../shared/integrity/bundle.ts';
+import { customerIdOf } from '#server/test/fixtures.ts';
+import { expectContract } from '#server/test/response-checks.ts';
+import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
+import { BUNDLE_FORMAT, type ProofBundle, verifyBundle } from '#shared/integrity/bundle.ts';
 import {
   INTEGRITY_FIELDS,
   isHashingVersion,
   leafHash,
   processProof,
   recordFromForm,
-} from '../../../shared/integrity/index.ts';
-import { customerIdOf } from '../../test/fixtures.ts';
-import { expectContract } from '../../test/response-checks.ts';
-import { createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
+} from '#shared/integrity/index.ts';
 
 let t: TestApp;
 let admin: string;

@@ -10,7 +10,9 @@
  */
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { BUNDLE_FORMAT, type BundleEntry } from '../../../shared/integrity/bundle.ts';
+import { integrityRecord, RECORD_FIELDS_SQL } from '#server/chain/anchor-worker.ts';
+import type { Db } from '#server/db/client.ts';
+import { BUNDLE_FORMAT, type BundleEntry } from '#shared/integrity/bundle.ts';
 import {
   canonicalValue,
   HASHING_VERSION,
@@ -19,9 +21,7 @@ import {
   type IntegrityField,
   isHashingVersion,
   leafHash,
-} from '../../../shared/integrity/index.ts';
-import { integrityRecord, RECORD_FIELDS_SQL } from '../../chain/anchor-worker.ts';
-import type { Db } from '../../db/client.ts';
+} from '#shared/integrity/index.ts';
 import { before, type Cursor, EXPORT_BATCH_ROWS } from './exports.ts';
 import { isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
 import type { SterilizationRow } from './view.ts';

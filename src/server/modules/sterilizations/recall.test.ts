@@ -3,10 +3,10 @@
  * as a list, as counts and as CSV.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PER_PAGE } from '../../http/paging.ts';
-import { customerIdOf, makeCustomer, makeDevice, unique } from '../../test/fixtures.ts';
-import { expectContract } from '../../test/response-checks.ts';
-import { createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
+import { PER_PAGE } from '#server/http/paging.ts';
+import { customerIdOf, makeCustomer, makeDevice, unique } from '#server/test/fixtures.ts';
+import { expectContract } from '#server/test/response-checks.ts';
+import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 import { RECALL_HEADER } from './recall.ts';
 import { parseCsv } from './test-fixtures.ts';
 

@@ -5,8 +5,8 @@
  */
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import type { RecallCount, RecallSummary } from '../../../shared/api/index.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db } from '#server/db/client.ts';
+import type { RecallCount, RecallSummary } from '#shared/api/index.ts';
 import { csvLine, EXPORT_BATCH_ROWS, numberCell, STATUS_TEXT, textCell } from './exports.ts';
 import { filterCondition, isEmptyFilter, type SterilizationFilter } from './list.ts';
 

@@ -5,9 +5,9 @@
  */
 import { importPKCS8, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestionClaims } from '../../../shared/ingestion/claims.ts';
-import type { SeedDevice } from '../../db/seed.ts';
-import { createTestApp, DEMO, type TestApp } from '../../test/test-app.ts';
+import type { SeedDevice } from '#server/db/seed.ts';
+import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
+import { ingestionClaims } from '#shared/ingestion/claims.ts';
 
 const FORMER = DEMO.customer; // customer 2
 const NEW_OWNER = 'direzione@santachiara.example.com'; // customer 3

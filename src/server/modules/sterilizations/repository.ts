@@ -1,7 +1,7 @@
 /** Reads for the sterilization list and its filter options (SPEC §2 Sterilization list, §7 calls). */
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import type { ReceivedWindow } from '../../http/received-window.ts';
+import type { Db } from '#server/db/client.ts';
+import type { ReceivedWindow } from '#server/http/received-window.ts';
 import {
   countMatching,
   type DeviceSet,

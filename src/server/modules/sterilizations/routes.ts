@@ -2,14 +2,15 @@
  * Sterilization records: device ingestion, the list and its filter options (SPEC §2 Sterilization
  * list), and the CSV exports with their one-time tickets (§7 /export/...).
  */
-import { can, isTenantScoped } from '../../../shared/access/index.ts';
-import { requireAbility, requireModule, tenantScope } from '../../auth/guards.ts';
-import type { ChainService } from '../../chain/service.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import { forbidden, notFound, ok } from '../../http/envelope.ts';
-import { pageOf, pageRequest } from '../../http/paging.ts';
-import { receivedWindow } from '../../http/received-window.ts';
+
+import type { ChainService } from '#server/chain/service.ts';
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import { forbidden, notFound, ok } from '#server/http/envelope.ts';
+import { pageOf, pageRequest } from '#server/http/paging.ts';
+import { receivedWindow } from '#server/http/received-window.ts';
+import { requireAbility, requireModule, tenantScope } from '#server/security/guards.ts';
+import { can, isTenantScoped } from '#shared/access/index.ts';
 import { cycleReportPdf, findCycleRecord } from './cycle-report.ts';
 import { attachmentName, EXPORT_BATCH_ROWS, filteredExport, okExport } from './exports.ts';
 import { ingest } from './ingestion.ts';

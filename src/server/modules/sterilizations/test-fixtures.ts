@@ -5,8 +5,8 @@
  */
 
 import { expect } from 'vitest';
-import { makeCustomer, makeDevice } from '../../test/fixtures.ts';
-import type { TestApp } from '../../test/test-app.ts';
+import { makeCustomer, makeDevice } from '#server/test/fixtures.ts';
+import type { TestApp } from '#server/test/test-app.ts';
 
 export interface Fixture {
   alpha: number;

@@ -7,11 +7,11 @@
  * by one server process is taken, once, by whichever process serves the download.
  */
 import { sql } from 'drizzle-orm';
-import { type AbilityName, isRole, type Role } from '../../../shared/access/index.ts';
-import { liveSession } from '../../auth/session-store.ts';
-import { hashToken, newToken } from '../../auth/tokens.ts';
-import type { Db } from '../../db/client.ts';
-import { ApiError } from '../../http/envelope.ts';
+import type { Db } from '#server/db/client.ts';
+import { ApiError } from '#server/http/envelope.ts';
+import { liveSession } from '#server/security/session-store.ts';
+import { hashToken, newToken } from '#server/security/tokens.ts';
+import { type AbilityName, isRole, type Role } from '#shared/access/index.ts';
 
 export const TICKET_TTL_SECONDS = 60;
 

@@ -1,7 +1,7 @@
 import { getTableConfig } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
-import { canonicalValue, NUMERIC_FIELDS } from '../../../shared/integrity/index.ts';
-import { sterilizations } from '../../db/schema.ts';
+import { sterilizations } from '#server/db/schema.ts';
+import { canonicalValue, NUMERIC_FIELDS } from '#shared/integrity/index.ts';
 import { type SterilizationRow, sterilizationView } from './view.ts';
 
 /**

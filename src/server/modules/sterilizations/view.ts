@@ -1,6 +1,6 @@
 /** The API shape of a sterilization record (contract schema Sterilization), from one SQL row. */
 import { sql } from 'drizzle-orm';
-import type { BlockStatus, LotStatus, Sterilization } from '../../../shared/api/index.ts';
+import type { BlockStatus, LotStatus, Sterilization } from '#shared/api/index.ts';
 
 export type SterilizationRow = {
   id: string | number;

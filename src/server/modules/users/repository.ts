@@ -1,13 +1,13 @@
 /** Users as the users list and a customer's users tab show them (SPEC §2 Customer users, Users list). */
 import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
-import type { Role } from '../../../shared/access/index.ts';
-import type { User as UserAnswer } from '../../../shared/api/index.ts';
-import type { Db, Tx } from '../../db/client.ts';
-import { toNumber } from '../../db/pg-number.ts';
-import { customers, type NewUser, type User, users } from '../../db/schema.ts';
-import { anyColumnContains } from '../../db/text-search.ts';
-import { updateRowById } from '../../db/update-row.ts';
-import { isoInstant, isoInstantOrNull } from '../../http/instants.ts';
+import type { Db, Tx } from '#server/db/client.ts';
+import { toNumber } from '#server/db/pg-number.ts';
+import { customers, type NewUser, type User, users } from '#server/db/schema.ts';
+import { anyColumnContains } from '#server/db/text-search.ts';
+import { updateRowById } from '#server/db/update-row.ts';
+import { isoInstant, isoInstantOrNull } from '#server/http/instants.ts';
+import type { Role } from '#shared/access/index.ts';
+import type { User as UserAnswer } from '#shared/api/index.ts';
 
 const userColumns = {
   id: users.id,

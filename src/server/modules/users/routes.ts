@@ -13,6 +13,23 @@
  * A new password, and disabling, end every session of that user (the caller's own current session
  * survives a change of its own password, as with the profile form).
  */
+
+import { userChanges } from '#server/audit/user-changes.ts';
+import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import { findCustomer } from '#server/db/lookups.ts';
+import { type NewUser, users } from '#server/db/schema.ts';
+import { searchText } from '#server/db/text-search.ts';
+import { isUniqueViolation } from '#server/db/unique-violation.ts';
+import { updateRowById } from '#server/db/update-row.ts';
+import { written } from '#server/db/written.ts';
+import { forbidden, notFound, ok, validationFailed } from '#server/http/envelope.ts';
+import { filledFields } from '#server/http/form-fields.ts';
+import { pageOf, pageRequest } from '#server/http/paging.ts';
+import { assertTenant, currentAuth, requireAbility, requireModule } from '#server/security/guards.ts';
+import { hashPassword } from '#server/security/passwords.ts';
+import type { AuthContext, SessionStore } from '#server/security/session-store.ts';
 import {
   defaultRoleFor,
   isRole,
@@ -20,25 +37,9 @@ import {
   PRIVILEGED_ROLES,
   type Role,
   rolesAllowedFor,
-} from '../../../shared/access/index.ts';
-import type { User as UserAnswer } from '../../../shared/api/index.ts';
-import { userSchema, validateForm } from '../../../shared/validation/index.ts';
-import { userChanges } from '../../audit/user-changes.ts';
-import { auditSource, writeAudited } from '../../audit/write-audited.ts';
-import { assertTenant, currentAuth, requireAbility, requireModule } from '../../auth/guards.ts';
-import { hashPassword } from '../../auth/passwords.ts';
-import type { AuthContext, SessionStore } from '../../auth/session-store.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import { findCustomer } from '../../db/lookups.ts';
-import { type NewUser, users } from '../../db/schema.ts';
-import { searchText } from '../../db/text-search.ts';
-import { isUniqueViolation } from '../../db/unique-violation.ts';
-import { updateRowById } from '../../db/update-row.ts';
-import { written } from '../../db/written.ts';
-import { forbidden, notFound, ok, validationFailed } from '../../http/envelope.ts';
-import { filledFields } from '../../http/form-fields.ts';
-import { pageOf, pageRequest } from '../../http/paging.ts';
+} from '#shared/access/index.ts';
+import type { User as UserAnswer } from '#shared/api/index.ts';
+import { userSchema, validateForm } from '#shared/validation/index.ts';
 import {
   emailTaken,
   findUserOfCustomer,

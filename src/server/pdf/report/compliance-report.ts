@@ -4,7 +4,7 @@
  * every page is left empty; signature-stamp.ts fills it when someone signs.
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { ComplianceSummary, CycleCounts } from '../../modules/reports/summary.ts';
+import type { ComplianceSummary, CycleCounts } from '#server/modules/reports/summary.ts';
 import {
   ACCENT,
   BAND_TITLE_Y,

@@ -5,7 +5,7 @@
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import QRCode from 'qrcode';
-import { INTEGRITY_FIELDS, type IntegrityField } from '../../../shared/integrity/index.ts';
+import { INTEGRITY_FIELDS, type IntegrityField } from '#shared/integrity/index.ts';
 import {
   type AnchoringState,
   CYCLE_TEXTS,

@@ -1,6 +1,6 @@
 /** The cycle report's words in English and Italian (server-side: no react-intl), and its value formats. */
-import type { IntegrityField } from '../../../shared/integrity/index.ts';
-import { canonicalDecimal } from '../../../shared/integrity/index.ts';
+import type { IntegrityField } from '#shared/integrity/index.ts';
+import { canonicalDecimal } from '#shared/integrity/index.ts';
 import { REPORT_TEXTS, type ReportLanguage } from './texts.ts';
 
 /** Where a record is on its way to the chain, as the report states it. */

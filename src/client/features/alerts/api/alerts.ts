@@ -3,8 +3,8 @@
  * ['alerts'], so a change (or a live update) refreshes the list, the bell and the page panels at once.
  */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { QueryOf } from '../../../../shared/api/index.ts';
-import { api, unwrap } from '../../../lib/api-client';
+import { api, unwrap } from '#client/lib/api-client.ts';
+import type { QueryOf } from '#shared/api/index.ts';
 
 export type AlertsQuery = QueryOf<'listAlerts'>;
 export type AlertSortBy = NonNullable<AlertsQuery['sortBy']>;

@@ -9,10 +9,10 @@ import {
 } from '@mui/material';
 import { Form, Formik } from 'formik';
 import { useIntl } from 'react-intl';
-import type { Alert } from '../../../../shared/api/index.ts';
-import { alertActionSchema } from '../../../../shared/validation/index.ts';
-import { FormikTextField } from '../../../lib/form-fields';
-import { toast } from '../../../lib/toasts';
+import { FormikTextField } from '#client/lib/form-fields.tsx';
+import { toast } from '#client/lib/toasts.tsx';
+import type { Alert } from '#shared/api/index.ts';
+import { alertActionSchema } from '#shared/validation/index.ts';
 import { type AlertAction, useAlertAction } from '../api/alerts';
 import { alertSummary } from './alert-summary';
 

@@ -1,9 +1,9 @@
 import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import type { IntlShape } from 'react-intl';
-import type { Abilities, Alert } from '../../../../shared/api/index.ts';
-import type { DataColumn } from '../../../components/data-table';
-import { stopRowClick } from '../../../components/data-table';
-import { formatDateTime } from '../../../lib/dates';
+import type { DataColumn } from '#client/components/data-table/index.ts';
+import { stopRowClick } from '#client/components/data-table/index.ts';
+import { formatDateTime } from '#client/lib/dates.ts';
+import type { Abilities, Alert } from '#shared/api/index.ts';
 import type { AlertAction } from '../api/alerts';
 import { alertSummary } from './alert-summary';
 

@@ -1,5 +1,5 @@
 import type { IntlShape } from 'react-intl';
-import type { Alert } from '../../../../shared/api/index.ts';
+import type { Alert } from '#shared/api/index.ts';
 
 const STATUS_IDS: Record<number, string> = {
   1: 'sterilizations.status.nulled',

@@ -1,7 +1,7 @@
 /** GET /audit (canSeeAudit): the audit view's pages and the history panels' (filtered by one entity). */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { QueryOf } from '../../../../shared/api/index.ts';
-import { api, unwrap } from '../../../lib/api-client';
+import { api, unwrap } from '#client/lib/api-client.ts';
+import type { QueryOf } from '#shared/api/index.ts';
 
 export type AuditQuery = QueryOf<'listAudit'>;
 

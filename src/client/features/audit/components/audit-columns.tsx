@@ -2,11 +2,11 @@
 import { Box, Typography } from '@mui/material';
 import { useMemo } from 'react';
 import { type IntlShape, useIntl } from 'react-intl';
-import type { AuditChange, AuditEntry } from '../../../../shared/api/index.ts';
-import type { DataColumn } from '../../../components/data-table';
-import { formatDateTime } from '../../../lib/dates';
-import { translateKnown } from '../../../lib/intl';
-import { useCustomerOptions, useProductOptions } from '../../../lib/reference-lists';
+import type { DataColumn } from '#client/components/data-table/index.ts';
+import { formatDateTime } from '#client/lib/dates.ts';
+import { translateKnown } from '#client/lib/intl.tsx';
+import { useCustomerOptions, useProductOptions } from '#client/lib/reference-lists.ts';
+import type { AuditChange, AuditEntry } from '#shared/api/index.ts';
 
 type Value = Extract<AuditChange, { old: unknown }>['old'];
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../../lib/api-client';
-import { formDataSerializer } from '../../../lib/form-data';
-import { session } from '../../../lib/session';
+import { api, unwrap } from '#client/lib/api-client.ts';
+import { formDataSerializer } from '#client/lib/form-data.ts';
+import { session } from '#client/lib/session.ts';
 
 export type LoginValues = { email: string; password: string };
 

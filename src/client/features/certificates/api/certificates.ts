@@ -11,10 +11,10 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import type { QueryOf } from '../../../../shared/api/index.ts';
-import { ApiError, api, unwrap } from '../../../lib/api-client';
-import { formDataSerializer } from '../../../lib/form-data';
-import { saveBlob } from '../../../lib/save-blob';
+import { ApiError, api, unwrap } from '#client/lib/api-client.ts';
+import { formDataSerializer } from '#client/lib/form-data.ts';
+import { saveBlob } from '#client/lib/save-blob.ts';
+import type { QueryOf } from '#shared/api/index.ts';
 
 export type CertificatesSearch = Required<Omit<QueryOf<'listCertificates'>, 'q'>> &
   Pick<QueryOf<'listCertificates'>, 'q'>;

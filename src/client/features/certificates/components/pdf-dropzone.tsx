@@ -10,7 +10,7 @@ import { Box, FormHelperText, IconButton, Paper, Tooltip, Typography } from '@mu
 import { useField, useFormikContext } from 'formik';
 import { useDropzone } from 'react-dropzone';
 import { useIntl } from 'react-intl';
-import { translateValidation } from '../../../lib/intl';
+import { translateValidation } from '#client/lib/intl.tsx';
 
 function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

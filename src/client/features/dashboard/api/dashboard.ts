@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../../lib/api-client';
+import { api, unwrap } from '#client/lib/api-client.ts';
 
 /** GET /dashboard: counts and disposable-sleeve batches. */
 export const dashboardQueryOptions = () =>

@@ -4,9 +4,9 @@
  * lib/reference-lists (the audit view names products and customers with them too).
  */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DeviceForm, QueryOf } from '../../../../shared/api/index.ts';
-import { api, unwrap } from '../../../lib/api-client';
-import { formDataSerializer } from '../../../lib/form-data';
+import { api, unwrap } from '#client/lib/api-client.ts';
+import { formDataSerializer } from '#client/lib/form-data.ts';
+import type { DeviceForm, QueryOf } from '#shared/api/index.ts';
 
 export type DevicesSearch = Required<Omit<QueryOf<'listDevices'>, 'q'>> & Pick<QueryOf<'listDevices'>, 'q'>;
 export type DeviceSortBy = DevicesSearch['sortBy'];

@@ -1,5 +1,5 @@
 import { useIntl } from 'react-intl';
-import type { Device } from '../../../../shared/api/index.ts';
+import type { Device } from '#shared/api/index.ts';
 
 /** SPEC §2 Devices list: active YES when the device is not deleted, NO otherwise. */
 export function ActiveCell({ device }: { device: Pick<Device, 'deleted_at'> }) {

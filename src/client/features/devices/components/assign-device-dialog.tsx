@@ -11,11 +11,11 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import type { Device, Option } from '../../../../shared/api/index.ts';
-import { ApiError } from '../../../lib/api-client';
-import { translateServerMessage } from '../../../lib/intl';
-import { useCustomerOptions } from '../../../lib/reference-lists';
-import { notifyApiError } from '../../../lib/toasts';
+import { ApiError } from '#client/lib/api-client.ts';
+import { translateServerMessage } from '#client/lib/intl.tsx';
+import { useCustomerOptions } from '#client/lib/reference-lists.ts';
+import { notifyApiError } from '#client/lib/toasts.tsx';
+import type { Device, Option } from '#shared/api/index.ts';
 import { useAssignDevice } from '../api/devices';
 
 const SAME_CUSTOMER = 'devices.assign.same_customer';

@@ -4,17 +4,17 @@ import { Box, Button, Card, CardContent, CircularProgress, MenuItem, Stack } fro
 import { Form, Formik, type FormikHelpers, useFormikContext } from 'formik';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import type { Device, DeviceForm as DeviceFormBody, Product } from '../../../../shared/api/index.ts';
-import { deviceSchema } from '../../../../shared/validation/index.ts';
 import {
   FormikTextField,
   InvalidSubmitNotifier,
   initialErrorsFor,
   ReadOnlyFields,
   useFormFeedback,
-} from '../../../lib/form-fields';
-import { useProductOptions } from '../../../lib/reference-lists';
-import { notifyApiError } from '../../../lib/toasts';
+} from '#client/lib/form-fields.tsx';
+import { useProductOptions } from '#client/lib/reference-lists.ts';
+import { notifyApiError } from '#client/lib/toasts.tsx';
+import type { Device, DeviceForm as DeviceFormBody, Product } from '#shared/api/index.ts';
+import { deviceSchema } from '#shared/validation/index.ts';
 import { generateDeviceKeyPair, signTestToken, type TestToken } from '../device-keys';
 import type { KeySlot, PrivateKeys } from '../private-key-handoff';
 import { KeySlotPanel } from './key-slot';

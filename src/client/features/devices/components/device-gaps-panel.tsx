@@ -12,11 +12,11 @@ import {
   Typography,
 } from '@mui/material';
 import { useIntl } from 'react-intl';
-import type { DeviceGaps } from '../../../../shared/api/index.ts';
-import { ListPanel } from '../../../components/list';
-import { TextLink } from '../../../components/router-link';
-import { formatDateTime } from '../../../lib/dates';
-import { useAbilities } from '../../../lib/session';
+import { ListPanel } from '#client/components/list/index.ts';
+import { TextLink } from '#client/components/router-link.tsx';
+import { formatDateTime } from '#client/lib/dates.ts';
+import { useAbilities } from '#client/lib/session.ts';
+import type { DeviceGaps } from '#shared/api/index.ts';
 import { useCustomerDevice, useDeviceGaps } from '../api/devices';
 
 function Shown({ shown, total }: { shown: number; total: number }) {

@@ -2,8 +2,8 @@ import KeyIcon from '@mui/icons-material/Key';
 import TokenIcon from '@mui/icons-material/Token';
 import { Alert, Box, Button, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { AbilityGate } from '../../../components/ability-gate';
-import { FormikTextField } from '../../../lib/form-fields';
+import { AbilityGate } from '#client/components/ability-gate.tsx';
+import { FormikTextField } from '#client/lib/form-fields.tsx';
 import type { TestToken } from '../device-keys';
 import type { KeySlot } from '../private-key-handoff';
 

@@ -5,9 +5,9 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Hex } from 'viem';
-import type { IntegrityRecord } from '../../../../shared/integrity/index.ts';
-import { api, unwrap } from '../../../lib/api-client';
-import { formDataSerializer } from '../../../lib/form-data';
+import { api, unwrap } from '#client/lib/api-client.ts';
+import { formDataSerializer } from '#client/lib/form-data.ts';
+import type { IntegrityRecord } from '#shared/integrity/index.ts';
 
 /** GET /chain: network, chain id, contract and the RPC URL the browser reads. */
 export const chainInfoQueryOptions = () =>

@@ -1,7 +1,7 @@
 /** GET /mail-outbox (canSeeMailOutbox): the outbox view's pages. */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { QueryOf } from '../../../../shared/api/index.ts';
-import { api, unwrap } from '../../../lib/api-client';
+import { api, unwrap } from '#client/lib/api-client.ts';
+import type { QueryOf } from '#shared/api/index.ts';
 
 export type OutboxQuery = QueryOf<'listMailOutbox'>;
 

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { QueryOf } from '../../../../shared/api/index.ts';
-import { api, unwrap } from '../../../lib/api-client';
+import { api, unwrap } from '#client/lib/api-client.ts';
+import type { QueryOf } from '#shared/api/index.ts';
 
 export type ProductsSearch = Required<Omit<QueryOf<'listProducts'>, 'q'>> &
   Pick<QueryOf<'listProducts'>, 'q'>;

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../../lib/api-client';
-import { formDataSerializer } from '../../../lib/form-data';
+import { api, unwrap } from '#client/lib/api-client.ts';
+import { formDataSerializer } from '#client/lib/form-data.ts';
 
 /** GET /auth/me: the logged-in user. */
 export const meQueryOptions = () =>

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { RequestBodyOf } from '../../../../shared/api/index.ts';
-import { api, unwrap } from '../../../lib/api-client';
+import { api, unwrap } from '#client/lib/api-client.ts';
+import type { RequestBodyOf } from '#shared/api/index.ts';
 
 /** GET /auth/me/notifications: which alerts reach the user by e-mail, and in which language. */
 export const notificationSettingsQueryOptions = () =>

@@ -3,8 +3,8 @@
  * customer and device. Keys start with 'recall' so a certificate change can refresh every recall.
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { QueryOf } from '../../../../shared/api/index.ts';
-import { api, unwrap } from '../../../lib/api-client';
+import { api, unwrap } from '#client/lib/api-client.ts';
+import type { QueryOf } from '#shared/api/index.ts';
 
 export type RecallRecordsSearch = QueryOf<'listRecallRecords'>;
 export type RecallSortBy = NonNullable<RecallRecordsSearch['sortBy']>;

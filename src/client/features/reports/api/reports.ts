@@ -5,10 +5,10 @@
  * through the one API client: the bearer token never goes into a URL.
  */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { QueryOf, Schemas } from '../../../../shared/api/index.ts';
-import { ApiError, api, unwrap } from '../../../lib/api-client';
-import { formDataSerializer } from '../../../lib/form-data';
-import { saveBlob } from '../../../lib/save-blob';
+import { ApiError, api, unwrap } from '#client/lib/api-client.ts';
+import { formDataSerializer } from '#client/lib/form-data.ts';
+import { saveBlob } from '#client/lib/save-blob.ts';
+import type { QueryOf, Schemas } from '#shared/api/index.ts';
 
 export type Report = Schemas['Report'];
 export type ReportVersion = Schemas['ReportVersion'];

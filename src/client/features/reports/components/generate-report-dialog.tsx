@@ -10,12 +10,12 @@ import {
 import { Form, Formik, type FormikHelpers, useFormikContext } from 'formik';
 import { useIntl } from 'react-intl';
 import { object, string } from 'yup';
-import { DayPicker } from '../../../components/date-field';
-import { DialogButtons } from '../../../components/dialog-buttons';
-import { dayFromIso, isoFromDay } from '../../../lib/dates';
-import { InvalidSubmitNotifier, useFormFeedback } from '../../../lib/form-fields';
-import { translateValidation, useLocale } from '../../../lib/intl';
-import { toast } from '../../../lib/toasts';
+import { DayPicker } from '#client/components/date-field.tsx';
+import { DialogButtons } from '#client/components/dialog-buttons.tsx';
+import { dayFromIso, isoFromDay } from '#client/lib/dates.ts';
+import { InvalidSubmitNotifier, useFormFeedback } from '#client/lib/form-fields.tsx';
+import { translateValidation, useLocale } from '#client/lib/intl.tsx';
+import { toast } from '#client/lib/toasts.tsx';
 import { type GenerateReportValues, useGenerateReport } from '../api/reports';
 import { REPORT_LANGUAGES } from '../search';
 

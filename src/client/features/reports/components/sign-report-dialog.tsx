@@ -13,12 +13,12 @@ import {
 } from '@mui/material';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useIntl } from 'react-intl';
-import { reportSignSchema } from '../../../../shared/validation/index.ts';
-import { DialogButtons } from '../../../components/dialog-buttons';
-import { FormikTextField, InvalidSubmitNotifier, useFormFeedback } from '../../../lib/form-fields';
-import { translateValidation } from '../../../lib/intl';
-import { useSession } from '../../../lib/session';
-import { toast } from '../../../lib/toasts';
+import { DialogButtons } from '#client/components/dialog-buttons.tsx';
+import { FormikTextField, InvalidSubmitNotifier, useFormFeedback } from '#client/lib/form-fields.tsx';
+import { translateValidation } from '#client/lib/intl.tsx';
+import { useSession } from '#client/lib/session.ts';
+import { toast } from '#client/lib/toasts.tsx';
+import { reportSignSchema } from '#shared/validation/index.ts';
 import { type Report, type SignReportValues, useSignReport } from '../api/reports';
 
 const MEANINGS = ['reviewed', 'approved'] as const;

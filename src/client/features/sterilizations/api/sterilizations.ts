@@ -3,8 +3,8 @@
  * (the CSV export: lib/exports.ts).
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { QueryOf } from '../../../../shared/api/index.ts';
-import { api, unwrap } from '../../../lib/api-client';
+import { api, unwrap } from '#client/lib/api-client.ts';
+import type { QueryOf } from '#shared/api/index.ts';
 
 export type SterilizationsSearch = QueryOf<'listSterilizations'>;
 export type SterilizationSortBy = NonNullable<SterilizationsSearch['sortBy']>;

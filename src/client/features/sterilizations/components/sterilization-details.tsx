@@ -1,9 +1,9 @@
 import { Box, Card, CardContent, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
-import type { Sterilization } from '../../../../shared/api/index.ts';
-import { CycleReportButton } from '../../../components/cycle-report-button';
-import { LotStatusChip } from '../../../components/lot-status-chip';
+import { CycleReportButton } from '#client/components/cycle-report-button.tsx';
+import { LotStatusChip } from '#client/components/lot-status-chip.tsx';
+import type { Sterilization } from '#shared/api/index.ts';
 import { notesText, statusMessageId } from '../format';
 
 /** SPEC §2 details card: status, UV dose, nominal and effective time (minutes), lamp life (hours), notes. */

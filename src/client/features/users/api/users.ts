@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { QueryOf, RequestBodyOf } from '../../../../shared/api/index.ts';
-import { api, unwrap } from '../../../lib/api-client';
-import { formDataSerializer } from '../../../lib/form-data';
+import { api, unwrap } from '#client/lib/api-client.ts';
+import { formDataSerializer } from '#client/lib/form-data.ts';
+import type { QueryOf, RequestBodyOf } from '#shared/api/index.ts';
 
 export type UserListParams = QueryOf<'listUsers'>;
 export type UserFormValues = Required<RequestBodyOf<'createCustomerUser'>>;

@@ -1,9 +1,9 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router';
-import { PagePending, RouteError } from '../../../components/route-fallbacks';
-import { customerQueryOptions } from '../../../features/customers/api/customers';
-import { CustomerLayout } from '../../../features/customers/customer-edit-page';
-import { requireModulePage } from '../../../lib/route-guards';
-import { idParam } from '../../../lib/route-params';
+import { PagePending, RouteError } from '#client/components/route-fallbacks.tsx';
+import { customerQueryOptions } from '#client/features/customers/api/customers.ts';
+import { CustomerLayout } from '#client/features/customers/customer-edit-page.tsx';
+import { requireModulePage } from '#client/lib/route-guards.ts';
+import { idParam } from '#client/lib/route-params.ts';
 
 /** The customer page: back button, heading and tabs around anagraphic / users / devices. */
 export const Route = createFileRoute('/_authenticated/customers/$id')({

@@ -1,11 +1,11 @@
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { parseIsoDate, parseListSearch, parseSearchText } from '../../../components/data-table/list-search';
-import { customersQueryOptions } from '../../../features/customers/api/customers';
-import { CustomerListPage } from '../../../features/customers/customer-list-page';
-import { CUSTOMER_SORT_KEYS, type CustomerListSearch } from '../../../features/customers/search';
-import { useDocumentTitle } from '../../../lib/document-title';
-import { requireModulePage } from '../../../lib/route-guards';
-import { useSearchChange } from '../../../lib/search-change';
+import { parseIsoDate, parseListSearch, parseSearchText } from '#client/components/data-table/list-search.ts';
+import { customersQueryOptions } from '#client/features/customers/api/customers.ts';
+import { CustomerListPage } from '#client/features/customers/customer-list-page.tsx';
+import { CUSTOMER_SORT_KEYS, type CustomerListSearch } from '#client/features/customers/search.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { requireModulePage } from '#client/lib/route-guards.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
 
 export const Route = createFileRoute('/_authenticated/customers/')({
   beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'customers'),

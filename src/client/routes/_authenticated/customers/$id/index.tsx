@@ -1,10 +1,10 @@
 import { Stack } from '@mui/material';
 import { createFileRoute } from '@tanstack/react-router';
-import { OpenAlertsPanel } from '../../../../features/alerts/open-alerts-panel';
-import { HistoryPanel } from '../../../../features/audit/history-panel';
-import { useCustomer } from '../../../../features/customers/api/customers';
-import { CustomerEditPage } from '../../../../features/customers/customer-edit-page';
-import { useDocumentTitle } from '../../../../lib/document-title';
+import { OpenAlertsPanel } from '#client/features/alerts/open-alerts-panel.tsx';
+import { HistoryPanel } from '#client/features/audit/history-panel.tsx';
+import { useCustomer } from '#client/features/customers/api/customers.ts';
+import { CustomerEditPage } from '#client/features/customers/customer-edit-page.tsx';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
 
 export const Route = createFileRoute('/_authenticated/customers/$id/')({
   component: CustomerEditRoute,

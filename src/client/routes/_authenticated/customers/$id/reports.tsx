@@ -1,10 +1,10 @@
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { useCustomer } from '../../../../features/customers/api/customers';
-import { reportsQueryOptions } from '../../../../features/reports/api/reports';
-import { ReportListPage } from '../../../../features/reports/report-list-page';
-import { parseReportSearch, type ReportListSearch, reportsQuery } from '../../../../features/reports/search';
-import { useDocumentTitle } from '../../../../lib/document-title';
-import { useSearchChange } from '../../../../lib/search-change';
+import { useCustomer } from '#client/features/customers/api/customers.ts';
+import { reportsQueryOptions } from '#client/features/reports/api/reports.ts';
+import { ReportListPage } from '#client/features/reports/report-list-page.tsx';
+import { parseReportSearch, type ReportListSearch, reportsQuery } from '#client/features/reports/search.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
 
 /** The reports tab of the customer page (staff). */
 export const Route = createFileRoute('/_authenticated/customers/$id/reports')({

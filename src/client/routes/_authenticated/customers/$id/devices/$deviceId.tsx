@@ -1,12 +1,12 @@
 import { Stack } from '@mui/material';
 import { createFileRoute } from '@tanstack/react-router';
-import { OpenAlertsPanel } from '../../../../../features/alerts/open-alerts-panel';
-import { HistoryPanel } from '../../../../../features/audit/history-panel';
-import { customerDeviceQueryOptions, useCustomerDevice } from '../../../../../features/devices/api/devices';
-import { DeviceGapsPanel } from '../../../../../features/devices/components/device-gaps-panel';
-import { DeviceEditPage } from '../../../../../features/devices/device-edit-page';
-import { errorTitle, useDocumentTitle } from '../../../../../lib/document-title';
-import { idParam } from '../../../../../lib/route-params';
+import { OpenAlertsPanel } from '#client/features/alerts/open-alerts-panel.tsx';
+import { HistoryPanel } from '#client/features/audit/history-panel.tsx';
+import { customerDeviceQueryOptions, useCustomerDevice } from '#client/features/devices/api/devices.ts';
+import { DeviceGapsPanel } from '#client/features/devices/components/device-gaps-panel.tsx';
+import { DeviceEditPage } from '#client/features/devices/device-edit-page.tsx';
+import { errorTitle, useDocumentTitle } from '#client/lib/document-title.ts';
+import { idParam } from '#client/lib/route-params.ts';
 
 /** SPEC §2 customer_device_edit. */
 export const Route = createFileRoute('/_authenticated/customers/$id/devices/$deviceId')({

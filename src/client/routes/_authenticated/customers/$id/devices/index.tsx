@@ -1,13 +1,13 @@
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { parseSearchText } from '../../../../../components/data-table/list-search';
-import { useCustomer } from '../../../../../features/customers/api/customers';
+import { parseSearchText } from '#client/components/data-table/list-search.ts';
+import { useCustomer } from '#client/features/customers/api/customers.ts';
 import {
   type CustomerDevicesSearch,
   customerDevicesQueryOptions,
-} from '../../../../../features/devices/api/devices';
-import { CustomerDevicesPage } from '../../../../../features/devices/customer-devices-page';
-import { useDocumentTitle } from '../../../../../lib/document-title';
-import { useSearchChange } from '../../../../../lib/search-change';
+} from '#client/features/devices/api/devices.ts';
+import { CustomerDevicesPage } from '#client/features/devices/customer-devices-page.tsx';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
 
 /** SPEC §2 customer_devices_index (the devices tab of the customer page). */
 export const Route = createFileRoute('/_authenticated/customers/$id/devices/')({

@@ -1,11 +1,11 @@
 import { Stack } from '@mui/material';
 import { createFileRoute } from '@tanstack/react-router';
-import { PagePending, RouteError } from '../../../../../components/route-fallbacks';
-import { HistoryPanel } from '../../../../../features/audit/history-panel';
-import { customerUserQueryOptions, useCustomerUser } from '../../../../../features/users/api/users';
-import { UserEditPage } from '../../../../../features/users/user-edit-page';
-import { useDocumentTitle } from '../../../../../lib/document-title';
-import { idParam } from '../../../../../lib/route-params';
+import { PagePending, RouteError } from '#client/components/route-fallbacks.tsx';
+import { HistoryPanel } from '#client/features/audit/history-panel.tsx';
+import { customerUserQueryOptions, useCustomerUser } from '#client/features/users/api/users.ts';
+import { UserEditPage } from '#client/features/users/user-edit-page.tsx';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { idParam } from '#client/lib/route-params.ts';
 
 export const Route = createFileRoute('/_authenticated/customers/$id/users/$userId')({
   params: idParam('userId'),

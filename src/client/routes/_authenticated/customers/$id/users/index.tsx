@@ -1,10 +1,10 @@
 import { createFileRoute, type SearchSchemaInput } from '@tanstack/react-router';
-import { parseSearchText } from '../../../../../components/data-table/list-search';
-import { useCustomer } from '../../../../../features/customers/api/customers';
-import { type CustomerUsersSearch, customerUsersQueryOptions } from '../../../../../features/users/api/users';
-import { CustomerUsersPage } from '../../../../../features/users/customer-users-page';
-import { useDocumentTitle } from '../../../../../lib/document-title';
-import { useSearchChange } from '../../../../../lib/search-change';
+import { parseSearchText } from '#client/components/data-table/list-search.ts';
+import { useCustomer } from '#client/features/customers/api/customers.ts';
+import { type CustomerUsersSearch, customerUsersQueryOptions } from '#client/features/users/api/users.ts';
+import { CustomerUsersPage } from '#client/features/users/customer-users-page.tsx';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { useSearchChange } from '#client/lib/search-change.ts';
 
 export const Route = createFileRoute('/_authenticated/customers/$id/users/')({
   // The search `q` (issue 15 item 12) is in the URL like the other lists' searches.

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { UserCreatePage } from '../../../../../features/users/user-edit-page';
-import { useDocumentTitle } from '../../../../../lib/document-title';
+import { UserCreatePage } from '#client/features/users/user-edit-page.tsx';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
 
 export const Route = createFileRoute('/_authenticated/customers/$id/users/new')({
   component: UserCreateRoute,

@@ -5,6 +5,14 @@
  */
 import { sql } from 'drizzle-orm';
 import { bytesToHex, decodeFunctionData, type Hex } from 'viem';
+import { integrityRecord, RECORD_FIELDS_SQL } from '#server/chain/anchor-worker.ts';
+import { ANCHOR_ABI } from '#server/chain/artifact.ts';
+import { forwardReadOnly } from '#server/chain/rpc-proxy.ts';
+import type { ChainService } from '#server/chain/service.ts';
+import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { Db } from '#server/db/client.ts';
+import { ApiError, notFound, ok, validationFailed } from '#server/http/envelope.ts';
+import { currentAuth, tenantScope } from '#server/security/guards.ts';
 import {
   HASHING_VERSION,
   type HashingVersion,
@@ -14,15 +22,7 @@ import {
   mapSliced,
   merkleRootAsync,
   recordFromForm,
-} from '../../../shared/integrity/index.ts';
-import { currentAuth, tenantScope } from '../../auth/guards.ts';
-import { integrityRecord, RECORD_FIELDS_SQL } from '../../chain/anchor-worker.ts';
-import { ANCHOR_ABI } from '../../chain/artifact.ts';
-import { forwardReadOnly } from '../../chain/rpc-proxy.ts';
-import type { ChainService } from '../../chain/service.ts';
-import type { ApiModule } from '../../contract/handler-types.ts';
-import type { Db } from '../../db/client.ts';
-import { ApiError, notFound, ok, validationFailed } from '../../http/envelope.ts';
+} from '#shared/integrity/index.ts';
 
 const EXPLORERS: Record<string, string | null> = {
   mainnet: 'https://etherscan.io/tx/',
@@ -128,7 +128,7 @@ function requestedVersion(text: string | undefined, blockVersion: number | undef
   return version;
 }
 
-export function transactionsModule(deps: { db: Db; chain: ChainService }): ApiModule {
+export function integrityModule(deps: { db: Db; chain: ChainService }): ApiModule {
   const { db, chain } = deps;
   return {
     handlers: {

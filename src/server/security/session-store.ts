@@ -4,7 +4,7 @@
  */
 import { and, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { isRole, type Role } from '../../shared/access/index.ts';
+import { isRole, type Role } from '#shared/access/index.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { customers, sessions, users } from '../db/schema.ts';
 import { sessionExpired } from '../http/envelope.ts';

@@ -3,7 +3,7 @@
  * module (function level), tenant (object level).
  */
 import type { FastifyRequest } from 'fastify';
-import { type AbilityName, can, hasModule, isTenantScoped, type Module } from '../../shared/access/index.ts';
+import { type AbilityName, can, hasModule, isTenantScoped, type Module } from '#shared/access/index.ts';
 import { forbidden, notFound, sessionExpired } from '../http/envelope.ts';
 import type { AuthContext } from './session-store.ts';
 

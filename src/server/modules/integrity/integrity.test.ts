@@ -3,6 +3,10 @@
 import { sql } from 'drizzle-orm';
 import { decodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANCHOR_ABI } from '#server/chain/artifact.ts';
+import { customerIdOf, makeDevice } from '#server/test/fixtures.ts';
+import { expectContract } from '#server/test/response-checks.ts';
+import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
 import {
   HASHING_VERSION,
   type HashingVersion,
@@ -10,12 +14,8 @@ import {
   leafHash,
   processProof,
   recordFromForm,
-} from '../../../shared/integrity/index.ts';
-import { V1_BLOCK } from '../../../shared/integrity/v1-block.fixture.ts';
-import { ANCHOR_ABI } from '../../chain/artifact.ts';
-import { customerIdOf, makeDevice } from '../../test/fixtures.ts';
-import { expectContract } from '../../test/response-checks.ts';
-import { createTestApp, DEMO, formBody, type TestApp } from '../../test/test-app.ts';
+} from '#shared/integrity/index.ts';
+import { V1_BLOCK } from '#shared/integrity/v1-block.fixture.ts';
 
 let t: TestApp;
 let token: string;
