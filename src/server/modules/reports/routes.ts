@@ -5,7 +5,7 @@
  * only its own customer's reports; another customer's ids answer 404.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
 import type { ChainService } from '#server/chain/service.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
@@ -15,6 +15,7 @@ import { written } from '#server/db/written.ts';
 import { ApiError, notFound, ok, validationFailed } from '#server/http/envelope.ts';
 import { filledFields } from '#server/http/form-fields.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
+import { sendPdf } from '#server/http/pdf-reply.ts';
 import { renderComplianceReport } from '#server/pdf/report/compliance-report.ts';
 import { MAX_SIGNATURES } from '#server/pdf/report/layout.ts';
 import { stampSignature } from '#server/pdf/report/signature-stamp.ts';
@@ -51,16 +52,6 @@ async function tenantCustomer(db: Db, auth: AuthContext, customerId: number) {
   const customer = await findReportCustomer(db, customerId);
   if (!customer) throw notFound();
   return customer;
-}
-
-function sendPdf(reply: FastifyReply, bytes: Buffer, fileName: string): FastifyReply {
-  return reply
-    .header('Content-Type', 'application/pdf')
-    .header('Content-Length', String(bytes.length))
-    .header('Content-Disposition', `attachment; filename="${fileName}"`)
-    .header('Cache-Control', 'private, no-store')
-    .header('X-Content-Type-Options', 'nosniff')
-    .send(bytes);
 }
 
 export function reportsModule(deps: { db: Db; throttle: LoginThrottle; chain: ChainService }): ApiModule {

@@ -8,6 +8,7 @@ import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { forbidden, notFound, ok } from '#server/http/envelope.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
+import { sendPdf } from '#server/http/pdf-reply.ts';
 import { receivedWindow } from '#server/http/received-window.ts';
 import { requireAbility, requireModule, tenantScope } from '#server/security/guards.ts';
 import { can, isTenantScoped } from '#shared/access/index.ts';
@@ -21,6 +22,7 @@ import {
   customerExists,
   customerOptions,
   deviceOptions,
+  type FilterRequest,
   listSterilizationPage,
   resolveFilter,
 } from './repository.ts';
@@ -43,6 +45,12 @@ function holderScope(holder: TicketHolder, exportName: ExportName): number | nul
   if (!can(holder.role, EXPORT_ABILITY[exportName])) throw forbidden();
   return isTenantScoped(holder.role) ? holder.customerId : null;
 }
+
+/** The filters of the record lists and exports, as their queries carry them. */
+type RecordQuery = Omit<FilterRequest, 'scope' | 'window'> & {
+  from?: string | undefined;
+  to?: string | undefined;
+};
 
 /**
  * Embedded PGlite serves every request over one connection: smaller export batches there keep other
@@ -76,6 +84,27 @@ export function sterilizationsModule(deps: {
       return null;
     }
   };
+  /** The records a list or an export asks for, within what the caller may see (null: everything). */
+  const recordFilter = (scope: number | null, query: RecordQuery) =>
+    resolveFilter(db, {
+      scope,
+      customerId: query.customerId,
+      deviceId: query.deviceId,
+      anomaly: query.anomaly,
+      lotStatus: query.lotStatus,
+      lot: query.lot,
+      window: receivedWindow(query.from, query.to),
+    });
+
+  /** An export's records: its one-time ticket taken, within what the ticket's user may see now. */
+  const exportFilter = async (
+    exportName: ExportName,
+    query: RecordQuery & { ticket?: string | undefined },
+  ) => {
+    const holder = await consumeTicket(db, query.ticket, exportName, sessionIdleMinutes);
+    return recordFilter(holderScope(holder, exportName), query);
+  };
+
   /** One page of a filtered record list (the sterilization list and the recall list). */
   const recordPage = async (
     filter: SterilizationFilter,
@@ -100,42 +129,20 @@ export function sterilizationsModule(deps: {
 
       async listSterilizations(request) {
         const auth = requireModule(request, 'sterilizations');
-        const { page, sortBy, sortDir, customerId, deviceId, anomaly, from, to, lotStatus } = request.query;
-        const filter = await resolveFilter(db, {
-          scope: tenantScope(auth),
-          customerId,
-          deviceId,
-          anomaly,
-          window: receivedWindow(from, to),
-          lotStatus,
-        });
-        return ok(await recordPage(filter, { page, sortBy, sortDir }));
+        const filter = await recordFilter(tenantScope(auth), request.query);
+        return ok(await recordPage(filter, request.query));
       },
 
       async listRecallRecords(request) {
         const auth = requireModule(request, 'sterilizations');
-        const { lot, page, sortBy, sortDir, customerId, deviceId, from, to } = request.query;
-        const filter = await resolveFilter(db, {
-          scope: tenantScope(auth),
-          customerId,
-          deviceId,
-          window: receivedWindow(from, to),
-          lot,
-        });
-        return ok(await recordPage(filter, { page, sortBy, sortDir }));
+        const filter = await recordFilter(tenantScope(auth), request.query);
+        return ok(await recordPage(filter, request.query));
       },
 
       async getRecallSummary(request) {
         const auth = requireModule(request, 'sterilizations');
-        const { lot, customerId, deviceId, from, to } = request.query;
-        const filter = await resolveFilter(db, {
-          scope: tenantScope(auth),
-          customerId,
-          deviceId,
-          window: receivedWindow(from, to),
-          lot,
-        });
-        return ok(await recallSummary(db, filter, lot));
+        const filter = await recordFilter(tenantScope(auth), request.query);
+        return ok(await recallSummary(db, filter, request.query.lot));
       },
 
       async getSterilizationCustomerFilter(request) {
@@ -158,13 +165,7 @@ export function sterilizationsModule(deps: {
         if (!row) throw notFound();
         const lang = request.query.lang ?? 'en';
         const pdf = Buffer.from(await cycleReportPdf(deps, row, lang));
-        return reply
-          .header('Content-Type', 'application/pdf')
-          .header('Content-Length', String(pdf.length))
-          .header('Content-Disposition', `attachment; filename="cycle-report-${row.id}-${lang}.pdf"`)
-          .header('Cache-Control', 'private, no-store')
-          .header('X-Content-Type-Options', 'nosniff')
-          .send(pdf);
+        return sendPdf(reply, pdf, `cycle-report-${row.id}-${lang}.pdf`);
       },
 
       async createExportTicket(request, reply) {
@@ -178,31 +179,13 @@ export function sterilizationsModule(deps: {
       },
 
       async exportSterilizationsFiltered(request, reply) {
-        const { ticket, from, to, customerId, deviceId, anomaly, lotStatus } = request.query;
-        const holder = await consumeTicket(db, ticket, 'sterilizations-filtered', sessionIdleMinutes);
-        const filter = await resolveFilter(db, {
-          scope: holderScope(holder, 'sterilizations-filtered'),
-          customerId,
-          deviceId,
-          anomaly,
-          window: receivedWindow(from, to),
-          lotStatus,
-        });
+        const filter = await exportFilter('sterilizations-filtered', request.query);
         reply.headers({ ...CSV_HEADERS, 'content-disposition': attachmentName('sterilizations') });
         return reply.send(filteredExport(db, filter, batchRows));
       },
 
       async exportSterilizationsProofBundle(request, reply) {
-        const { ticket, from, to, customerId, deviceId, anomaly, lotStatus } = request.query;
-        const holder = await consumeTicket(db, ticket, 'sterilizations-proof-bundle', sessionIdleMinutes);
-        const filter = await resolveFilter(db, {
-          scope: holderScope(holder, 'sterilizations-proof-bundle'),
-          customerId,
-          deviceId,
-          anomaly,
-          window: receivedWindow(from, to),
-          lotStatus,
-        });
+        const filter = await exportFilter('sterilizations-proof-bundle', request.query);
         const chain = await currentChain();
         const now = new Date();
         reply.headers({
@@ -223,15 +206,7 @@ export function sterilizationsModule(deps: {
       },
 
       async exportRecall(request, reply) {
-        const { ticket, lot, from, to, customerId, deviceId } = request.query;
-        const holder = await consumeTicket(db, ticket, 'recall', sessionIdleMinutes);
-        const filter = await resolveFilter(db, {
-          scope: holderScope(holder, 'recall'),
-          customerId,
-          deviceId,
-          window: receivedWindow(from, to),
-          lot,
-        });
+        const filter = await exportFilter('recall', request.query);
         reply.headers({ ...CSV_HEADERS, 'content-disposition': attachmentName('recall') });
         return reply.send(recallExport(db, filter, batchRows));
       },

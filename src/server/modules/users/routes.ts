@@ -16,7 +16,7 @@
 
 import { userChanges } from '#server/audit/user-changes.ts';
 import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
-import type { ApiModule } from '#server/contract/handler-types.ts';
+import type { ApiModule, OperationRequest } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { findCustomer } from '#server/db/lookups.ts';
 import { type NewUser, users } from '#server/db/schema.ts';
@@ -104,6 +104,32 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
   }
 
   const emailTakenError = () => validationFailed({ email: ['validation.user.email.taken'] });
+
+  /** Disable or enable a user (audited); disabling ends their sessions, and no one disables themself. */
+  async function setDisabled(
+    request: OperationRequest<'disableCustomerUser' | 'enableCustomerUser'>,
+    disabled: boolean,
+  ) {
+    const auth = requireAbility(request, 'canUpdateUsers');
+    const target = await userOrNotFound(auth, request.params.id, request.params.userId);
+    if (disabled && target.id === auth.user.id) throw forbidden();
+    assertMayManage(auth, target, target.role);
+    const intent = {
+      action: disabled ? 'disable' : 'enable',
+      entityType: 'user',
+      entityId: target.id,
+      skipUnchanged: true,
+    } as const;
+    await writeAudited(db, auditSource(request, auth), intent, async (tx) => {
+      const { before, after } = await setUserDisabled(tx, target.id, disabled);
+      if (disabled) await sessions.revokeAllForUser(tx, target.id);
+      return { result: undefined, changes: userChanges(before, after) };
+    });
+    return ok(
+      written(await findUserOfCustomer(db, target.customer_id, target.id), 'user'),
+      disabled ? 'users.disabled' : 'users.enabled',
+    );
+  }
 
   return {
     formSchemas: { createCustomerUser: userSchema(true) },
@@ -218,45 +244,11 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
       },
 
       async disableCustomerUser(request) {
-        const auth = requireAbility(request, 'canUpdateUsers');
-        const target = await userOrNotFound(auth, request.params.id, request.params.userId);
-        if (target.id === auth.user.id) throw forbidden();
-        assertMayManage(auth, target, target.role);
-        const disabled = {
-          action: 'disable',
-          entityType: 'user',
-          entityId: target.id,
-          skipUnchanged: true,
-        } as const;
-        await writeAudited(db, auditSource(request, auth), disabled, async (tx) => {
-          const { before, after } = await setUserDisabled(tx, target.id, true);
-          await sessions.revokeAllForUser(tx, target.id);
-          return { result: undefined, changes: userChanges(before, after) };
-        });
-        return ok(
-          written(await findUserOfCustomer(db, target.customer_id, target.id), 'user'),
-          'users.disabled',
-        );
+        return setDisabled(request, true);
       },
 
       async enableCustomerUser(request) {
-        const auth = requireAbility(request, 'canUpdateUsers');
-        const target = await userOrNotFound(auth, request.params.id, request.params.userId);
-        assertMayManage(auth, target, target.role);
-        const enabled = {
-          action: 'enable',
-          entityType: 'user',
-          entityId: target.id,
-          skipUnchanged: true,
-        } as const;
-        await writeAudited(db, auditSource(request, auth), enabled, async (tx) => {
-          const { before, after } = await setUserDisabled(tx, target.id, false);
-          return { result: undefined, changes: userChanges(before, after) };
-        });
-        return ok(
-          written(await findUserOfCustomer(db, target.customer_id, target.id), 'user'),
-          'users.enabled',
-        );
+        return setDisabled(request, false);
       },
     },
   };
