@@ -2,36 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { pdfQrCodes } from '#server/test/pdf-qr.ts';
-import { DEMO, inItalian, loginAs, logout } from './fixtures.ts';
+import { DEMO, inItalian, loginAs, logout, waitForMinedRecord } from './fixtures.ts';
 
 /*
  * The cycle report PDF of one record (issue 17): downloaded from the record's details, its QR code
  * decoded as a phone would and opened logged out: the public /verify page passes every check. In
  * Italian, from the verification modal, the PDF speaks Italian.
  */
-
-type Row = { id: number; blockchain_data: { blockchain_data_block: { status: string } } | null };
-
-/** Waits until the newest record of Clinica San Marco (blockchain enabled) is in a MINED block. */
-async function waitForMinedRecord(page: Page): Promise<number> {
-  const raw = await page.evaluate(() => localStorage.getItem('uvtrace.session'));
-  const { token } = JSON.parse(raw ?? '{}') as { token?: string };
-  let id = 0;
-  await expect
-    .poll(
-      async () => {
-        const response = await page.request.get('/api/v1/sterilizations?customerId=2', {
-          headers: { Authorization: `Bearer ${token}` },
-        });
-        const first = ((await response.json()) as { data: { data: Row[] } }).data.data[0];
-        id = first?.id ?? 0;
-        return first?.blockchain_data?.blockchain_data_block.status ?? 'none';
-      },
-      { timeout: 60_000, intervals: [500, 1000, 2000] },
-    )
-    .toBe('MINED');
-  return id;
-}
 
 async function pdfText(bytes: Uint8Array): Promise<string> {
   const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });

@@ -57,3 +57,26 @@ export async function logout(page: Page, name: string): Promise<void> {
 export async function inItalian(page: Page): Promise<void> {
   await page.evaluate(() => localStorage.setItem('uvtrace.locale', 'it'));
 }
+
+type RecordRow = { id: number; blockchain_data: { blockchain_data_block: { status: string } } | null };
+
+/** Waits until the newest record of Clinica San Marco (blockchain enabled) is in a MINED block. */
+export async function waitForMinedRecord(page: Page): Promise<number> {
+  const raw = await page.evaluate(() => localStorage.getItem('uvtrace.session'));
+  const { token } = JSON.parse(raw ?? '{}') as { token?: string };
+  let id = 0;
+  await expect
+    .poll(
+      async () => {
+        const response = await page.request.get('/api/v1/sterilizations?customerId=2', {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        const first = ((await response.json()) as { data: { data: RecordRow[] } }).data.data[0];
+        id = first?.id ?? 0;
+        return first?.blockchain_data?.blockchain_data_block.status ?? 'none';
+      },
+      { timeout: 60_000, intervals: [500, 1000, 2000] },
+    )
+    .toBe('MINED');
+  return id;
+}

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO, loginAs, logout, mainMenu } from './fixtures.ts';
+import { DEMO, loginAs, logout, mainMenu, waitForMinedRecord } from './fixtures.ts';
 
 /*
  * The public verification page /verify (issue 17): a visitor without an account checks a proof receipt
@@ -19,29 +19,6 @@ const CHECKS = [
   'confirmations',
   'anchor_call',
 ];
-
-type Row = { id: number; blockchain_data: { blockchain_data_block: { status: string } } | null };
-
-/** Waits until the newest record of Clinica San Marco (blockchain enabled) is in a MINED block. */
-async function waitForMinedRecord(page: Page): Promise<number> {
-  const raw = await page.evaluate(() => localStorage.getItem('uvtrace.session'));
-  const { token } = JSON.parse(raw ?? '{}') as { token?: string };
-  let id = 0;
-  await expect
-    .poll(
-      async () => {
-        const response = await page.request.get('/api/v1/sterilizations?customerId=2', {
-          headers: { Authorization: `Bearer ${token}` },
-        });
-        const first = ((await response.json()) as { data: { data: Row[] } }).data.data[0];
-        id = first?.id ?? 0;
-        return first?.blockchain_data?.blockchain_data_block.status ?? 'none';
-      },
-      { timeout: 60_000, intervals: [500, 1000, 2000] },
-    )
-    .toBe('MINED');
-  return id;
-}
 
 /**
  * Our API is down for the whole visit: every /api call fails. Returns the /api URLs the page asked
