@@ -32,6 +32,16 @@ export default defineConfig(({ command }) => ({
       routesDirectory: './src/client/routes',
       generatedRouteTree: './src/client/routeTree.gen.ts',
       autoCodeSplitting: true,
+      // A route's loader travels with its component: the features' query code it calls (api/*.ts) is
+      // then fetched with the route instead of with every first page (−2.2 kB gzip of the initial chunk).
+      codeSplittingOptions: {
+        defaultBehavior: [
+          ['loader', 'component'],
+          ['pendingComponent'],
+          ['errorComponent'],
+          ['notFoundComponent'],
+        ],
+      },
     }),
     react(),
     precompiledMessages(),
