@@ -14,6 +14,7 @@ import { formatDecimalText } from '#server/pdf/report/cycle-texts.ts';
 import { makeCustomer, makeDevice } from '#server/test/fixtures.ts';
 import { pdfQrCodes } from '#server/test/pdf-qr.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
+import { INTEGRITY_FIELDS } from '#shared/integrity/canonical.ts';
 import { type ProofReceipt, verifyReceipt } from '#shared/integrity/receipt.ts';
 import { decodeReceiptFragment } from '#shared/integrity/receipt-link.ts';
 
@@ -94,24 +95,9 @@ afterAll(() => t?.close());
 
 /** A cycle report's input of a record not in a block yet (values do not matter to the layout). */
 function sampleInput(): Parameters<typeof renderCycleReport>[0] {
-  const record = Object.fromEntries(
-    [
-      'id',
-      'received_ts',
-      'device_serial',
-      'progressive_id',
-      'supplied_energy',
-      'nominal_time',
-      'effective_time',
-      'residual_lamp_life',
-      'status_code',
-      'latitude',
-      'longitude',
-      'consumables_lot',
-      'lot_progressive_id',
-      'notes',
-    ].map((field) => [field, '1']),
-  ) as Parameters<typeof renderCycleReport>[0]['record'];
+  const record = Object.fromEntries(INTEGRITY_FIELDS.map((field) => [field, '1'])) as Parameters<
+    typeof renderCycleReport
+  >[0]['record'];
   return {
     language: 'it',
     generatedAt: new Date('2026-01-01T00:00:00Z'),
