@@ -154,6 +154,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Command-line arguments of main.ts (e.g. --workers 2). */
   args?: string[];
+  /** Options for node itself, before main.ts (e.g. --cpu-prof). */
+  nodeArgs?: string[];
   /** How long start-up may take before it counts as failed (the machine may be busy). */
   startTimeoutMs?: number;
 }
@@ -168,7 +170,7 @@ export async function startServer(target: BenchTarget, options: ServerOptions): 
   const fd = openSync(logFile, 'a');
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(ROOT, 'src/server/main.ts'), ...(options.args ?? [])],
+    [...(options.nodeArgs ?? []), path.join(ROOT, 'src/server/main.ts'), ...(options.args ?? [])],
     {
       cwd: ROOT,
       env: {

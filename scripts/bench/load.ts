@@ -4,7 +4,7 @@
  * up in the database. Exits non-zero when any answer was a 5xx (or no answer), when a request the
  * users were allowed to make was refused, or when a record is lost, duplicated or half-counted.
  *
- *   npm run bench:load -- [--duration 300] [--users 50] [--devices 10] [--think 500] [--rows 20000] [--postgres]
+ *   npm run bench:load -- [--duration 300] [--users 50] [--devices 10] [--think 500] [--rows 20000] [--postgres] [--workers 1] [--cpu-profile DIR]
  *
  * Users: `--users` virtual users at once, `--devices` of them devices posting signed records (1 to 5
  * per token, now and then re-sending one already acknowledged, which must answer the same id), the
@@ -20,7 +20,16 @@
  * server URL) a throwaway database on that server (default postgres://postgres@127.0.0.1:5432/postgres),
  * dropped at the end. The anchor worker runs as in production (the devnet in the server process).
  * Each simulated client sends its own X-Forwarded-For (TRUST_PROXY on), as distinct clients would
- * reach the per-address rate limits.
+ * reach the per-address rate limits. `--workers N` (PostgreSQL only) starts the server as
+ * `main.ts --workers N`: N processes sharing one port, as behind a load balancer.
+ *
+ * Profile (issue 16): the server runs with SERVER_TIMING=true, and the report says per kind of request
+ * where its time went: round trips to the database, time in them, time waiting for a pooled connection,
+ * the server's own part (handler and event loop) and what the client waited beyond the server's answer
+ * (network, and the queue before the server routed the request); plus the CPU the server processes,
+ * the PostgreSQL backends of the bench's database and the bench itself used. `--cpu-profile DIR`
+ * also writes the server's V8 CPU profile there (`*.cpuprofile`, for Chrome DevTools, or summed by
+ * `node scripts/bench/cpu-profile-summary.ts FILE`).
  */
 import { parseArgs } from 'node:util';
 import { INTEGRITY_FIELDS } from '#shared/integrity/index.ts';
@@ -28,7 +37,6 @@ import {
   type Acknowledged,
   acknowledge,
   checkIngestion,
-  cpuSeconds,
   createTarget,
   DEFAULT_POSTGRES_URL,
   type Fleet,
@@ -44,6 +52,7 @@ import {
   seedTarget,
   sleep,
   startServer,
+  treeCpuSeconds,
   withDatabase,
 } from './harness.ts';
 
@@ -55,14 +64,22 @@ const { values } = parseArgs({
     think: { type: 'string', default: '500' },
     rows: { type: 'string', default: '20000' },
     postgres: { type: 'boolean', default: false },
+    workers: { type: 'string', default: '1' },
+    'cpu-profile': { type: 'string' },
   },
 });
+const cpuProfileDir = values['cpu-profile'];
+const workers = Number(values.workers);
 const durationS = Number(values.duration);
 const userCount = Number(values.users);
 const deviceUsers = Math.min(Number(values.devices), userCount);
 const thinkMs = Number(values.think);
 const seedRows = Number(values.rows);
 const serverUrl = process.env.DATABASE_URL || (values.postgres ? DEFAULT_POSTGRES_URL : undefined);
+if (workers > 1 && !serverUrl) {
+  console.error('--workers needs PostgreSQL (--postgres): the embedded database is one process');
+  process.exit(2);
+}
 
 const ACCOUNTS = [
   { email: 'super@example.com', staff: true, okExport: true },
@@ -99,6 +116,33 @@ interface ListRow {
 }
 
 const recorder = new Recorder();
+
+/** Sums of a kind's Server-Timing figures (see src/server/http/server-timing.ts). */
+interface Profile {
+  count: number;
+  clientMs: number;
+  totalMs: number;
+  dbMs: number;
+  poolMs: number;
+  queries: number;
+}
+const profiles = new Map<string, Profile>();
+
+function addProfile(kind: string, clientMs: number, header: string | null): void {
+  if (!header) return;
+  const figure = (name: string) => {
+    const match = new RegExp(`(?:^|,\\s*)${name};(?:dur=([\\d.]+)|desc="(\\d+)")`).exec(header);
+    return Number(match?.[1] ?? match?.[2] ?? 0);
+  };
+  const profile = profiles.get(kind) ?? { count: 0, clientMs: 0, totalMs: 0, dbMs: 0, poolMs: 0, queries: 0 };
+  profile.count++;
+  profile.clientMs += clientMs;
+  profile.totalMs += figure('total');
+  profile.dbMs += figure('db');
+  profile.poolMs += figure('pool');
+  profile.queries += figure('queries');
+  profiles.set(kind, profile);
+}
 const problems: string[] = [];
 /** Distinct unexpected answers, with how often each came (kept short in the report). */
 const unexpected = new Map<string, number>();
@@ -146,6 +190,7 @@ class Person {
     const started = performance.now();
     let status = 0;
     let parsed: Json | undefined;
+    let timing: string | null = null;
     try {
       const response = await fetch(`${this.base}${path}`, {
         method: init.method ?? 'GET',
@@ -154,6 +199,7 @@ class Person {
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
       status = response.status;
+      timing = response.headers.get('server-timing');
       if (response.headers.get('content-type')?.startsWith('text/csv')) {
         // The CSV is read to the end, line by line, as a browser saving it would.
         let lines = 0;
@@ -164,7 +210,9 @@ class Person {
     } catch (error) {
       parsed = { message: (error as Error).message };
     }
-    recorder.add(kind, performance.now() - started, status);
+    const elapsed = performance.now() - started;
+    recorder.add(kind, elapsed, status);
+    addProfile(kind, elapsed, timing);
     if (status < 200 || status >= 300) {
       const label = `${kind} ${status} ${String(parsed?.message ?? '')}`;
       unexpected.set(label, (unexpected.get(label) ?? 0) + 1);
@@ -356,16 +404,22 @@ try {
     `${target.kind}: seeded ${seedRows} sterilizations in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s; starting the server…`,
   );
   const fleet = await loadFleet(target.dataDir, seeded.activeSerials);
-  server = await startServer(target, { port: await freePort(), env: { TRUST_PROXY: 'true' } });
+  server = await startServer(target, {
+    port: await freePort(),
+    env: { TRUST_PROXY: 'true', SERVER_TIMING: 'true' },
+    args: workers > 1 ? ['--workers', String(workers)] : [],
+    nodeArgs: cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [],
+  });
+  const databaseName = target.databaseUrl ? new URL(target.databaseUrl).pathname.slice(1) : '';
   const base = server.base;
   const serverPid = server.pid;
   console.error(
-    `${userCount} users (${deviceUsers} devices) for ${durationS} s, think 0..${2 * thinkMs} ms, against ${base}`,
+    `${userCount} users (${deviceUsers} devices), ${workers} server process${workers > 1 ? 'es' : ''}, for ${durationS} s, think 0..${2 * thinkMs} ms, against ${base}`,
   );
 
   const acknowledged = new Map<string, Acknowledged>();
   const sent = new Set<string>();
-  const cpuBefore = cpuSeconds(serverPid);
+  const cpuBefore = treeCpuSeconds(serverPid, databaseName);
   const benchCpuBefore = process.cpuUsage();
   let rssPeak = rssMb(serverPid);
   const rssStart = rssPeak;
@@ -396,7 +450,9 @@ try {
   clearInterval(sampler);
   for (const result of results)
     if (result.status === 'rejected') problems.push(`a virtual user stopped: ${String(result.reason)}`);
-  const serverCpu = cpuSeconds(serverPid) - cpuBefore;
+  const cpuAfter = treeCpuSeconds(serverPid, databaseName);
+  const serverCpu = cpuAfter.server - cpuBefore.server;
+  const postgresCpu = cpuAfter.postgres - cpuBefore.postgres;
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const serverAlive = server.running();
   const serverErrors = (server.output().match(/"level":50/g) ?? []).length;
@@ -415,8 +471,17 @@ try {
     const s = recorder.stats(kind);
     return `| ${kind} | ${s.count} | ${(s.count / elapsed).toFixed(1)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} | ${s.errors} |`;
   });
+  const profileLines = kinds.flatMap((kind) => {
+    const p = profiles.get(kind);
+    if (!p) return [];
+    const mean = (sum: number) => ms(sum / p.count);
+    const own = (p.totalMs - p.dbMs - p.poolMs) / p.count;
+    return [
+      `| ${kind} | ${(p.queries / p.count).toFixed(1)} | ${mean(p.dbMs)} | ${mean(p.poolMs)} | ${ms(Math.max(0, own))} | ${mean(p.totalMs)} | ${mean(p.clientMs - p.totalMs)} | ${mean(p.clientMs)} |`,
+    ];
+  });
   console.log(`
-### Load — ${target.kind}, ${userCount} users (${deviceUsers} devices), ${elapsed.toFixed(0)} s, think 0..${2 * thinkMs} ms, ${seedRows.toLocaleString('en')} seeded records
+### Load — ${target.kind}, ${userCount} users (${deviceUsers} devices), ${workers} server process${workers > 1 ? 'es' : ''}, ${elapsed.toFixed(0)} s, think 0..${2 * thinkMs} ms, ${seedRows.toLocaleString('en')} seeded records
 
 | kind | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | non-2xx |
 |---|---|---|---|---|---|---|---|
@@ -425,7 +490,13 @@ ${lines.join('\n')}
 
 - 5xx: ${fiveHundreds}; no answer: ${noAnswer}; 4xx: ${refused}; server error log lines: ${serverErrors}
 - records: ${check.acknowledged} acknowledged, ${check.stored} stored, ${check.missing} missing; CSV rows exported: ${exportRows.toLocaleString('en')}
-- server CPU ${((serverCpu / elapsed) * 100).toFixed(0)} % of one core (bench client ${(((benchCpu.user + benchCpu.system) / 1e6 / elapsed) * 100).toFixed(0)} %), RSS ${rssStart.toFixed(0)} → peak ${rssPeak.toFixed(0)} MB
+- CPU, % of one core: server ${((serverCpu / elapsed) * 100).toFixed(0)} %${target.kind === 'PostgreSQL' ? `, PostgreSQL backends ${((postgresCpu / elapsed) * 100).toFixed(0)} %` : ' (PGlite runs inside it)'}, bench client ${(((benchCpu.user + benchCpu.system) / 1e6 / elapsed) * 100).toFixed(0)} %; server RSS ${rssStart.toFixed(0)} → peak ${rssPeak.toFixed(0)} MB
+
+Where the time went (means per request, ms; from the server's Server-Timing header):
+
+| kind | round trips | in the database | waiting for a connection | server's own part | server total | beyond the server (network, queue before routing) | client total |
+|---|---|---|---|---|---|---|---|
+${profileLines.join('\n')}
 `);
   for (const [label, count] of unexpected) console.log(`unexpected answer: ${label} ×${count}`);
   if (fiveHundreds > 0 || noAnswer > 0 || refused > 0) problems.push('answers other than 2xx (listed above)');

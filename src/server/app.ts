@@ -15,6 +15,7 @@ import { registerOperations } from './contract/register-operations.ts';
 import type { Database } from './db/client.ts';
 import { startEventBus } from './events/event-bus.ts';
 import { createEventStreams } from './events/event-streams.ts';
+import { registerServerTiming } from './http/server-timing.ts';
 import { prettyLogStream } from './log-format.ts';
 import { createMailSender, type MailSender } from './mail/sender.ts';
 import { createSmtpTransport } from './mail/transport.ts';
@@ -114,6 +115,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
 
   registerErrorHandling(app);
   registerSecurityHeaders(app, applySecurityHeaders);
+  if (config.serverTiming) registerServerTiming(app, deps.database.pool);
   await registerRateLimits(app, deps.database);
   await registerMultipart(app, config.uploadMaxBytes);
 

@@ -55,6 +55,12 @@ export interface AppConfig {
   /** Send HSTS on every answer (HTTPS, default false); without it only answers to HTTPS requests carry it. */
   https: boolean;
   /**
+   * Answer every request with a Server-Timing header: its database time, pool wait and round trips
+   * (SERVER_TIMING, default false; bench:load turns it on to profile). Off in production: it tells
+   * clients how long the database took.
+   */
+  serverTiming: boolean;
+  /**
    * Seconds between the heartbeat comments of a live-updates stream (EVENTS_HEARTBEAT_SECONDS, default
    * 20, at least 1); each beat also ends the streams whose session has ended.
    */
@@ -166,6 +172,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTTY = process.stdout.
     ingestRateLimitPerMinute: integer(env, 'INGEST_RATE_LIMIT_PER_MINUTE', 600),
     trustProxy: flag(env, 'TRUST_PROXY', false),
     https: flag(env, 'HTTPS', false),
+    serverTiming: flag(env, 'SERVER_TIMING', false),
     eventsHeartbeatSeconds: Math.max(1, integer(env, 'EVENTS_HEARTBEAT_SECONDS', 20)),
     chain: loadChainConfig(env),
     mail: loadMailConfig(env),

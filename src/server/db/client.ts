@@ -9,6 +9,7 @@ import { migrate as drizzleMigrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { PgliteWorkerCommand, PgliteWorkerData, PgliteWorkerMessage } from './pglite-worker.ts';
 import * as schema from './schema.ts';
+import { nameRepeatedStatements } from './statement-names.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
 /** The handle drizzle gives a transaction callback. */
@@ -114,6 +115,7 @@ function survivingConnectionErrors(pool: pg.Pool): void {
 function openPostgres(databaseUrl: string): Database {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   survivingConnectionErrors(pool);
+  nameRepeatedStatements(pool, { resetOnConnect: false });
   let closing: Promise<void> | undefined;
   return {
     pool,
@@ -182,6 +184,7 @@ async function openPglite(dataDir: string, template: string | undefined): Promis
     idleTimeoutMillis: 0,
   });
   survivingConnectionErrors(pool);
+  nameRepeatedStatements(pool, { resetOnConnect: true });
 
   async function shutdown(): Promise<void> {
     await pool.end().catch(() => {});

@@ -3,14 +3,7 @@ import type { Db } from '#server/db/client.ts';
 import { ok } from '#server/http/envelope.ts';
 import { currentAuth, tenantScope } from '#server/security/guards.ts';
 import { hasModule } from '#shared/access/index.ts';
-import {
-  countActiveCustomers,
-  countActiveDevicesByType,
-  countActiveUsers,
-  countDevicesWithGaps,
-  countLotFlagged,
-  currentBatches,
-} from './repository.ts';
+import { dashboardFigures } from './repository.ts';
 
 /**
  * A figure is null (its card is omitted) when the caller has no module for it: customer users see
@@ -24,22 +17,19 @@ export function dashboardModule(deps: { db: Db }): ApiModule {
         const auth = currentAuth(request);
         const role = auth.user.role;
         const scope = tenantScope(auth);
-        const [customers, users, devices, disposables, devicesWithGaps, lotCompliance] = await Promise.all([
-          hasModule(role, 'customers') ? countActiveCustomers(db) : null,
-          hasModule(role, 'users') ? countActiveUsers(db, scope) : null,
-          countActiveDevicesByType(db, scope),
-          currentBatches(db, scope),
-          countDevicesWithGaps(db, scope),
-          countLotFlagged(db, scope),
-        ]);
+        const figures = await dashboardFigures(db, {
+          customerId: scope,
+          withCustomers: hasModule(role, 'customers'),
+          withUsers: hasModule(role, 'users'),
+        });
         return ok({
-          customers,
-          users,
-          baths: devices.baths,
-          plugs: devices.plugs,
-          disposables,
-          devices_with_gaps: devicesWithGaps,
-          lot_compliance: lotCompliance,
+          customers: figures.customers,
+          users: figures.users,
+          baths: figures.baths,
+          plugs: figures.plugs,
+          disposables: figures.batches,
+          devices_with_gaps: figures.devicesWithGaps,
+          lot_compliance: figures.lotCompliance,
         });
       },
     },

@@ -287,6 +287,55 @@ describe('anchoring in the app', () => {
     expectContract('calculateHash', badVersion, 422);
   });
 
+  it("calculateHash: a member's root follows its stored proof, the same as the rebuilt block's", async () => {
+    const rows = await listed();
+    const sizes = new Map<number, number>();
+    for (const row of rows.filter((item) => item.blockchain_data))
+      sizes.set(
+        row.blockchain_data!.blockchain_data_block_id,
+        (sizes.get(row.blockchain_data!.blockchain_data_block_id) ?? 0) + 1,
+      );
+    const row = rows.find(
+      (item) => item.blockchain_data && sizes.get(item.blockchain_data.blockchain_data_block_id)! > 1,
+    )!;
+    const other = rows.find(
+      (item) =>
+        item.id !== row.id &&
+        item.blockchain_data?.blockchain_data_block_id === row.blockchain_data!.blockchain_data_block_id,
+    )!;
+    const root = row.blockchain_data!.blockchain_data_block.merkle_root;
+    const answer = async () => (await calculate(token, formOf(row))).json().data.block_hash;
+    expect(await answer()).toBe(root);
+    // Without its stored proof the block is rebuilt from its records: the same root.
+    const [saved] = (
+      await t.database.db.execute<{ merkle_proof: string[] }>(
+        sql`select merkle_proof from sterilizations where id = ${row.id}`,
+      )
+    ).rows;
+    await t.database.db.execute(sql`update sterilizations set merkle_proof = null where id = ${row.id}`);
+    try {
+      expect(await answer()).toBe(root);
+      // Rebuilt, another record changed in the database changes every member's root...
+      await t.database.db.execute(sql`update sterilizations set notes = 'tampered' where id = ${other.id}`);
+      expect(await answer()).not.toBe(root);
+    } finally {
+      await t.database.db.execute(
+        sql`update sterilizations set merkle_proof = string_to_array(${saved!.merkle_proof.join(',')}, ',') where id = ${row.id}`,
+      );
+    }
+    try {
+      // ...while through its proof this record, itself untouched, still leads to the anchored root,
+      // and the changed one does not.
+      expect(await answer()).toBe(root);
+      const changed = (await listed()).find((item) => item.id === other.id)!;
+      expect((await calculate(token, formOf(changed))).json().data.block_hash).not.toBe(root);
+    } finally {
+      await t.database.db.execute(
+        sql`update sterilizations set notes = ${other.notes} where id = ${other.id}`,
+      );
+    }
+  });
+
   it('calculateHash: the spec form, "" for every null field, gives the anchored root (hashing_version 2)', async () => {
     const rows = (await listed()).filter((row) => withoutValues.includes(row.id));
     expect(rows.map((row) => row.id).sort()).toEqual([...withoutValues].sort());

@@ -21,6 +21,7 @@ import {
   leafBytes,
   mapSliced,
   merkleRootAsync,
+  processProof,
   recordFromForm,
 } from '#shared/integrity/index.ts';
 
@@ -62,19 +63,56 @@ export function decodeInputs(input: Hex) {
 
 type BlockRecordRow = Parameters<typeof integrityRecord>[0] & { customer_id: number };
 
-/** A stored block's records (id order, each with its owner) and the version it was made with. */
-async function storedBlock(db: Db, blockId: number) {
-  const block = await db.execute<{ hashing_version: number }>(
-    sql`select hashing_version from blockchain_data_blocks where id = ${blockId}`,
-  );
-  const version = block.rows[0]?.hashing_version;
-  if (version === undefined) return null;
+/**
+ * What calculateHash needs to know of a stored block before hashing anything: its version, whether the
+ * caller may ask about it, and the named record's owner and stored proof when it is a member.
+ */
+interface BlockFacts {
+  version: number;
+  /** A tenant-scoped caller has a record in the block (always true for staff). */
+  holdsOwnRecord: boolean;
+  member: { customerId: number; proof: Hex[] | null } | null;
+}
+
+async function blockFacts(
+  db: Db,
+  blockId: number,
+  recordId: string | null,
+  scope: number | null,
+): Promise<BlockFacts | null> {
+  const memberId = recordId !== null && /^\d{1,18}$/.test(recordId) ? recordId : null;
+  const result = await db.execute<{
+    hashing_version: number;
+    holds_own_record: boolean;
+    member_customer_id: number | null;
+    merkle_proof: Hex[] | null;
+  }>(sql`
+    select b.hashing_version,
+      ${scope === null ? sql`true` : sql`exists (select 1 from sterilizations o where o.blockchain_data_block_id = b.id and o.customer_id = ${scope})`} as holds_own_record,
+      m.customer_id as member_customer_id, m.merkle_proof
+    from blockchain_data_blocks b
+    left join sterilizations m on m.id = ${memberId}::bigint and m.blockchain_data_block_id = b.id
+    where b.id = ${blockId}`);
+  const row = result.rows[0];
+  if (!row) return null;
+  return {
+    version: row.hashing_version,
+    holdsOwnRecord: row.holds_own_record,
+    member:
+      row.member_customer_id === null
+        ? null
+        : { customerId: Number(row.member_customer_id), proof: row.merkle_proof },
+  };
+}
+
+/** A stored block's records, in id order, each with its owner. */
+async function blockRecords(db: Db, blockId: number): Promise<BlockRecordRow[]> {
   const rows = await db.execute<BlockRecordRow>(sql`
     select ${RECORD_FIELDS_SQL}, s.customer_id
     from sterilizations s join devices d on d.id = s.device_id
     where s.blockchain_data_block_id = ${blockId}
     order by s.id`);
-  return { version, rows: rows.rows };
+  return rows.rows;
 }
 
 /**
@@ -82,11 +120,10 @@ async function storedBlock(db: Db, blockId: number) {
  * only about records the caller may read. A tenant-scoped caller sees a block that holds one of its
  * records, and may not put its guess in place of another tenant's record of that (shared) block.
  */
-function visibleTo(scope: number | null, rows: BlockRecordRow[], recordId: string | null): boolean {
+function visibleTo(scope: number | null, facts: BlockFacts): boolean {
   if (scope === null) return true;
-  if (!rows.some((row) => row.customer_id === scope)) return false;
-  const named = rows.find((row) => String(row.id) === recordId);
-  return named === undefined || named.customer_id === scope;
+  if (!facts.holdsOwnRecord) return false;
+  return facts.member === null || facts.member.customerId === scope;
 }
 
 /**
@@ -153,22 +190,26 @@ export function integrityModule(deps: { db: Db; chain: ChainService }): ApiModul
         const form = (request.body ?? {}) as Record<string, string | undefined>;
         const recordId = form.id?.trim() ?? null;
         const blockText = form.blockchain_data_block_id?.trim();
-        let block: Awaited<ReturnType<typeof storedBlock>> = null;
-        if (blockText && /^\d{1,9}$/.test(blockText)) {
-          block = await storedBlock(db, Number(blockText));
-          if (!block || !visibleTo(scope, block.rows, recordId)) throw notFound();
-        }
+        const blockId = blockText && /^\d{1,9}$/.test(blockText) ? Number(blockText) : null;
+        const block = blockId === null ? null : await blockFacts(db, blockId, recordId, scope);
+        if (blockId !== null && (!block || !visibleTo(scope, block))) throw notFound();
         const version = requestedVersion(form.hashing_version, block?.version);
         const record = recordFromForm(
           Object.fromEntries(INTEGRITY_FIELDS.map((field) => [field, form[field]])),
         );
         const leaf = leafBytes(record, version);
         const hash = bytesToHex(leaf);
+        let blockHash: Hex | null = null;
         // A block of a version this server cannot hash (none yet) gives no root rather than a wrong one.
-        const blockHash =
-          block && isHashingVersion(block.version)
-            ? await blockRootWith(block.rows, block.version, recordId, leaf)
-            : null;
+        if (block && blockId !== null && isHashingVersion(block.version)) {
+          // A member's stored proof leads from its leaf to the block's root: the same root as the whole
+          // tree rebuilt with this leaf in its place, without reading and hashing every record of the
+          // block (a block made while catching up holds thousands). Otherwise the tree is rebuilt.
+          const proof = block.member?.proof;
+          blockHash = proof
+            ? processProof(hash, proof)
+            : await blockRootWith(await blockRecords(db, blockId), block.version, recordId, leaf);
+        }
         return ok({ hash, hashing_version: version, block_hash: blockHash });
       },
 

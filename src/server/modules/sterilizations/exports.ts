@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import type { ReceivedWindow } from '#server/http/received-window.ts';
-import { filterCondition, isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
+import { bound, filterCondition, isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
 
 export const EXPORT_BATCH_ROWS = 5_000;
 const BOM = '\uFEFF';
@@ -235,7 +235,7 @@ async function* okCsv(
         from sterilizations s
         where ${filterCondition(filter, [sql`s.status_code = 0`, ...after])}
         order by s.received_ts, s.id
-        limit ${batchRows}`);
+        limit ${bound(batchRows)}`);
       const { rows } = result;
       if (rows.length > 0) {
         yield* inSlices(rows, (row) =>

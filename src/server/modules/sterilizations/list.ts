@@ -79,6 +79,17 @@ function filterKey(filter: SterilizationFilter, cap: number): string {
 
 const EMPTY = sql`false`;
 
+/**
+ * A page bound written into the statement, not sent as a parameter: with `limit $1` the planner
+ * cannot know the page is small and plans for a tenth of the table, so PostgreSQL would never reuse
+ * the statement's plan (db/statement-names.ts); with the figure in the text it does. Only the
+ * integers the paging computed get here.
+ */
+export function bound(value: number): SQL {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a row count: ${value}`);
+  return sql.raw(String(value));
+}
+
 export function isEmptyFilter(filter: SterilizationFilter): boolean {
   return 'pairs' in filter.devices && filter.devices.pairs.length === 0;
 }
@@ -167,7 +178,7 @@ export function orderedIds(
 ): SQL {
   if (isEmptyFilter(filter)) return sql`select null::bigint as id where false`;
   const conditions = [...recordConditions(filter), ...extra];
-  const page = sql`limit ${limit} offset ${offset}`;
+  const page = sql`limit ${bound(limit)} offset ${bound(offset)}`;
   const devices = filter.devices;
 
   if (sort === 'device_serial') {
@@ -184,7 +195,7 @@ export function orderedIds(
         select s.id, s.received_ts from sterilizations s
         where s.device_id = o.device_id and s.customer_id = o.customer_id and ${and(conditions)}
         order by s.received_ts ${d}, s.id ${d}
-        limit ${limit + offset}
+        limit ${bound(limit + offset)}
       ) x
       order by o.device_serial ${d}, x.received_ts ${d}, x.id ${d}
       ${page}`;
@@ -199,7 +210,7 @@ export function orderedIds(
       (
         pair,
       ) => sql`(select ${keys.columns} from sterilizations s where ${isPair('s', pair)} and ${and(conditions)}
-        order by ${keys.order('s', dir)} limit ${limit + offset})`,
+        order by ${keys.order('s', dir)} limit ${bound(limit + offset)})`,
     );
     return sql`select u.id from (${sql.join(branches, sql` union all `)}) u order by ${keys.order('u', dir)} ${page}`;
   }
@@ -217,20 +228,39 @@ export function rowOrder(sort: SterilizationSort, dir: Direction): SQL {
 }
 
 /**
+ * The statement counting the filter's records up to totals.exactLimit + 1 (one more says "above"), or
+ * null when a recent estimate for the filter makes counting unnecessary. The page query carries it as a
+ * column, so a page and its total take one round trip.
+ */
+export function cappedCount(filter: SterilizationFilter): SQL | null {
+  const cap = totals.exactLimit;
+  const cached = estimates.get(filterKey(filter, cap));
+  if (cached && cached.expires > Date.now()) return null;
+  return sql`(select count(*) from (select 1 from sterilizations s where ${filterCondition(filter)} limit ${bound(cap + 1)}) x)`;
+}
+
+/**
  * How many records the filter matches: exact up to totals.exactLimit, otherwise the planner's estimate
  * (at least exactLimit + 1, and at least `seen`, the rows up to and including the current page).
+ * `counted`: what cappedCount's statement gave, when the caller ran it (else it is run here).
  */
-export async function countMatching(db: Db, filter: SterilizationFilter, seen: number): Promise<number> {
+export async function countMatching(
+  db: Db,
+  filter: SterilizationFilter,
+  seen: number,
+  counted?: number,
+): Promise<number> {
   if (isEmptyFilter(filter)) return 0;
   const cap = totals.exactLimit;
   const key = filterKey(filter, cap);
   const cached = estimates.get(key);
   if (cached && cached.expires > Date.now()) return Math.max(cap + 1, seen, cached.total);
   const where = filterCondition(filter);
-  const counted = await db.execute<{ n: string }>(
-    sql`select count(*) as n from (select 1 from sterilizations s where ${where} limit ${cap + 1}) x`,
-  );
-  const exact = Number(counted.rows[0]?.n ?? 0);
+  let exact = counted;
+  if (exact === undefined) {
+    const result = await db.execute<{ n: string }>(sql`select ${cappedCount(filter) ?? sql`0`} as n`);
+    exact = Number(result.rows[0]?.n ?? 0);
+  }
   if (exact <= cap) return exact;
   const plan = await db.execute<{ 'QUERY PLAN': unknown }>(
     sql`explain (format json) select 1 from sterilizations s where ${where}`,

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import type { RecallCount, RecallSummary } from '#shared/api/index.ts';
 import { csvLine, EXPORT_BATCH_ROWS, numberCell, STATUS_TEXT, textCell } from './exports.ts';
-import { filterCondition, isEmptyFilter, type SterilizationFilter } from './list.ts';
+import { bound, filterCondition, isEmptyFilter, type SterilizationFilter } from './list.ts';
 
 type GroupRow = {
   customer_id: number;
@@ -139,7 +139,7 @@ async function* recallCsv(db: Db, filter: SterilizationFilter, batchRows: number
       from sterilizations s join devices d on d.id = s.device_id join customers c on c.id = s.customer_id
       where ${filterCondition(filter, cursor)}
       order by lower(c.name), s.customer_id, d.device_serial, s.device_id, s.received_ts, s.id
-      limit ${batchRows}`);
+      limit ${bound(batchRows)}`);
     const { rows } = result;
     if (rows.length > 0)
       yield rows

@@ -1,8 +1,9 @@
 /** Reads for the sterilization list and its filter options (SPEC §2 Sterilization list, §7 calls). */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import type { ReceivedWindow } from '#server/http/received-window.ts';
 import {
+  cappedCount,
   countMatching,
   type DeviceSet,
   type Direction,
@@ -97,10 +98,14 @@ async function resolveDevices(db: Db, request: FilterRequest): Promise<Steriliza
 }
 
 /** Full view rows for a key query's ids, in `order`. */
-export function rowsOf(ids: ReturnType<typeof orderedIds>, order: ReturnType<typeof rowOrder>) {
+export function rowsOf(
+  ids: ReturnType<typeof orderedIds>,
+  order: ReturnType<typeof rowOrder>,
+  count: SQL | null = null,
+) {
   return sql`
     with page as materialized (${ids})
-    select ${STERILIZATION_SELECT}
+    select ${STERILIZATION_SELECT}${count ? sql`, ${count} as capped_total` : sql``}
     from page p, ${STERILIZATION_FROM}
     where s.id = p.id
     order by ${order}`;
@@ -113,15 +118,22 @@ export async function listSterilizationPage(
 ) {
   if (isEmptyFilter(filter)) return { rows: [], total: 0 };
   const { sort, dir, limit, offset } = options;
-  const result = await db.execute<SterilizationRow>(
-    rowsOf(orderedIds(filter, sort, dir, limit, offset), rowOrder(sort, dir)),
+  // The capped count rides along with the page (one round trip); a short page does not need it.
+  const result = await db.execute<SterilizationRow & { capped_total?: string }>(
+    rowsOf(orderedIds(filter, sort, dir, limit, offset), rowOrder(sort, dir), cappedCount(filter)),
   );
   const rows = result.rows.map(sterilizationView);
+  const counted = result.rows[0]?.capped_total;
   // A short page is the last one: its end is the exact total, no count needed.
   const total =
     rows.length > 0 && rows.length < limit
       ? offset + rows.length
-      : await countMatching(db, filter, offset + rows.length);
+      : await countMatching(
+          db,
+          filter,
+          offset + rows.length,
+          counted === undefined ? undefined : Number(counted),
+        );
   return { rows, total };
 }
 
