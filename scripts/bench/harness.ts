@@ -323,6 +323,8 @@ export interface PostResult {
   /** Present on a 2xx: what the server stored, by progressive_id. */
   stored?: Map<number, number>;
   message?: string;
+  /** The answer's Server-Timing header, when the server sends one (SERVER_TIMING=true). */
+  timing?: string | null;
 }
 
 /**
@@ -372,11 +374,13 @@ export async function loadFleet(dataDir: string, serials: string[]): Promise<Fle
           data?: { id: number; progressive_id: number }[];
         };
         const ms = performance.now() - started;
+        const timing = response.headers.get('server-timing');
         if (response.status < 200 || response.status >= 300)
-          return { status: response.status, ms, message: body.message };
+          return { status: response.status, ms, message: body.message, timing };
         return {
           status: response.status,
           ms,
+          timing,
           stored: new Map((body.data ?? []).map((row) => [row.progressive_id, row.id])),
         };
       } catch (error) {

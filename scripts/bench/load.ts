@@ -374,6 +374,7 @@ async function runDevice(
       const again = pick(mine);
       const result = await fleet.post(base, serial, [again.record]);
       recorder.add('ingest (re-sent)', result.ms, result.status);
+      addProfile('ingest (re-sent)', result.ms, result.timing ?? null);
       if (!acknowledge(serial, [again.record], result, acknowledged, problems)) {
         const label = `ingest (re-sent) ${result.status} ${result.message ?? ''}`;
         unexpected.set(label, (unexpected.get(label) ?? 0) + 1);
@@ -383,6 +384,7 @@ async function runDevice(
       for (const record of records) sent.add(recordKey(serial, record.progressive_id));
       const result = await fleet.post(base, serial, records);
       recorder.add('ingest', result.ms, result.status);
+      addProfile('ingest', result.ms, result.timing ?? null);
       if (acknowledge(serial, records, result, acknowledged, problems)) {
         for (const record of records) mine.push(acknowledged.get(recordKey(serial, record.progressive_id))!);
       } else {

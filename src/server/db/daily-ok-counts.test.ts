@@ -4,8 +4,8 @@ import type { Database } from './client.ts';
 import { deferDailyOkCounts, recountDailyOkCounts } from './daily-ok-counts.ts';
 
 /**
- * sterilization_daily_ok_counts (migrations 0004, 0005) must equal, at every moment, the status-0 records
- * per owner and UTC day, however the records were written.
+ * sterilization_daily_ok_counts (migrations 0004, 0005, 0013) must equal, at every moment, the records and
+ * the status-0 records per owner and UTC day, however the records were written.
  */
 describe('daily OK counts', () => {
   let database: Database;
@@ -27,12 +27,13 @@ describe('daily OK counts', () => {
 
   async function expectInStep(step: string): Promise<void> {
     const kept = await query(
-      `select customer_id, day::text as day, ok_count from sterilization_daily_ok_counts
-        where ok_count <> 0 order by 1, 2`,
+      `select customer_id, day::text as day, ok_count, record_count from sterilization_daily_ok_counts
+        where record_count <> 0 or ok_count <> 0 order by 1, 2`,
     );
     const counted = await query(
-      `select customer_id, (received_ts at time zone 'UTC')::date::text as day, count(*)::int as ok_count
-        from sterilizations where status_code = 0 group by 1, 2 order by 1, 2`,
+      `select customer_id, (received_ts at time zone 'UTC')::date::text as day,
+          (count(*) filter (where status_code = 0))::int as ok_count, count(*)::int as record_count
+        from sterilizations group by 1, 2 order by 1, 2`,
     );
     expect(kept.rows, step).toEqual(counted.rows);
   }

@@ -32,12 +32,13 @@ describe('migration 0005 (record owner)', () => {
     const counts = async () =>
       (
         await query(
-          'select customer_id, day::text as day, ok_count from sterilization_daily_ok_counts order by 1, 2',
+          'select customer_id, day::text as day, ok_count, record_count from sterilization_daily_ok_counts order by 1, 2',
         )
       ).rows;
     expect(await counts()).toEqual([
-      { customer_id: 10, day: '2024-01-01', ok_count: 2 },
-      { customer_id: 11, day: '2024-01-01', ok_count: 1 },
+      { customer_id: 10, day: '2024-01-01', ok_count: 2, record_count: 2 },
+      { customer_id: 10, day: '2024-01-02', ok_count: 0, record_count: 1 },
+      { customer_id: 11, day: '2024-01-01', ok_count: 1, record_count: 1 },
     ]);
     expect((await query('select customer_id from consumable_batches')).rows).toEqual([{ customer_id: 10 }]);
 
@@ -52,8 +53,9 @@ describe('migration 0005 (record owner)', () => {
       (await query('select count(*)::int as n from sterilizations where customer_id = 10')).rows,
     ).toEqual([{ n: 3 }]);
     expect(await counts()).toEqual([
-      { customer_id: 10, day: '2024-01-01', ok_count: 2 },
-      { customer_id: 11, day: '2024-01-01', ok_count: 1 },
+      { customer_id: 10, day: '2024-01-01', ok_count: 2, record_count: 2 },
+      { customer_id: 10, day: '2024-01-02', ok_count: 0, record_count: 1 },
+      { customer_id: 11, day: '2024-01-01', ok_count: 1, record_count: 1 },
     ]);
   });
 });

@@ -344,6 +344,8 @@ export const sterilizationDailyOkCounts = pgTable(
     customerId: integer('customer_id').notNull(),
     day: date('day').notNull(),
     okCount: integer('ok_count').notNull(),
+    /** Every record of the owner's UTC day, whatever its status (the list's totals, migration 0013). */
+    recordCount: integer('record_count').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.customerId, t.day], name: 'sterilization_daily_ok_counts_pk' })],
 );

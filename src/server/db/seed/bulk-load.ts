@@ -122,10 +122,10 @@ const COPY_COLUMNS = [
 
 /**
  * What the triggers that are off during the load would have kept, tallied from the rows as they go by:
- * the daily OK counts, the flagged records per lot and each (device, owner) pair's progressive ids.
+ * the daily record and OK counts, the flagged records per lot and each (device, owner) pair's progressive ids.
  */
 class Tally {
-  readonly okCounts = new Map<string, { customerId: number; day: string; count: number }>();
+  readonly dayCounts = new Map<string, { customerId: number; day: string; ok: number; all: number }>();
   readonly flagged = new Map<string, { customerId: number; lot: string; count: number }>();
   readonly pairs = new Map<
     string,
@@ -133,13 +133,15 @@ class Tally {
   >();
 
   add(r: HistoryRow, lotStatus: string): void {
-    if (r.statusCode === 0) {
-      const day = r.receivedTs.slice(0, 10);
-      const key = `${r.customerId}|${day}`;
-      const entry = this.okCounts.get(key);
-      if (entry) entry.count++;
-      else this.okCounts.set(key, { customerId: r.customerId, day, count: 1 });
+    const day = r.receivedTs.slice(0, 10);
+    const dayKey = `${r.customerId}|${day}`;
+    let counts = this.dayCounts.get(dayKey);
+    if (!counts) {
+      counts = { customerId: r.customerId, day, ok: 0, all: 0 };
+      this.dayCounts.set(dayKey, counts);
     }
+    counts.all++;
+    if (r.statusCode === 0) counts.ok++;
     if (lotStatus === 'uncertified' || lotStatus === 'expired') {
       const key = `${r.customerId}|${r.consumablesLot}`;
       const entry = this.flagged.get(key);
@@ -168,11 +170,11 @@ class Tally {
     await client.query(
       'delete from sterilization_daily_ok_counts; delete from lot_flag_counts; delete from device_progress; delete from device_progress_gaps',
     );
-    const ok = [...this.okCounts.values()];
+    const days = [...this.dayCounts.values()];
     await client.query(
-      `insert into sterilization_daily_ok_counts (customer_id, day, ok_count)
-         select * from unnest($1::int[], $2::date[], $3::int[])`,
-      [ok.map((e) => e.customerId), ok.map((e) => e.day), ok.map((e) => e.count)],
+      `insert into sterilization_daily_ok_counts (customer_id, day, ok_count, record_count)
+         select * from unnest($1::int[], $2::date[], $3::int[], $4::int[])`,
+      [days.map((e) => e.customerId), days.map((e) => e.day), days.map((e) => e.ok), days.map((e) => e.all)],
     );
     const flagged = [...this.flagged.values()];
     await client.query(

@@ -135,20 +135,32 @@ describe('GET /sterilizations', () => {
     expect(unknown).toMatchObject({ data: [], total: 0 });
   });
 
-  it('counts exactly up to the limit and estimates above it, exact again on the last page', async () => {
+  it('counts exactly up to the limit and estimates above it; one customer over whole days is always exact', async () => {
     totals.exactLimit = 5;
     const small = await list(tokens.admin, `deviceId=${fx.betaDevice}`);
     expect(small.total).toBe(4);
-    const estimated = await list(tokens.admin, `customerId=${fx.alpha}`);
-    expect(estimated.data).toHaveLength(PER_PAGE);
-    // Above the limit: at least the limit + 1 and the rows seen so far, whatever the planner guesses.
-    expect(estimated.total).toBeGreaterThanOrEqual(PER_PAGE);
-    expect(Number.isInteger(estimated.total)).toBe(true);
-    const last = await list(tokens.admin, `customerId=${fx.alpha}&page=2`);
-    expect(last.total).toBe(fx.alphaCount);
+    // One owner over whole UTC days: the sum of its daily counts, exact above the limit too.
+    const customer = await list(tokens.admin, `customerId=${fx.alpha}`);
+    expect(customer.data).toHaveLength(PER_PAGE);
+    expect(customer.total).toBe(fx.alphaCount);
+    const window = await list(tokens.admin, `customerId=${fx.alpha}&from=2024-03-01&to=2024-03-03`);
+    expect(window.total).toBe(25);
+    const own = await list(tokens.customer, '');
+    expect(own.total).toBe(
+      (await expectedIds(t, `s.customer_id = ${ownCustomer}`, 's.received_ts desc, s.id desc')).length,
+    );
+    // Every customer's records above the limit: at least the limit + 1 and the rows seen so far,
+    // whatever the planner guesses; exact again on the last page.
     totals.exactLimit = 1;
     const everything = await list(tokens.admin, '');
+    expect(everything.data).toHaveLength(PER_PAGE);
     expect(everything.total).toBeGreaterThanOrEqual(PER_PAGE);
+    expect(Number.isInteger(everything.total)).toBe(true);
+    const all = await expectedIds(t, 'true', 's.received_ts desc, s.id desc');
+    const lastPage = Math.ceil(all.length / PER_PAGE);
+    expect(all.length % PER_PAGE, 'the last page is a short one').not.toBe(0);
+    const last = await list(tokens.admin, `page=${lastPage}`);
+    expect(last.total).toBe(all.length);
   });
 
   it("pages a customer's records in every sort, to the last page", async () => {

@@ -14,8 +14,9 @@
  *   id desc) and (consumables_lot, id) indexes serve the sort directly.
  * - The device_serial sort walks the (device, owner) pairs in serial order and each pair's index range
  *   in order (lateral join, incremental sort), stopping as soon as the page is full.
- * - `total` is exact up to totals.exactLimit rows (a count over a LIMITed subquery); above that it is
- *   the planner's estimate (never less than exactLimit + 1 nor than the rows up to this page), reused
+ * - `total` of one owner's records over whole days is the sum of its daily counts (exact, a row per day);
+ *   otherwise it is exact up to totals.exactLimit rows (a count over a LIMITed subquery); above that the
+ *   planner's estimate (never less than exactLimit + 1 nor than the rows up to this page), reused
  *   for the same filter for a few seconds, so no request counts millions of rows.
  */
 import { type SQL, sql } from 'drizzle-orm';
@@ -227,22 +228,57 @@ export function rowOrder(sort: SterilizationSort, dir: Direction): SQL {
   return sql`s.received_ts ${d}, s.id ${d}`;
 }
 
+const DAY_MS = 86_400_000;
+const isDayStart = (date: Date | null) => date === null || date.getTime() % DAY_MS === 0;
+
 /**
- * The statement counting the filter's records up to totals.exactLimit + 1 (one more says "above"), or
- * null when a recent estimate for the filter makes counting unnecessary. The page query carries it as a
- * column, so a page and its total take one round trip.
+ * One owner's records over whole UTC days, nothing else narrowing them: their number is a sum of the
+ * owner's daily counts (kept by triggers, migration 0013), a row per day however many records.
  */
-export function cappedCount(filter: SterilizationFilter): SQL | null {
-  const cap = totals.exactLimit;
-  const cached = estimates.get(filterKey(filter, cap));
-  if (cached && cached.expires > Date.now()) return null;
-  return sql`(select count(*) from (select 1 from sterilizations s where ${filterCondition(filter)} limit ${bound(cap + 1)}) x)`;
+function dailyCountable(filter: SterilizationFilter): filter is SterilizationFilter & {
+  devices: { customerId: number };
+} {
+  return (
+    'customerId' in filter.devices &&
+    !filter.outOfOrderOnly &&
+    filter.lotStatus === undefined &&
+    filter.lot === undefined &&
+    isDayStart(filter.window.from) &&
+    isDayStart(filter.window.toExclusive)
+  );
 }
 
 /**
- * How many records the filter matches: exact up to totals.exactLimit, otherwise the planner's estimate
- * (at least exactLimit + 1, and at least `seen`, the rows up to and including the current page).
- * `counted`: what cappedCount's statement gave, when the caller ran it (else it is run here).
+ * The statement giving the filter's total, to run as a column of the page query (a page and its total
+ * in one round trip): the exact sum of daily counts when the filter allows it; otherwise a count up to
+ * totals.exactLimit + 1 (one more says "above"), or null when a recent estimate makes counting
+ * unnecessary.
+ */
+export function totalStatement(filter: SterilizationFilter): { sql: SQL; exact: boolean } | null {
+  if (dailyCountable(filter)) {
+    const { from, toExclusive } = filter.window;
+    const days = [sql`customer_id = ${filter.devices.customerId}`];
+    if (from) days.push(sql`day >= ${from.toISOString().slice(0, 10)}::date`);
+    if (toExclusive) days.push(sql`day < ${toExclusive.toISOString().slice(0, 10)}::date`);
+    return {
+      sql: sql`(select coalesce(sum(record_count), 0) from sterilization_daily_ok_counts where ${and(days)})`,
+      exact: true,
+    };
+  }
+  const cap = totals.exactLimit;
+  const cached = estimates.get(filterKey(filter, cap));
+  if (cached && cached.expires > Date.now()) return null;
+  return {
+    sql: sql`(select count(*) from (select 1 from sterilizations s where ${filterCondition(filter)} limit ${bound(cap + 1)}) x)`,
+    exact: false,
+  };
+}
+
+/**
+ * How many records the filter matches: exact up to totals.exactLimit (and always for one owner's
+ * whole days), otherwise the planner's estimate (at least exactLimit + 1, and at least `seen`, the rows
+ * up to and including the current page). `counted`: what totalStatement's statement gave, when the
+ * caller ran it (else it is run here).
  */
 export async function countMatching(
   db: Db,
@@ -253,17 +289,16 @@ export async function countMatching(
   if (isEmptyFilter(filter)) return 0;
   const cap = totals.exactLimit;
   const key = filterKey(filter, cap);
-  const cached = estimates.get(key);
-  if (cached && cached.expires > Date.now()) return Math.max(cap + 1, seen, cached.total);
-  const where = filterCondition(filter);
-  let exact = counted;
-  if (exact === undefined) {
-    const result = await db.execute<{ n: string }>(sql`select ${cappedCount(filter) ?? sql`0`} as n`);
-    exact = Number(result.rows[0]?.n ?? 0);
+  const statement = totalStatement(filter);
+  if (!statement) return Math.max(cap + 1, seen, estimates.get(key)?.total ?? 0);
+  let total = counted;
+  if (total === undefined) {
+    const result = await db.execute<{ n: string }>(sql`select ${statement.sql} as n`);
+    total = Number(result.rows[0]?.n ?? 0);
   }
-  if (exact <= cap) return exact;
+  if (statement.exact || total <= cap) return total;
   const plan = await db.execute<{ 'QUERY PLAN': unknown }>(
-    sql`explain (format json) select 1 from sterilizations s where ${where}`,
+    sql`explain (format json) select 1 from sterilizations s where ${filterCondition(filter)}`,
   );
   const estimate = planRows(plan.rows[0]?.['QUERY PLAN']);
   if (estimates.size >= ESTIMATE_CACHE_SIZE) estimates.delete(estimates.keys().next().value as string);

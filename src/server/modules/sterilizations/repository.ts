@@ -3,7 +3,6 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import type { ReceivedWindow } from '#server/http/received-window.ts';
 import {
-  cappedCount,
   countMatching,
   type DeviceSet,
   type Direction,
@@ -13,6 +12,7 @@ import {
   rowOrder,
   type SterilizationFilter,
   type SterilizationSort,
+  totalStatement,
 } from './list.ts';
 import {
   STERILIZATION_FROM,
@@ -118,9 +118,13 @@ export async function listSterilizationPage(
 ) {
   if (isEmptyFilter(filter)) return { rows: [], total: 0 };
   const { sort, dir, limit, offset } = options;
-  // The capped count rides along with the page (one round trip); a short page does not need it.
+  // The total rides along with the page (one round trip); a short page does not need it.
   const result = await db.execute<SterilizationRow & { capped_total?: string }>(
-    rowsOf(orderedIds(filter, sort, dir, limit, offset), rowOrder(sort, dir), cappedCount(filter)),
+    rowsOf(
+      orderedIds(filter, sort, dir, limit, offset),
+      rowOrder(sort, dir),
+      totalStatement(filter)?.sql ?? null,
+    ),
   );
   const rows = result.rows.map(sterilizationView);
   const counted = result.rows[0]?.capped_total;
