@@ -14,7 +14,7 @@ export function createAlertAnnouncer(deps: { db: Db; appUrl: string; mailQueued?
     const queued = await queueAlertMails(db, alertIds, deps.appUrl);
     if (queued > 0) deps.mailQueued?.();
     const rows = await db.execute<{ id: number; customer_id: number | null }>(
-      sql`select id, customer_id from alerts where id in ${sql.raw(`(${alertIds.map(Number).join(',')})`)}`,
+      sql`select id, customer_id from alerts where id = any(${`{${alertIds.map(Number).join(',')}}`}::bigint[])`,
     );
     for (const row of rows.rows) {
       void publishEvent(db, {

@@ -52,7 +52,7 @@ export async function queueAlertMails(
     from alerts a
     left join customers c on c.id = a.customer_id
     left join devices d on d.id = a.device_id
-    where a.id in ${sql.raw(`(${alertIds.map((id) => Number(id)).join(',')})`)}`);
+    where a.id = any(${`{${alertIds.map((id) => Number(id)).join(',')}}`}::bigint[])`);
   const recipients = await db.execute<RecipientRow>(sql`
     select id, email, role, customer_id, language, email_alert_kinds from users where deleted_at is null`);
   let queued = 0;

@@ -294,7 +294,8 @@ export async function ingest(db: Db, token: string, onStored?: (recordIds: numbe
   announceNewRecords(db, device.id, storedRecords);
   const ids = storedRecords.map((record) => record.id);
   const rows = await db.execute<SterilizationRow>(
-    sql`select ${STERILIZATION_SELECT} from ${STERILIZATION_FROM} where s.id in ${sql.raw(`(${ids.join(',')})`)} order by s.progressive_id`,
+    // The ids as one array parameter: the same text for every answer, so a prepared statement's plan serves them all.
+    sql`select ${STERILIZATION_SELECT} from ${STERILIZATION_FROM} where s.id = any(${`{${ids.join(',')}}`}::bigint[]) order by s.progressive_id`,
   );
   const stored = rows.rows.map(sterilizationView);
   onStored?.(ids);
