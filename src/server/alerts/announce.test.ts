@@ -8,7 +8,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { signDeviceToken } from '../test/contract-support.ts';
-import { makeCustomer, makeDevice, makeUser, unique } from '../test/fixtures.ts';
+import { cycleClaim, makeCustomer, makeDevice, makeUser, unique } from '../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 
 let t: TestApp;
@@ -28,20 +28,7 @@ async function clinic() {
   return { customerId, deviceId, serial: found.rows[0].device_serial as string };
 }
 
-function record(progressive: number, overrides: Partial<SterilizationClaim> = {}): SterilizationClaim {
-  return {
-    progressive_id: progressive,
-    supplied_energy: 300,
-    nominal_time: 10,
-    effective_time: 10,
-    residual_lamp_life: 4000,
-    status_code: 0,
-    consumables_lot: null,
-    lot_progressive_id: null,
-    notes: null,
-    ...overrides,
-  };
-}
+const record = cycleClaim;
 
 async function ingest(serial: string, records: SterilizationClaim[]) {
   const token = await signDeviceToken(ingestionClaims(serial, records), privatePem);

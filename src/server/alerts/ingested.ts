@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { idArray } from '../db/id-array.ts';
 import { batchLevel, conditionKeys, percentOf, statusText } from './conditions.ts';
 import { type AlertToRaise, raiseAlerts } from './raise.ts';
 import type { AlertThresholds } from './thresholds.ts';
@@ -34,7 +35,6 @@ export async function evaluateStoredRecords(
   thresholds: Pick<AlertThresholds, 'lampLifeThreshold'>,
 ): Promise<number[]> {
   if (recordIds.length === 0) return [];
-  const ids = JSON.stringify(recordIds);
   const result = await db.execute<StoredRecord>(sql`
     with recs as (
       select s.id, s.device_id, s.customer_id, s.progressive_id, s.status_code,
@@ -47,7 +47,7 @@ export async function evaluateStoredRecords(
       join customers c on c.id = s.customer_id
       left join consumable_batches b on b.device_id = s.device_id and b.customer_id = s.customer_id
         and b.lot_code = s.consumables_lot and b.lot_progressive = s.lot_progressive_id
-      where s.id in (select (jsonb_array_elements_text(${ids}::jsonb))::bigint)),
+      where s.id = any(${idArray(recordIds)}::bigint[])),
     cleared as (
       update alerts set state = 'resolved', resolved_at = coalesce(resolved_at, now()),
         resolution = coalesce(resolution, 'cleared'), condition_cleared_at = now()

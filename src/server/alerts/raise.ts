@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { AlertKind } from '#shared/alerts/index.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { idArray } from '../db/id-array.ts';
 
 export interface AlertToRaise {
   kind: AlertKind;
@@ -102,7 +103,7 @@ export async function clearAlertsById(db: Executor, ids: readonly number[], at: 
       resolved_at = coalesce(resolved_at, ${at.toISOString()}::timestamptz),
       resolution = coalesce(resolution, 'cleared'),
       condition_cleared_at = ${at.toISOString()}::timestamptz
-    where id in (select (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::int)
+    where id = any(${idArray(ids)}::bigint[])
       and condition_cleared_at is null
     returning id`);
   return result.rows.map((row) => Number(row.id));

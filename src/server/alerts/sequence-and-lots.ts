@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { idArray } from '../db/id-array.ts';
 import { conditionKeys } from './conditions.ts';
 import { type AlertToRaise, raiseAlerts, resolveAlertsFor } from './raise.ts';
 
@@ -25,14 +26,13 @@ type Row = {
 /** Raises (or clears) the gap, late-record and uncertified-lot alerts of these stored records. */
 export async function evaluateSequenceAndLots(db: Db, recordIds: readonly number[]): Promise<number[]> {
   if (recordIds.length === 0) return [];
-  const ids = JSON.stringify(recordIds);
   const result = await db.execute<Row>(sql`
     select s.id, s.device_id, s.customer_id, s.progressive_id, d.device_serial, s.arrived_out_of_order,
       s.lot_status, s.consumables_lot, p.missing_count, p.out_of_order_count
     from sterilizations s
     join devices d on d.id = s.device_id
     left join device_progress p on p.device_id = s.device_id and p.customer_id = s.customer_id
-    where s.id in (select (jsonb_array_elements_text(${ids}::jsonb))::bigint)`);
+    where s.id = any(${idArray(recordIds)}::bigint[])`);
   const raises: AlertToRaise[] = [];
   const cleared: string[] = [];
   const pairs = new Set<string>();

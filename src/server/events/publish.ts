@@ -49,21 +49,30 @@ export function fitPayloads(event: PublishedEvent): PublishedEvent[] {
   return [event];
 }
 
-export async function publishEvent(db: Db, event: PublishedEvent): Promise<void> {
+export function publishEvent(db: Db, event: PublishedEvent): Promise<void> {
+  return publishEvents(db, [event]);
+}
+
+/** Several events at once: on PostgreSQL one statement (one transaction) for all their NOTIFYs. */
+export async function publishEvents(db: Db, events: PublishedEvent[]): Promise<void> {
+  if (events.length === 0) return;
   const local = inProcess.get(db);
   if (local) {
     // Delivered after the caller's own continuation, as a NOTIFY would be.
     queueMicrotask(() => {
-      for (const deliver of local) deliver(event);
+      for (const event of events) for (const deliver of local) deliver(event);
     });
     return;
   }
+  const payloads = events.flatMap(fitPayloads).map((part) => JSON.stringify(part));
   try {
-    for (const part of fitPayloads(event)) {
-      await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(part)})`);
-    }
+    await db.execute(
+      sql`select pg_notify(${EVENTS_CHANNEL}, payload) from jsonb_array_elements_text(${JSON.stringify(payloads)}::jsonb) with ordinality as p(payload, n) order by n`,
+    );
   } catch (error) {
     // A live update lost is repaired by the next one or a reload; the change itself has committed.
-    console.error(`[events] could not publish ${event.type}: ${describeError(error)}`);
+    console.error(
+      `[events] could not publish ${events.map((event) => event.type).join(', ')}: ${describeError(error)}`,
+    );
   }
 }

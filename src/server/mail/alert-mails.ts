@@ -8,6 +8,7 @@ import { isRole } from '#shared/access/index.ts';
 import { type AlertKind, isAlertKind } from '#shared/alerts/index.ts';
 import { effectiveEmailAlertKinds, type MailLanguage } from '#shared/notifications/index.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { idArray } from '../db/id-array.ts';
 import { type AlertForMail, alertMail } from './alert-messages.ts';
 import { queueMail } from './outbox.ts';
 
@@ -52,7 +53,7 @@ export async function queueAlertMails(
     from alerts a
     left join customers c on c.id = a.customer_id
     left join devices d on d.id = a.device_id
-    where a.id = any(${`{${alertIds.map((id) => Number(id)).join(',')}}`}::bigint[])`);
+    where a.id = any(${idArray(alertIds)}::bigint[])`);
   const recipients = await db.execute<RecipientRow>(sql`
     select id, email, role, customer_id, language, email_alert_kinds from users where deleted_at is null`);
   let queued = 0;

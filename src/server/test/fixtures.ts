@@ -4,6 +4,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import type { Role } from '#shared/access/index.ts';
+import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import type { TestApp } from './test-app.ts';
 
 let counter = 0;
@@ -98,4 +99,26 @@ export function rsaPublicKeyPem(bits = 2048): string {
   return generateKeyPairSync('rsa', { modulusLength: bits })
     .publicKey.export({ type: 'spki', format: 'pem' })
     .toString();
+}
+
+/** A successful cycle as a device reports it, without a lot unless the overrides name one. */
+export function cycleClaim(
+  progressive: number,
+  overrides: Partial<SterilizationClaim> = {},
+): SterilizationClaim {
+  return {
+    progressive_id: progressive,
+    supplied_energy: 300,
+    nominal_time: 10,
+    effective_time: 10,
+    residual_lamp_life: 4000,
+    status_code: 0,
+    latitude: null,
+    longitude: null,
+    consumables_lot: null,
+    lot_progressive_id: null,
+    batch_quantity: null,
+    notes: null,
+    ...overrides,
+  };
 }

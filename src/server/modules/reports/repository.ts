@@ -1,6 +1,7 @@
 /** Compliance reports and their signed versions: the SQL (docs/reports.md). */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '#server/db/client.ts';
+import { idArray } from '#server/db/id-array.ts';
 import type { ReportLanguage, SignatureMeaning } from '#server/db/schema.ts';
 import type { Schemas } from '#shared/api/index.ts';
 
@@ -54,7 +55,7 @@ async function versionsOf(db: Db | Tx, reportIds: number[]): Promise<Map<number,
     select v.report_id, v.version, v.sha256, v.size_bytes, v.signer_user_id, v.signer_name, v.meaning, v.comment,
       v.signed_at, v.blockchain_data_block_id as block_id, b.status as block_status, b.network, b.transaction_hash
     from report_versions v left join blockchain_data_blocks b on b.id = v.blockchain_data_block_id
-    where v.report_id in (select unnest(${`{${reportIds.join(',')}}`}::int[]))
+    where v.report_id = any(${idArray(reportIds)}::int[])
     order by v.report_id, v.version`);
   for (const row of rows.rows) {
     const reportId = Number(row.report_id);

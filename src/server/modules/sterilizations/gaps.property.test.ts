@@ -11,10 +11,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDeviceToken } from '#server/test/contract-support.ts';
-import { makeCustomer, makeDevice } from '#server/test/fixtures.ts';
+import { cycleClaim, makeCustomer, makeDevice } from '#server/test/fixtures.ts';
 import { createTestApp, type TestApp } from '#server/test/test-app.ts';
-import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
+import { ingestionClaims } from '#shared/ingestion/claims.ts';
 import { ingest } from './ingestion.ts';
+import { createRecordWriter } from './record-writer.ts';
 
 const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const publicPem = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
@@ -31,26 +32,13 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-function claim(progressive: number): SterilizationClaim {
-  return {
-    progressive_id: progressive,
-    supplied_energy: 300,
-    nominal_time: 10,
-    effective_time: 10,
-    residual_lamp_life: 4000,
-    status_code: 0,
-    latitude: null,
-    longitude: null,
-    consumables_lot: null,
-    lot_progressive_id: null,
-    batch_quantity: null,
-    notes: null,
-  };
-}
+const claim = (progressive: number) => cycleClaim(progressive);
 
 async function send(serial: string, ids: number[]) {
   const token = await signDeviceToken(ingestionClaims(serial, ids.map(claim)), privatePem);
-  await ingest(t.database.db, token);
+  // A writer of its own per token, as if each came through another server process: what is tested here
+  // is the database's ordering and locking, not one process's queue (record-writer.test.ts).
+  await ingest(t.database.db, createRecordWriter(t.database.db), token);
 }
 
 async function newDevice(): Promise<{ id: number; serial: string }> {

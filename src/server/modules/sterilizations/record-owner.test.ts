@@ -6,6 +6,7 @@
 import { importPKCS8, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedDevice } from '#server/db/seed.ts';
+import { cycleClaim } from '#server/test/fixtures.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 import { ingestionClaims } from '#shared/ingestion/claims.ts';
 
@@ -31,20 +32,13 @@ let progressive = 800_000;
 /** One OK record sent by the device through the ingestion API; its id. */
 async function ingest(lot: string): Promise<number> {
   progressive += 1;
-  const record = {
-    progressive_id: progressive,
-    supplied_energy: 300,
-    nominal_time: 10,
-    effective_time: 10,
-    residual_lamp_life: 4000,
-    status_code: 0,
+  const record = cycleClaim(progressive, {
     latitude: 45.1,
     longitude: 9.2,
     consumables_lot: lot,
     lot_progressive_id: 1,
     batch_quantity: 100,
-    notes: null,
-  };
+  });
   const key = await importPKCS8(device.privateKeyPem, 'RS256');
   const token = await new SignJWT({ ...ingestionClaims(device.serial, [record]) })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })

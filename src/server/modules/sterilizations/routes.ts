@@ -18,6 +18,7 @@ import { ingest } from './ingestion.ts';
 import type { Direction, SterilizationFilter, SterilizationSort } from './list.ts';
 import { type BundleChain, proofBundleExport } from './proof-bundle.ts';
 import { recallExport, recallSummary } from './recall.ts';
+import { createRecordWriter } from './record-writer.ts';
 import {
   customerExists,
   customerOptions,
@@ -119,12 +120,13 @@ export function sterilizationsModule(deps: {
     });
     return pageOf(rows, total, paging);
   };
+  const recordWriter = createRecordWriter(db);
   const pool = (db as unknown as { $client?: { options?: { max?: number } } }).$client;
   const batchRows = pool?.options?.max === 1 ? SINGLE_CONNECTION_BATCH_ROWS : EXPORT_BATCH_ROWS;
   return {
     handlers: {
       async ingestSterilizations(request) {
-        return ok(await ingest(db, request.body.token, onRecordsStored), 'stored');
+        return ok(await ingest(db, recordWriter, request.body.token, onRecordsStored), 'stored');
       },
 
       async listSterilizations(request) {
