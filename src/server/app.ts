@@ -13,6 +13,7 @@ import type { ApiModule } from './contract/handler-types.ts';
 import { loadContract } from './contract/load-contract.ts';
 import { registerOperations } from './contract/register-operations.ts';
 import type { Database } from './db/client.ts';
+import { createEmbeddedMaintenance } from './db/embedded-maintenance.ts';
 import { startEventBus } from './events/event-bus.ts';
 import { createEventStreams } from './events/event-streams.ts';
 import { registerServerTiming } from './http/server-timing.ts';
@@ -73,6 +74,9 @@ declare module 'fastify' {
 export function loggableUrl(url: string): string {
   return url.replace(/([?&](?:ticket|token|access_token)=)[^&#]*/gi, '$1[redacted]');
 }
+
+/** How often the embedded database's tables are looked at for vacuum and analyze (db/embedded-maintenance.ts). */
+const EMBEDDED_MAINTENANCE_MS = 60_000;
 
 export async function buildApp(config: AppConfig, deps: AppDependencies): Promise<FastifyInstance> {
   const publicRpc = config.chain.publicRpcUrl;
@@ -209,12 +213,18 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
   if (leadership) app.addHook('onReady', () => leadership.start());
   // The first sweep runs at start, so a restarted server (or the freshly seeded demo) shows what holds now.
   app.addHook('onReady', async () => alerts.start());
+  const maintenance =
+    deps.database.kind === 'pglite'
+      ? createEmbeddedMaintenance({ db, intervalMs: EMBEDDED_MAINTENANCE_MS, log: app.log })
+      : undefined;
+  if (maintenance) app.addHook('onReady', async () => maintenance.start());
   // Open event streams would hold the server's close until their clients leave.
   app.addHook('preClose', () => streams.closeAll());
   // One hook, in this order: Fastify runs onClose hooks last-registered first, and a database closed
   // under a running anchor pass fails that pass.
   app.addHook('onClose', async () => {
     await alerts.stop();
+    await maintenance?.stop();
     await mailSender?.stop();
     await leadership?.stop();
     await chain.stop();
