@@ -76,7 +76,7 @@ export function loggableUrl(url: string): string {
 }
 
 /** How often the embedded database's tables are looked at for vacuum and analyze (db/embedded-maintenance.ts). */
-const EMBEDDED_MAINTENANCE_MS = 60_000;
+const EMBEDDED_MAINTENANCE_MS = 10_000;
 
 export async function buildApp(config: AppConfig, deps: AppDependencies): Promise<FastifyInstance> {
   const publicRpc = config.chain.publicRpcUrl;
