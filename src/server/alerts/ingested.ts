@@ -1,14 +1,14 @@
 /**
  * Alerts raised by records as they arrive: a failed cycle, a lamp under its clinic's threshold, a
- * consumable batch at 80 % or full. One statement reads the records with their device, clinic and batch
- * and clears what they end (the device spoke, so it is not silent; a lamp above the threshold was
- * replaced); a second one raises, only when there is something to raise.
+ * consumable batch at 80 % or full. One statement reads the records with their device, clinic and batch,
+ * a second clears what they end (the device spoke, so it is not silent; a lamp above the threshold was
+ * replaced), and a third raises, only when there is something to raise.
  */
 import { sql } from 'drizzle-orm';
+import { idArray } from '../db/array-parameter.ts';
 import type { Db } from '../db/client.ts';
-import { idArray } from '../db/id-array.ts';
 import { batchLevel, conditionKeys, percentOf, statusText } from './conditions.ts';
-import { type AlertToRaise, raiseAlerts } from './raise.ts';
+import { type AlertToRaise, raiseAlerts, resolveAlertsFor } from './raise.ts';
 import type { AlertThresholds } from './thresholds.ts';
 
 type StoredRecord = {
@@ -36,28 +36,26 @@ export async function evaluateStoredRecords(
 ): Promise<number[]> {
   if (recordIds.length === 0) return [];
   const result = await db.execute<StoredRecord>(sql`
-    with recs as (
-      select s.id, s.device_id, s.customer_id, s.progressive_id, s.status_code,
-        s.residual_lamp_life::float8 as residual, d.device_serial,
-        coalesce(c.alert_lamp_life_threshold, ${thresholds.lampLifeThreshold}) as lamp_threshold,
-        s.progressive_id = max(s.progressive_id) over (partition by s.device_id) as newest,
-        b.id as batch_id, b.lot_code, b.lot_progressive, b.sterilization_count, b.batch_quantity
-      from sterilizations s
-      join devices d on d.id = s.device_id
-      join customers c on c.id = s.customer_id
-      left join consumable_batches b on b.device_id = s.device_id and b.customer_id = s.customer_id
-        and b.lot_code = s.consumables_lot and b.lot_progressive = s.lot_progressive_id
-      where s.id = any(${idArray(recordIds)}::bigint[])),
-    cleared as (
-      update alerts set state = 'resolved', resolved_at = coalesce(resolved_at, now()),
-        resolution = coalesce(resolution, 'cleared'), condition_cleared_at = now()
-      where condition_cleared_at is null and condition_key in (
-        select 'device_silent:' || device_id || ':' || customer_id from recs
-        union all
-        select 'lamp_life_low:' || device_id || ':' || customer_id from recs
-        where newest and residual >= lamp_threshold)
-      returning id)
-    select recs.*, (select count(*) from cleared) as cleared from recs`);
+    select s.id, s.device_id, s.customer_id, s.progressive_id, s.status_code,
+      s.residual_lamp_life::float8 as residual, d.device_serial,
+      coalesce(c.alert_lamp_life_threshold, ${thresholds.lampLifeThreshold}) as lamp_threshold,
+      s.progressive_id = max(s.progressive_id) over (partition by s.device_id) as newest,
+      b.id as batch_id, b.lot_code, b.lot_progressive, b.sterilization_count, b.batch_quantity
+    from sterilizations s
+    join devices d on d.id = s.device_id
+    join customers c on c.id = s.customer_id
+    left join consumable_batches b on b.device_id = s.device_id and b.customer_id = s.customer_id
+      and b.lot_code = s.consumables_lot and b.lot_progressive = s.lot_progressive_id
+    where s.id = any(${idArray(recordIds)}::bigint[])`);
+  // What the records end: the device spoke, so it is not silent; a lamp at or above the threshold was
+  // replaced. Cleared by key, through the key's index, whatever the number of alerts kept.
+  const ended = new Set<string>();
+  for (const record of result.rows) {
+    ended.add(conditionKeys.deviceSilent(record.device_id, record.customer_id));
+    if (record.newest && record.residual >= record.lamp_threshold)
+      ended.add(conditionKeys.lampLifeLow(record.device_id, record.customer_id));
+  }
+  await resolveAlertsFor(db, [...ended]);
   const raises: AlertToRaise[] = [];
   for (const record of result.rows) {
     const recordId = Number(record.id);

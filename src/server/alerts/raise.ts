@@ -6,8 +6,8 @@
  */
 import { sql } from 'drizzle-orm';
 import type { AlertKind } from '#shared/alerts/index.ts';
+import { idArray, textArray } from '../db/array-parameter.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { idArray } from '../db/id-array.ts';
 
 export interface AlertToRaise {
   kind: AlertKind;
@@ -82,7 +82,7 @@ export async function resolveAlertsFor(
     with cleared as (
       select id, state <> 'resolved' as was_open from alerts
       where condition_cleared_at is null
-        and condition_key in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))
+        and condition_key = any(${textArray(keys)}::text[])
       for update)
     update alerts a set
       state = 'resolved',

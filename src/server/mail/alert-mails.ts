@@ -7,8 +7,8 @@ import { sql } from 'drizzle-orm';
 import { isRole } from '#shared/access/index.ts';
 import { type AlertKind, isAlertKind } from '#shared/alerts/index.ts';
 import { effectiveEmailAlertKinds, type MailLanguage } from '#shared/notifications/index.ts';
+import { idArray } from '../db/array-parameter.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { idArray } from '../db/id-array.ts';
 import { type AlertForMail, alertMail } from './alert-messages.ts';
 import { queueMail } from './outbox.ts';
 

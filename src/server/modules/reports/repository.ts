@@ -1,7 +1,7 @@
 /** Compliance reports and their signed versions: the SQL (docs/reports.md). */
 import { type SQL, sql } from 'drizzle-orm';
+import { idArray } from '#server/db/array-parameter.ts';
 import type { Db, Tx } from '#server/db/client.ts';
-import { idArray } from '#server/db/id-array.ts';
 import type { ReportLanguage, SignatureMeaning } from '#server/db/schema.ts';
 import type { Schemas } from '#shared/api/index.ts';
 

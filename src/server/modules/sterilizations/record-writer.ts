@@ -13,8 +13,8 @@
  * (or a deadlock with another process) fails that request only.
  */
 import { sql } from 'drizzle-orm';
+import { idArray } from '#server/db/array-parameter.ts';
 import type { Db } from '#server/db/client.ts';
-import { idArray } from '#server/db/id-array.ts';
 import { publishEvents } from '#server/events/publish.ts';
 import type { PublishedEvent } from '#server/events/published-event.ts';
 import type { Sterilization } from '#shared/api/index.ts';
