@@ -38,7 +38,7 @@ async function send(serial: string, ids: number[]) {
   const token = await signDeviceToken(ingestionClaims(serial, ids.map(claim)), privatePem);
   // A writer of its own per token, as if each came through another server process: what is tested here
   // is the database's ordering and locking, not one process's queue (record-writer.test.ts).
-  await ingest(t.database.db, createRecordWriter(t.database.db), token);
+  await ingest(t.database.db, createRecordWriter(t.database.db, { concurrentWrites: 1 }), token);
 }
 
 async function newDevice(): Promise<{ id: number; serial: string }> {

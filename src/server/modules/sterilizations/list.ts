@@ -254,7 +254,13 @@ function dailyCountable(filter: SterilizationFilter): filter is SterilizationFil
  * totals.exactLimit + 1 (one more says "above"), or null when a recent estimate makes counting
  * unnecessary.
  */
-export function totalStatement(filter: SterilizationFilter): { sql: SQL; exact: boolean } | null {
+export interface TotalStatement {
+  sql: SQL;
+  /** The sum of daily counts: exact at any size, never replaced by an estimate. */
+  exact: boolean;
+}
+
+export function totalStatement(filter: SterilizationFilter): TotalStatement | null {
   if (dailyCountable(filter)) {
     const { from, toExclusive } = filter.window;
     const days = [sql`customer_id = ${filter.devices.customerId}`];
@@ -277,21 +283,21 @@ export function totalStatement(filter: SterilizationFilter): { sql: SQL; exact: 
 /**
  * How many records the filter matches: exact up to totals.exactLimit (and always for one owner's
  * whole days), otherwise the planner's estimate (at least exactLimit + 1, and at least `seen`, the rows
- * up to and including the current page). `counted`: what totalStatement's statement gave, when the
- * caller ran it (else it is run here).
+ * up to and including the current page). `ran`: the totalStatement the caller ran as a column of its
+ * page and what it gave (else the statement is made and run here).
  */
 export async function countMatching(
   db: Db,
   filter: SterilizationFilter,
   seen: number,
-  counted?: number,
+  ran?: { statement: TotalStatement | null; total: number | undefined },
 ): Promise<number> {
   if (isEmptyFilter(filter)) return 0;
   const cap = totals.exactLimit;
   const key = filterKey(filter, cap);
-  const statement = totalStatement(filter);
+  const statement = ran ? ran.statement : totalStatement(filter);
   if (!statement) return Math.max(cap + 1, seen, estimates.get(key)?.total ?? 0);
-  let total = counted;
+  let total = ran?.total;
   if (total === undefined) {
     const result = await db.execute<{ n: string }>(sql`select ${statement.sql} as n`);
     total = Number(result.rows[0]?.n ?? 0);

@@ -19,7 +19,7 @@ let nextProgressive = 700_000;
 beforeAll(async () => {
   t = await createTestApp();
   devices = t.seed.devices.slice(0, 5);
-  writer = createRecordWriter(t.database.db);
+  writer = createRecordWriter(t.database.db, { concurrentWrites: 1 });
 });
 afterAll(() => t?.close());
 
@@ -96,6 +96,25 @@ describe('record writer', () => {
     expect(rows.every((row) => !row.arrived_out_of_order)).toBe(true);
     // Three writes after the first one: a device's next request waits for the following write.
     expect(new Set(rows.map((row) => row.received_ts)).size).toBe(3);
+  });
+
+  it("keeps each device's order with several writes under way at once", async () => {
+    const parallel = createRecordWriter(t.database.db, { concurrentWrites: 3 });
+    const sent = devices
+      .slice(0, 3)
+      .flatMap((device) =>
+        [record(), record(), record()].map((claim) => ({ deviceId: device.id, records: [claim] })),
+      );
+    const results = await Promise.all(sent.map((request) => parallel.write(request)));
+    const rows = await storedRows(results.map((result) => result.stored[0]!.id));
+    expect(rows).toHaveLength(sent.length);
+    for (const device of devices.slice(0, 3)) {
+      // Ids follow insertion: a device's records went in in the order its requests arrived.
+      const mine = rows.filter((row) => row.device_id === device.id);
+      const sentOrder = sent.filter((r) => r.deviceId === device.id).map((r) => r.records[0]!.progressive_id);
+      expect(mine.map((row) => row.progressive_id)).toEqual(sentOrder);
+      expect(mine.every((row) => !row.arrived_out_of_order)).toBe(true);
+    }
   });
 
   it('answers a record sent before with its stored id, and counts it once', async () => {

@@ -10,7 +10,7 @@
  * a record sent before is neither stored nor counted again and answers its stored id, and a device's
  * requests are stored in the order they arrived (one request per device in a write; the next waits for
  * the following write). A write that fails is retried request by request, so one request's failure
- * (or a deadlock with another process) fails that request only.
+ * (or a deadlock with another write) fails that request only.
  */
 import { sql } from 'drizzle-orm';
 import { idArray } from '#server/db/array-parameter.ts';
@@ -195,9 +195,16 @@ type Waiting = {
   reject: (error: unknown) => void;
 };
 
-export function createRecordWriter(db: Db): RecordWriter {
+/**
+ * `concurrentWrites`: writes under way at once. One on the embedded database (its single connection
+ * would only queue a second write, which then gathers nothing); a few on a PostgreSQL server, whose
+ * connections work in parallel, so that a write slowed by a busy machine does not hold every device.
+ */
+export function createRecordWriter(db: Db, options: { concurrentWrites: number }): RecordWriter {
   const queue: Waiting[] = [];
-  let writing = false;
+  /** Devices with a request in a write under way: their next request waits for it (arrival order). */
+  const writingDevices = new Set<number>();
+  let writes = 0;
 
   /** The next write's requests: in arrival order, one per device, up to the record limit. */
   function nextWrite(): Waiting[] {
@@ -206,15 +213,17 @@ export function createRecordWriter(db: Db): RecordWriter {
     let records = 0;
     for (let i = 0; i < queue.length; ) {
       const waiting = queue[i] as Waiting;
+      const { deviceId } = waiting.request;
       const size = waiting.request.records.length;
       if (
-        devices.has(waiting.request.deviceId) ||
+        devices.has(deviceId) ||
+        writingDevices.has(deviceId) ||
         (taken.length > 0 && records + size > MAX_RECORDS_PER_WRITE)
       ) {
         i++;
         continue;
       }
-      devices.add(waiting.request.deviceId);
+      devices.add(deviceId);
       records += size;
       taken.push(waiting);
       queue.splice(i, 1);
@@ -222,8 +231,7 @@ export function createRecordWriter(db: Db): RecordWriter {
     return taken;
   }
 
-  async function writeNext(): Promise<void> {
-    const batch = nextWrite();
+  async function write(batch: Waiting[]): Promise<void> {
     try {
       const results = await writeTogether(
         db,
@@ -232,7 +240,7 @@ export function createRecordWriter(db: Db): RecordWriter {
       for (const [i, waiting] of batch.entries()) waiting.resolve(results[i] as WriteResult);
     } catch (error) {
       if (batch.length === 1) (batch[0] as Waiting).reject(error);
-      // One request's failure (or a deadlock with another process's write) must not fail the others.
+      // One request's failure (or a deadlock with another write) must not fail the others.
       else
         for (const waiting of batch)
           await writeTogether(db, [waiting.request]).then(
@@ -242,12 +250,17 @@ export function createRecordWriter(db: Db): RecordWriter {
     }
   }
 
-  async function drain(): Promise<void> {
-    writing = true;
-    try {
-      while (queue.length > 0) await writeNext();
-    } finally {
-      writing = false;
+  function startWrites(): void {
+    while (writes < options.concurrentWrites) {
+      const batch = nextWrite();
+      if (batch.length === 0) return;
+      writes += 1;
+      for (const waiting of batch) writingDevices.add(waiting.request.deviceId);
+      void write(batch).finally(() => {
+        writes -= 1;
+        for (const waiting of batch) writingDevices.delete(waiting.request.deviceId);
+        startWrites();
+      });
     }
   }
 
@@ -255,7 +268,7 @@ export function createRecordWriter(db: Db): RecordWriter {
     write(request) {
       return new Promise<WriteResult>((resolve, reject) => {
         queue.push({ request, resolve, reject });
-        if (!writing) void drain();
+        startWrites();
       });
     },
   };

@@ -105,7 +105,7 @@ export function rowsOf(
 ) {
   return sql`
     with page as materialized (${ids})
-    select ${STERILIZATION_SELECT}${count ? sql`, ${count} as capped_total` : sql``}
+    select ${STERILIZATION_SELECT}${count ? sql`, ${count} as total` : sql``}
     from page p, ${STERILIZATION_FROM}
     where s.id = p.id
     order by ${order}`;
@@ -119,25 +119,20 @@ export async function listSterilizationPage(
   if (isEmptyFilter(filter)) return { rows: [], total: 0 };
   const { sort, dir, limit, offset } = options;
   // The total rides along with the page (one round trip); a short page does not need it.
-  const result = await db.execute<SterilizationRow & { capped_total?: string }>(
-    rowsOf(
-      orderedIds(filter, sort, dir, limit, offset),
-      rowOrder(sort, dir),
-      totalStatement(filter)?.sql ?? null,
-    ),
+  const statement = totalStatement(filter);
+  const result = await db.execute<SterilizationRow & { total?: string }>(
+    rowsOf(orderedIds(filter, sort, dir, limit, offset), rowOrder(sort, dir), statement?.sql ?? null),
   );
   const rows = result.rows.map(sterilizationView);
-  const counted = result.rows[0]?.capped_total;
+  const counted = result.rows[0]?.total;
   // A short page is the last one: its end is the exact total, no count needed.
   const total =
     rows.length > 0 && rows.length < limit
       ? offset + rows.length
-      : await countMatching(
-          db,
-          filter,
-          offset + rows.length,
-          counted === undefined ? undefined : Number(counted),
-        );
+      : await countMatching(db, filter, offset + rows.length, {
+          statement,
+          total: counted === undefined ? undefined : Number(counted),
+        });
   return { rows, total };
 }
 
