@@ -1,10 +1,11 @@
 /**
  * Ingestion's writes, gathered (docs/decisions.md, "Records of concurrent requests stored together").
- * A request whose token is verified hands its records to the writer; while a write is under way, the
- * requests that arrive wait and are then stored together: one statement for all their records, one
- * read of their answers, one publication of their live events. An idle server writes at once, as a
- * request of its own did; a busy one pays a statement, a commit and a round trip per write instead of
- * per request (the embedded database's single connection queues every round trip).
+ * A request whose token is verified hands its records to the writer; while as many writes as allowed
+ * are under way (one on the embedded database), the requests that arrive wait and are then stored
+ * together: one statement for all their records, one read of their answers, one publication of their
+ * live events. An idle server writes at once, as a request of its own did; a busy one pays a statement,
+ * a commit and a round trip per write instead of per request (the embedded database's single
+ * connection queues every round trip).
  *
  * Each request keeps its own guarantees: its records are stored all or none (the statement is atomic),
  * a record sent before is neither stored nor counted again and answers its stored id, and a device's
