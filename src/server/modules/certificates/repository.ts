@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AuditFields } from '#server/audit/changes.ts';
 import type { Db, Tx } from '#server/db/client.ts';
+import { pageTotal, totalColumn } from '#server/db/page-total.ts';
 import { type CertificateLanguage, certificateFiles, certificates } from '#server/db/schema.ts';
 import { anyColumnContains } from '#server/db/text-search.ts';
 import { isoInstant } from '#server/http/instants.ts';
@@ -61,17 +62,18 @@ export async function listCertificatePage(
     [certificates.lotNumber, certificates.validatedTreatmentNumber],
     options.search,
   );
-  const [rows, totals] = await Promise.all([
-    db
-      .select(columns)
-      .from(certificates)
-      .where(matching)
-      .orderBy(...order(options.sortBy, options.dir))
-      .limit(options.limit)
-      .offset(options.offset),
-    db.select({ total: count() }).from(certificates).where(matching),
-  ]);
-  return { rows: rows.map(toCertificate), total: Number(totals[0]?.total ?? 0) };
+  const rows = await db
+    .select({ ...columns, total: totalColumn() })
+    .from(certificates)
+    .where(matching)
+    .orderBy(...order(options.sortBy, options.dir))
+    .limit(options.limit)
+    .offset(options.offset);
+  const total = await pageTotal(rows, options.offset, async () => {
+    const [counted] = await db.select({ total: count() }).from(certificates).where(matching);
+    return Number(counted?.total ?? 0);
+  });
+  return { rows: rows.map(toCertificate), total };
 }
 
 export async function findCertificate(db: Db, id: number): Promise<CertificateAnswer | undefined> {

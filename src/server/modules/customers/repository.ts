@@ -2,6 +2,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { AuditFields } from '#server/audit/changes.ts';
 import type { Db, Tx } from '#server/db/client.ts';
+import { pageTotal } from '#server/db/page-total.ts';
 import { toNumber } from '#server/db/pg-number.ts';
 import { type Customer, customers, type NewCustomer } from '#server/db/schema.ts';
 import { anyColumnContains } from '#server/db/text-search.ts';
@@ -36,14 +37,14 @@ const utcDay = (instant: Date) => instant.toISOString().slice(0, 10);
  * counts the database keeps per owner (sterilization_daily_ok_counts; the window is whole UTC days, as
  * receivedWindow makes it).
  */
-function withCounts(source: SQL, order: SQL, window: ReceivedWindow): SQL {
+function withCounts(source: SQL, order: SQL, window: ReceivedWindow, withTotal = false): SQL {
   const from = window.from ? sql`and k.day >= ${utcDay(window.from)}::date` : sql``;
   const to = window.toExclusive ? sql`and k.day < ${utcDay(window.toExclusive)}::date` : sql``;
   return sql`
     with picked as (${source})
     select c.id, c.name, c.address, c.postcode, c.city, c.country, c.email, c.phone, c.referrer,
       c.enable_blockchain, c.alert_device_silent_hours, c.alert_lamp_life_threshold,
-      c.created_at, c.updated_at, c.deleted_at,
+      c.created_at, c.updated_at, c.deleted_at, ${withTotal ? sql`c.total,` : sql``}
       (select count(*) from devices d where d.customer_id = c.id) as devices_count,
       (select count(*) from users u where u.customer_id = c.id) as users_count,
       (select coalesce(sum(k.ok_count), 0) from sterilization_daily_ok_counts k
@@ -92,12 +93,15 @@ export async function listCustomerPage(
   const order = customerOrder(options.sortBy, options.dir);
   const matching = anyColumnContains([sql`c.name`, sql`c.city`], options.search);
   const where = matching ? sql`where ${matching}` : sql``;
-  const page = sql`select * from customers c ${where} order by ${order} limit ${options.limit} offset ${options.offset}`;
-  const [rows, total] = await Promise.all([
-    db.execute<CustomerRow>(withCounts(page, order, options.window)),
-    db.execute<{ n: string }>(sql`select count(*) as n from customers c ${where}`),
-  ]);
-  return { rows: rows.rows.map(toCustomer), total: toNumber(total.rows[0]?.n) };
+  const page = sql`select *, count(*) over () as total from customers c ${where} order by ${order} limit ${options.limit} offset ${options.offset}`;
+  const { rows } = await db.execute<CustomerRow & { total: string }>(
+    withCounts(page, order, options.window, true),
+  );
+  const total = await pageTotal(rows, options.offset, async () => {
+    const counted = await db.execute<{ n: string }>(sql`select count(*) as n from customers c ${where}`);
+    return toNumber(counted.rows[0]?.n);
+  });
+  return { rows: rows.map(({ total: _total, ...row }) => toCustomer(row)), total };
 }
 
 export async function findCustomerView(db: Db, id: number): Promise<CustomerAnswer | undefined> {

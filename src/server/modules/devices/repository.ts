@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { AuditFields } from '#server/audit/changes.ts';
 import type { Db, Tx } from '#server/db/client.ts';
+import { pageTotal, totalColumn } from '#server/db/page-total.ts';
 import { toNumber } from '#server/db/pg-number.ts';
 import {
   customers,
@@ -69,9 +70,9 @@ function toDevice(row: DeviceRow): DeviceAnswer {
   };
 }
 
-const selectDevices = (db: Db) =>
+const selectDevices = <Extra extends Record<string, SQL.Aliased | SQL>>(db: Db, extra?: Extra) =>
   db
-    .select(deviceColumns)
+    .select({ ...deviceColumns, ...(extra as Extra) })
     .from(devices)
     .innerJoin(products, eq(products.id, devices.productId))
     .innerJoin(customers, eq(customers.id, devices.customerId));
@@ -95,15 +96,16 @@ export async function listDevicePage(
   options: { sortBy: DeviceSort; dir: 'asc' | 'desc'; limit: number; offset: number; search?: string },
 ): Promise<{ rows: DeviceAnswer[]; total: number }> {
   const matching = anyColumnContains([devices.deviceSerial, devices.label], options.search);
-  const [rows, total] = await Promise.all([
-    selectDevices(db)
-      .where(matching)
-      .orderBy(...deviceOrder(options.sortBy, options.dir))
-      .limit(options.limit)
-      .offset(options.offset),
-    db.select({ n: count() }).from(devices).where(matching),
-  ]);
-  return { rows: rows.map(toDevice), total: toNumber(total[0]?.n) };
+  const rows = await selectDevices(db, { total: totalColumn() })
+    .where(matching)
+    .orderBy(...deviceOrder(options.sortBy, options.dir))
+    .limit(options.limit)
+    .offset(options.offset);
+  const total = await pageTotal(rows, options.offset, async () => {
+    const [counted] = await db.select({ n: count() }).from(devices).where(matching);
+    return toNumber(counted?.n);
+  });
+  return { rows: rows.map(toDevice), total };
 }
 
 /** Every device of one customer, by label; with `search`, those whose serial or label contains it. */

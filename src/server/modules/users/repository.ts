@@ -1,6 +1,7 @@
 /** Users as the users list and a customer's users tab show them (SPEC §2 Customer users, Users list). */
 import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '#server/db/client.ts';
+import { pageTotal, totalColumn } from '#server/db/page-total.ts';
 import { toNumber } from '#server/db/pg-number.ts';
 import { customers, type NewUser, type User, users } from '#server/db/schema.ts';
 import { anyColumnContains } from '#server/db/text-search.ts';
@@ -48,8 +49,11 @@ function toUser(row: UserRow): UserAnswer {
   };
 }
 
-const selectUsers = (db: Db | Tx) =>
-  db.select(userColumns).from(users).innerJoin(customers, eq(customers.id, users.customerId));
+const selectUsers = <Extra extends Record<string, SQL.Aliased | SQL>>(db: Db | Tx, extra?: Extra) =>
+  db
+    .select({ ...userColumns, ...(extra as Extra) })
+    .from(users)
+    .innerJoin(customers, eq(customers.id, users.customerId));
 
 export type UserSort = 'name' | 'email' | 'active';
 
@@ -73,15 +77,16 @@ export async function listUserPage(
   options: { sortBy: UserSort; dir: 'asc' | 'desc'; limit: number; offset: number; search?: string },
 ): Promise<{ rows: UserAnswer[]; total: number }> {
   const matching = anyColumnContains([users.name, users.email], options.search);
-  const [rows, total] = await Promise.all([
-    selectUsers(db)
-      .where(matching)
-      .orderBy(...userOrder(options.sortBy, options.dir))
-      .limit(options.limit)
-      .offset(options.offset),
-    db.select({ n: count() }).from(users).where(matching),
-  ]);
-  return { rows: rows.map(toUser), total: toNumber(total[0]?.n) };
+  const rows = await selectUsers(db, { total: totalColumn() })
+    .where(matching)
+    .orderBy(...userOrder(options.sortBy, options.dir))
+    .limit(options.limit)
+    .offset(options.offset);
+  const total = await pageTotal(rows, options.offset, async () => {
+    const [counted] = await db.select({ n: count() }).from(users).where(matching);
+    return toNumber(counted?.n);
+  });
+  return { rows: rows.map(toUser), total };
 }
 
 /** Every user of one customer, active and disabled, by name; with `search`, those whose name or email contains it. */
