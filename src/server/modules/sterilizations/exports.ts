@@ -142,21 +142,36 @@ function* inSlices<T>(rows: T[], line: (row: T) => string): Generator<string> {
 export const before = (cursor: Cursor | null): SQL[] =>
   cursor ? [sql`(s.received_ts, s.id) < (${cursor.ts}::timestamptz, ${cursor.id}::bigint)`] : [];
 
+const FILTERED_COLUMNS = sql`s.id, ${TIME_COLUMNS}, c.name as customer_name, d.device_serial, s.progressive_id,
+  s.status_code, s.supplied_energy, s.nominal_time, s.effective_time, s.residual_lamp_life, s.consumables_lot,
+  s.lot_progressive_id, s.latitude, s.longitude, s.notes, s.lot_status, s.arrived_out_of_order`;
+
+/**
+ * One batch of the filtered export, after `cursor`. Every record or one owner's records are one ordered
+ * range of an index, read with their columns as they come (measured on 200,000 records: 6.9 ms for 5,000
+ * rows, against 34 ms when the ids were picked first and the rows joined to them, which sorted both
+ * sides). Device pairs are merged branches (list.ts orderedIds), so there the ids come first.
+ */
+function filteredBatch(filter: SterilizationFilter, batchRows: number, cursor: Cursor | null): SQL {
+  const order = sql`order by s.received_ts desc, s.id desc`;
+  const joins = sql`join devices d on d.id = s.device_id join customers c on c.id = s.customer_id`;
+  if (!('pairs' in filter.devices))
+    return sql`select ${FILTERED_COLUMNS} from sterilizations s ${joins}
+      where ${filterCondition(filter, before(cursor))} ${order} limit ${bound(batchRows)}`;
+  const ids = orderedIds(filter, 'received_ts', 'desc', batchRows, 0, before(cursor));
+  return sql`with page as materialized (${ids})
+    select ${FILTERED_COLUMNS} from page p, sterilizations s ${joins} where s.id = p.id ${order}`;
+}
+
 /** The list's records for these filters, newest first (the list's default order). */
 async function* filteredCsv(db: Db, filter: SterilizationFilter, batchRows: number): AsyncGenerator<string> {
   yield BOM + csvLine(FILTERED_HEADER);
   if (isEmptyFilter(filter)) return;
   let cursor: Cursor | null = null;
   for (;;) {
-    const ids = orderedIds(filter, 'received_ts', 'desc', batchRows, 0, before(cursor));
-    const result: { rows: FilteredRow[] } = await db.execute<FilteredRow>(sql`
-      with page as materialized (${ids})
-      select s.id, ${TIME_COLUMNS}, c.name as customer_name, d.device_serial, s.progressive_id, s.status_code,
-        s.supplied_energy, s.nominal_time, s.effective_time, s.residual_lamp_life, s.consumables_lot,
-        s.lot_progressive_id, s.latitude, s.longitude, s.notes, s.lot_status, s.arrived_out_of_order
-      from page p, sterilizations s join devices d on d.id = s.device_id join customers c on c.id = s.customer_id
-      where s.id = p.id
-      order by s.received_ts desc, s.id desc`);
+    const result: { rows: FilteredRow[] } = await db.execute<FilteredRow>(
+      filteredBatch(filter, batchRows, cursor),
+    );
     const { rows } = result;
     if (rows.length === 0) return;
     yield* inSlices(rows, filteredLine);
