@@ -126,6 +126,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
   const sessions = createSessionStore(db, {
     idleMinutes: config.sessionIdleMinutes,
     maxHours: config.sessionMaxHours,
+    cacheSeconds: config.sessionCacheSeconds,
   });
   const throttle = createLoginThrottle(db, {
     pairMaxFailures: config.loginMaxFailures,
@@ -148,6 +149,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
   });
   app.decorate('alerts', alerts);
   const bus = startEventBus(deps.database, app.log);
+  bus.followAuthChanges(sessions);
   const streams = createEventStreams({
     bus,
     sessions,
@@ -159,7 +161,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     authModule({ db, sessions, throttle }),
     notificationsModule({ db }),
     dashboardModule({ db }),
-    customersModule({ db }),
+    customersModule({ db, sessions }),
     usersModule({ db, sessions }),
     devicesModule({ db }),
     productsModule({ db }),

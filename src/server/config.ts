@@ -27,6 +27,12 @@ export interface AppConfig {
   /** Session ends this many hours after login whatever happens (SESSION_MAX_HOURS, default 12). */
   sessionMaxHours: number;
   /**
+   * A session found live is trusted without the database for this long (SESSION_CACHE_SECONDS, default
+   * 10; 0 = every request reads it): every change that ends or alters it is heard at once, by this and
+   * every other process on the database (security/session-cache.ts).
+   */
+  sessionCacheSeconds: number;
+  /**
    * Failed logins for one account from one client address before each further failure doubles the
    * wait for that pair (1 s, 2 s, 4 s…) with 429 (LOGIN_MAX_FAILURES, default 5). Other addresses are
    * not slowed, so nobody can lock an account out from elsewhere.
@@ -162,6 +168,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTTY = process.stdout.
     logFormat: !stdoutIsTTY || env.NODE_ENV === 'production' ? 'json' : env.NO_COLOR ? 'plain' : 'color',
     sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 120),
     sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 12),
+    sessionCacheSeconds: integer(env, 'SESSION_CACHE_SECONDS', 10),
     loginMaxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5),
     loginAddressMaxFailures: integer(env, 'LOGIN_ADDRESS_MAX_FAILURES', 30),
     loginMaxDelaySeconds: integer(env, 'LOGIN_MAX_DELAY_SECONDS', 900),

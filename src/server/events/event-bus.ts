@@ -10,6 +10,7 @@
 import pg from 'pg';
 import type { Database } from '../db/client.ts';
 import { describeError } from '../db/error-causes.ts';
+import type { AuthChange } from '../security/session-store.ts';
 import { deliverInProcess, EVENTS_CHANNEL } from './publish.ts';
 import { type PublishedEvent, parsePublishedEvent } from './published-event.ts';
 
@@ -19,8 +20,32 @@ export interface EventSubscription {
   onGap(): void;
 }
 
+/** Hears the changes that end or alter sessions (security/session-cache.ts). */
+export interface AuthChangeFollower {
+  changed(change: AuthChange): void;
+  /** Whether changes made by other processes are heard now; false while the channel is down. */
+  hearsOtherProcesses(hears: boolean): void;
+}
+
+/**
+ * The channel a trigger on sessions, users and customers notifies (migration 0014), with
+ * `{"userId": n}` or `{"customerId": n}`: whatever code, in whichever process, made the change.
+ */
+export const AUTH_CHANNEL = 'uvtrace_auth';
+
+export function parseAuthChange(payload: string): AuthChange | null {
+  try {
+    const value = JSON.parse(payload) as { userId?: unknown; customerId?: unknown };
+    if (Number.isSafeInteger(value.userId)) return { userId: value.userId as number };
+    if (Number.isSafeInteger(value.customerId)) return { customerId: value.customerId as number };
+  } catch {}
+  return null;
+}
+
 export interface EventBus {
   subscribe(subscription: EventSubscription): () => void;
+  /** One follower per process: the session store. */
+  followAuthChanges(follower: AuthChangeFollower): void;
   /** Resolves once events published from now on will be received (the LISTEN is in place). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -43,8 +68,21 @@ export function startEventBus(database: Database, log: Log): EventBus {
 
   if (database.kind === 'pglite') {
     const stop = deliverInProcess(database.db, dispatch);
-    return { subscribe, ready: async () => {}, close: async () => void stop() };
+    return {
+      subscribe,
+      // The embedded database belongs to this one process: every change is made here, and heard here.
+      followAuthChanges: (follower) => follower.hearsOtherProcesses(true),
+      ready: async () => {},
+      close: async () => void stop(),
+    };
   }
+
+  let follower: AuthChangeFollower | undefined;
+  let hearing = false;
+  const hear = (value: boolean) => {
+    hearing = value;
+    follower?.hearsOtherProcesses(value);
+  };
 
   let client: pg.Client | undefined;
   let closed = false;
@@ -57,6 +95,7 @@ export function startEventBus(database: Database, log: Log): EventBus {
   });
 
   function reconnectLater(reason: string) {
+    hear(false);
     if (closed || retryTimer) return;
     log.warn(`live events: listening connection lost (${reason}); retrying in ${retryMs} ms`);
     listening = new Promise<void>((resolve) => {
@@ -82,13 +121,20 @@ export function startEventBus(database: Database, log: Log): EventBus {
       if (client === candidate) reconnectLater('connection ended');
     });
     candidate.on('notification', (message) => {
+      if (message.channel === AUTH_CHANNEL && message.payload) {
+        const change = parseAuthChange(message.payload);
+        // A payload not understood may still be a change: forget every session rather than guess.
+        if (change) follower?.changed(change);
+        else hear(hearing);
+        return;
+      }
       if (message.channel !== EVENTS_CHANNEL || !message.payload) return;
       const event = parsePublishedEvent(message.payload);
       if (event) dispatch(event);
     });
     try {
       await candidate.connect();
-      await candidate.query(`LISTEN ${EVENTS_CHANNEL}`);
+      await candidate.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${AUTH_CHANNEL}`);
     } catch (error) {
       void candidate.end().catch(() => {});
       if (client === candidate) reconnectLater(describeError(error));
@@ -104,15 +150,21 @@ export function startEventBus(database: Database, log: Log): EventBus {
       for (const subscription of subscriptions) subscription.onGap();
     }
     everListened = true;
+    hear(true);
     markReady();
   }
 
   void connect();
   return {
     subscribe,
+    followAuthChanges(next) {
+      follower = next;
+      next.hearsOtherProcesses(hearing);
+    },
     ready: () => listening,
     async close() {
       closed = true;
+      hear(false);
       clearTimeout(retryTimer);
       const current = client;
       client = undefined;

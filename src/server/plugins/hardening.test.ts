@@ -374,8 +374,10 @@ describe('credentials', () => {
 describe('server errors', () => {
   it('say server_error when the database fails under a handler, service_unavailable when it is gone', async () => {
     const lines: string[] = [];
+    // Every session read from the database: a session checked a moment ago would answer /auth/me
+    // without it (on a PostgreSQL server the lost listening connection turns that off, event-bus.ts).
     const broken = await createTestApp(
-      { LOG_LEVEL: 'error' },
+      { LOG_LEVEL: 'error', SESSION_CACHE_SECONDS: '0' },
       { logStream: { write: (line) => void lines.push(line) } },
     );
     try {

@@ -8,6 +8,7 @@ import { isRole, type Role } from '#shared/access/index.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { customers, sessions, users } from '../db/schema.ts';
 import { sessionExpired } from '../http/envelope.ts';
+import { createSessionCache } from './session-cache.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 export interface AuthUser {
@@ -33,12 +34,26 @@ declare module 'fastify' {
 /** Avoids a write per request: last_seen_at moves at most once a minute. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
+/** What changed that a session's answer depends on (a user's row, or a customer's name). */
+export type AuthChange = { userId: number } | { customerId: number };
+
 /** Writes take the transaction they belong to (login and logout commit with their audit entry). */
 export interface SessionStore {
   create(tx: Tx | Db, userId: number, request: FastifyRequest): Promise<string>;
   authenticate(request: FastifyRequest): Promise<void>;
   revoke(tx: Tx | Db, sessionId: number): Promise<void>;
   revokeAllForUser(tx: Tx | Db, userId: number, exceptSessionId?: number): Promise<void>;
+  /**
+   * A user's or a customer's row changed (name, email, role, disabled...): the sessions checked
+   * recently are checked again. Called by the code that changes them, and for changes made by other
+   * processes (event-bus.ts).
+   */
+  changed(change: AuthChange): void;
+  /**
+   * Whether changes made by other processes reach this one (the notification channel is listening):
+   * without it no session check is skipped.
+   */
+  hearsOtherProcesses(hears: boolean): void;
   /**
    * Which of these sessions are still live, each with its user's role and customer now (for long-lived
    * answers, the event stream, that outlast the request that authenticated them). Does not count as use.
@@ -66,7 +81,12 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
 
-export function createSessionStore(db: Db, options: { idleMinutes: number; maxHours: number }): SessionStore {
+export function createSessionStore(
+  db: Db,
+  options: { idleMinutes: number; maxHours: number; cacheSeconds: number },
+): SessionStore {
+  const cache = createSessionCache({ ttlMs: options.cacheSeconds * 1000, maxEntries: 10_000 });
+  cache.setUsable(false);
   return {
     async create(tx, userId, request) {
       const token = newToken();
@@ -83,10 +103,19 @@ export function createSessionStore(db: Db, options: { idleMinutes: number; maxHo
     async authenticate(request) {
       const token = bearerToken(request);
       if (!token) throw sessionExpired();
+      const tokenHash = hashToken(token);
+      const now = Date.now();
+      const cached = cache.get(tokenHash, now);
+      if (cached && now - cached.lastSeenAt <= LAST_SEEN_RESOLUTION_MS) {
+        request.auth = cached.auth;
+        return;
+      }
+      const readEpoch = cache.epoch();
       const [row] = await db
         .select({
           sessionId: sessions.id,
           lastSeenAt: sessions.lastSeenAt,
+          expiresAt: sessions.expiresAt,
           id: users.id,
           name: users.name,
           email: users.email,
@@ -98,26 +127,35 @@ export function createSessionStore(db: Db, options: { idleMinutes: number; maxHo
         .innerJoin(users, eq(users.id, sessions.userId))
         .innerJoin(customers, eq(customers.id, users.customerId))
         .where(
-          and(
-            eq(sessions.tokenHash, hashToken(token)),
-            liveSession(options.idleMinutes),
-            isNull(users.deletedAt),
-          ),
+          and(eq(sessions.tokenHash, tokenHash), liveSession(options.idleMinutes), isNull(users.deletedAt)),
         )
         .limit(1);
       if (!row || !isRole(row.role)) throw sessionExpired();
-      if (Date.now() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
-        await db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.id, row.sessionId));
+      let lastSeenAt = row.lastSeenAt.getTime();
+      if (Date.now() - lastSeenAt > LAST_SEEN_RESOLUTION_MS) {
+        lastSeenAt = Date.now();
+        await db
+          .update(sessions)
+          .set({ lastSeenAt: new Date(lastSeenAt) })
+          .where(eq(sessions.id, row.sessionId));
       }
-      const { sessionId, lastSeenAt: _lastSeen, role, ...user } = row;
+      const { sessionId, lastSeenAt: _lastSeen, expiresAt, role, ...user } = row;
       request.auth = { sessionId, user: { ...user, role } };
+      cache.put(
+        tokenHash,
+        { auth: request.auth, lastSeenAt, expiresAt: expiresAt.getTime() },
+        readEpoch,
+        now,
+      );
     },
 
     async revoke(tx, sessionId) {
+      cache.forgetSession(sessionId);
       await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
     },
 
     async revokeAllForUser(tx, userId, exceptSessionId) {
+      cache.forgetUser(userId);
       await tx
         .update(sessions)
         .set({ revokedAt: new Date() })
@@ -128,6 +166,15 @@ export function createSessionStore(db: Db, options: { idleMinutes: number; maxHo
             exceptSessionId === undefined ? undefined : ne(sessions.id, exceptSessionId),
           ),
         );
+    },
+
+    changed(change) {
+      if ('userId' in change) cache.forgetUser(change.userId);
+      else cache.forgetCustomer(change.customerId);
+    },
+
+    hearsOtherProcesses(hears) {
+      cache.setUsable(hears);
     },
 
     async stillLive(sessionIds) {

@@ -14,6 +14,7 @@ import { filledFields } from '#server/http/form-fields.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import { receivedWindow } from '#server/http/received-window.ts';
 import { assertTenant, currentAuth, requireAbility, requireModule } from '#server/security/guards.ts';
+import type { SessionStore } from '#server/security/session-store.ts';
 import { customerSchema, validateForm } from '#shared/validation/index.ts';
 import {
   activeCustomerOptions,
@@ -81,8 +82,8 @@ async function validCustomerForm(values: CustomerForm): Promise<CustomerForm> {
   return values;
 }
 
-export function customersModule(deps: { db: Db }): ApiModule {
-  const { db } = deps;
+export function customersModule(deps: { db: Db; sessions: SessionStore }): ApiModule {
+  const { db, sessions } = deps;
   return {
     formSchemas: { createCustomer: customerSchema },
     handlers: {
@@ -149,6 +150,8 @@ export function customersModule(deps: { db: Db }): ApiModule {
           } as const;
           await writeAudited(db, auditSource(request, auth), updated, async (tx) => {
             const { before, after } = await updateRowById(tx, customers, existing.id, columns);
+            // Its users' sessions carry its name.
+            sessions.changed({ customerId: existing.id });
             return {
               result: undefined,
               changes: changedFields(customerAuditFields(before), customerAuditFields(after)),

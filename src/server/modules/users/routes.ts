@@ -223,8 +223,9 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
             } as const;
             await writeAudited(db, auditSource(request, auth), updated, async (tx) => {
               const { before, after } = await updateRowById(tx, users, target.id, values);
-              // A new password ends the user's sessions at once (a role change needs no logout: the
-              // role is read from the users table on every request).
+              // A role, name or email change reaches the user's next request (no logout needed); a new
+              // password ends their sessions at once.
+              sessions.changed({ userId: target.id });
               if (values.passwordHash !== undefined) {
                 const keep = target.id === auth.user.id ? auth.sessionId : undefined;
                 await sessions.revokeAllForUser(tx, target.id, keep);
