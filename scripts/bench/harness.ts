@@ -17,6 +17,7 @@ import { loadDeviceKeys } from '#server/db/seed/device-key-files.ts';
 import { type SeedSummary, seedDemoData } from '#server/db/seed.ts';
 import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { type DeviceState, initialState, nextRecord, signRecords } from '../simulate-devices.ts';
+import { headerValue, lightRequest } from './light-http.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -361,34 +362,43 @@ export async function loadFleet(dataDir: string, serials: string[]): Promise<Fle
     },
     async post(base, serial, records) {
       const token = await fleet.sign(serial, records);
-      const started = performance.now();
-      try {
-        const response = await fetch(`${base}/api/v1/ingest/sterilizations`, {
-          method: 'POST',
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-          headers: { 'content-type': 'application/json', 'x-forwarded-for': deviceAddress(serial) },
-          body: JSON.stringify({ token }),
-        });
-        const body = (await response.json()) as {
-          message?: string;
-          data?: { id: number; progressive_id: number }[];
-        };
-        const ms = performance.now() - started;
-        const timing = response.headers.get('server-timing');
-        if (response.status < 200 || response.status >= 300)
-          return { status: response.status, ms, message: body.message, timing };
-        return {
-          status: response.status,
-          ms,
-          timing,
-          stored: new Map((body.data ?? []).map((row) => [row.progressive_id, row.id])),
-        };
-      } catch (error) {
-        return { status: 0, ms: performance.now() - started, message: (error as Error).message };
-      }
+      return postToken(base, token, { 'x-forwarded-for': deviceAddress(serial) });
     },
   };
   return fleet;
+}
+
+/** One signed token to the ingestion call, timed from sending to the whole answer. */
+export async function postToken(
+  base: string,
+  token: string,
+  headers: Record<string, string> = {},
+): Promise<PostResult> {
+  const started = performance.now();
+  try {
+    const answer = await lightRequest(`${base}/api/v1/ingest/sterilizations`, {
+      method: 'POST',
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ token }),
+    });
+    const body = JSON.parse(answer.body.toString('utf8')) as {
+      message?: string;
+      data?: { id: number; progressive_id: number }[];
+    };
+    const ms = performance.now() - started;
+    const timing = headerValue(answer, 'server-timing');
+    if (answer.status < 200 || answer.status >= 300)
+      return { status: answer.status, ms, message: body.message, timing };
+    return {
+      status: answer.status,
+      ms,
+      timing,
+      stored: new Map((body.data ?? []).map((row) => [row.progressive_id, row.id])),
+    };
+  } catch (error) {
+    return { status: 0, ms: performance.now() - started, message: (error as Error).message };
+  }
 }
 
 /** Each device posts from its own address, as real devices do (the ingestion rate limit is per address). */

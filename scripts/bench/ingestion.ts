@@ -27,7 +27,7 @@ import {
   freePort,
   loadFleet,
   type PostResult,
-  REQUEST_TIMEOUT_MS,
+  postToken,
   recordKey,
   seedTarget,
   sleep,
@@ -75,31 +75,7 @@ async function signAll(fleet: Fleet, tokens: number, perToken: number): Promise<
   return signed;
 }
 
-async function post(base: string, item: Signed): Promise<PostResult> {
-  const started = performance.now();
-  try {
-    const response = await fetch(`${base}/api/v1/ingest/sterilizations`, {
-      method: 'POST',
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: item.token }),
-    });
-    const body = (await response.json()) as {
-      message?: string;
-      data?: { id: number; progressive_id: number }[];
-    };
-    const ms = performance.now() - started;
-    if (response.status < 200 || response.status >= 300)
-      return { status: response.status, ms, message: body.message };
-    return {
-      status: response.status,
-      ms,
-      stored: new Map((body.data ?? []).map((row) => [row.progressive_id, row.id])),
-    };
-  } catch (error) {
-    return { status: 0, ms: performance.now() - started, message: (error as Error).message };
-  }
-}
+const post = (base: string, item: Signed): Promise<PostResult> => postToken(base, item.token);
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;

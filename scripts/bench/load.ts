@@ -55,6 +55,7 @@ import {
   treeCpuSeconds,
   withDatabase,
 } from './harness.ts';
+import { encodeForm, headerValue, lightRequest } from './light-http.ts';
 
 const { values } = parseArgs({
   options: {
@@ -182,31 +183,37 @@ class Person {
   ): Promise<Json | undefined> {
     const headers: Record<string, string> = { 'x-forwarded-for': this.address };
     if (init.auth !== false) headers.authorization = `Bearer ${this.token}`;
-    let body: string | FormData | undefined;
+    let body: string | Buffer | undefined;
     if (init.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(init.json);
-    } else if (init.form) body = init.form;
+    } else if (init.form) {
+      const encoded = await encodeForm(init.form);
+      headers['content-type'] = encoded.contentType;
+      body = encoded.body;
+    }
     const started = performance.now();
     let status = 0;
     let parsed: Json | undefined;
     let timing: string | null = null;
     try {
-      const response = await fetch(`${this.base}${path}`, {
+      let lines = 0;
+      const answer = await lightRequest(`${this.base}${path}`, {
         method: init.method ?? 'GET',
         headers,
         body,
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        timeoutMs: REQUEST_TIMEOUT_MS,
+        // A CSV is read to the end, line by line, as a browser saving it would.
+        onChunk: path.startsWith('/export/')
+          ? (chunk) => {
+              for (const byte of chunk) if (byte === 10) lines++;
+            }
+          : undefined,
       });
-      status = response.status;
-      timing = response.headers.get('server-timing');
-      if (response.headers.get('content-type')?.startsWith('text/csv')) {
-        // The CSV is read to the end, line by line, as a browser saving it would.
-        let lines = 0;
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
-          for (const byte of chunk) if (byte === 10) lines++;
-        exportRows += Math.max(0, lines - 1);
-      } else parsed = (await response.json()) as Json;
+      status = answer.status;
+      timing = headerValue(answer, 'server-timing');
+      if (headerValue(answer, 'content-type')?.startsWith('text/csv')) exportRows += Math.max(0, lines - 1);
+      else parsed = JSON.parse(answer.body.toString('utf8')) as Json;
     } catch (error) {
       parsed = { message: (error as Error).message };
     }

@@ -45,13 +45,32 @@ function unverifiedIssuer(token: string): string {
   return claims.iss;
 }
 
+/**
+ * Imported public keys by their PEM text: parsing a key costs more than the signature check it
+ * serves, and a device sends many tokens. Keyed by the text itself, so a replaced key is simply
+ * another entry; bounded, forgotten in bulk when full.
+ */
+const importedKeys = new Map<string, Promise<CryptoKey>>();
+const MAX_IMPORTED_KEYS = 10_000;
+function importDeviceKey(pem: string): Promise<CryptoKey> {
+  let key = importedKeys.get(pem);
+  if (!key) {
+    if (importedKeys.size >= MAX_IMPORTED_KEYS) importedKeys.clear();
+    key = importSPKI(pem, 'RS256');
+    // A text that does not import is not kept: each token carrying it fails on its own.
+    key.catch(() => importedKeys.delete(pem));
+    importedKeys.set(pem, key);
+  }
+  return key;
+}
+
 async function verifyWithDeviceKeys(token: string, serial: string, device: DeviceKeys) {
   const keys = [device.public_key, device.public_key_2].filter((key): key is string => Boolean(key));
   if (keys.length === 0) throw refuse('device_has_no_key');
   let lastError: unknown;
   for (const pem of keys) {
     try {
-      const key = await importSPKI(pem, 'RS256');
+      const key = await importDeviceKey(pem);
       const { payload } = await jwtVerify(token, key, {
         algorithms: ['RS256'],
         issuer: serial,
