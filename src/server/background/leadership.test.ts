@@ -105,10 +105,16 @@ async function expectEachBlockAnchoredOnce(): Promise<number> {
   return blocks.rows.length;
 }
 
+/**
+ * pg_locks shows the whole server's locks: the other test files' databases (run at the same time) hold
+ * the same advisory key, and must be neither counted nor cut.
+ */
+const THIS_DATABASE = `database = (select oid from pg_database where datname = current_database())`;
+
 async function advisoryHolders(): Promise<number> {
   const { rows } = await t.database.pool.query<{ n: string }>(
     `select count(*) as n from pg_locks where locktype = 'advisory' and granted
-      and ((classid::bigint << 32) | objid::bigint) = $1`,
+      and ((classid::bigint << 32) | objid::bigint) = $1 and ${THIS_DATABASE}`,
     [BACKGROUND_LOCK_KEY],
   );
   return Number(rows[0]!.n);
@@ -182,7 +188,8 @@ describe('leadership', () => {
         // The lock's connection ends (a database restart, a network cut, an administrator).
         const ended = await t.database.pool.query(
           `select pg_terminate_backend(pid) from pg_locks
-            where locktype = 'advisory' and granted and ((classid::bigint << 32) | objid::bigint) = $1`,
+            where locktype = 'advisory' and granted and ((classid::bigint << 32) | objid::bigint) = $1
+              and ${THIS_DATABASE}`,
           [BACKGROUND_LOCK_KEY],
         );
         expect(ended.rowCount).toBe(1);
