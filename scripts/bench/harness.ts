@@ -337,6 +337,8 @@ export interface Fleet {
   next(serial: string, count: number): SterilizationClaim[];
   sign(serial: string, records: SterilizationClaim[]): Promise<string>;
   post(base: string, serial: string, records: SterilizationClaim[]): Promise<PostResult>;
+  /** A token signed beforehand, from the device's own address. */
+  postSigned(base: string, serial: string, token: string): Promise<PostResult>;
 }
 
 export async function loadFleet(dataDir: string, serials: string[]): Promise<Fleet> {
@@ -361,7 +363,9 @@ export async function loadFleet(dataDir: string, serials: string[]): Promise<Fle
       return signRecords(serial, records, keys.get(serial) as CryptoKey);
     },
     async post(base, serial, records) {
-      const token = await fleet.sign(serial, records);
+      return fleet.postSigned(base, serial, await fleet.sign(serial, records));
+    },
+    postSigned(base, serial, token) {
       return postToken(base, token, { 'x-forwarded-for': deviceAddress(serial) });
     },
   };
