@@ -392,9 +392,8 @@ async function presign(fleet: Fleet, serials: string[], perSerial: number): Prom
       records: fleet.next(serial, chance(0.8) ? 1 : 2 + Math.floor(Math.random() * 4)),
     }));
     const tokens = await Promise.all(chunk.map((item) => fleet.sign(item.serial, item.records)));
-    chunk.forEach((item, i) =>
-      queues.get(item.serial)?.push({ records: item.records, token: tokens[i]!, signedAt: Date.now() }),
-    );
+    for (const [i, item] of chunk.entries())
+      queues.get(item.serial)?.push({ records: item.records, token: tokens[i]!, signedAt: Date.now() });
   }
   return queues;
 }
