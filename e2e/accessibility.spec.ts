@@ -1,7 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
-import { DEMO, DEMO_PASSWORD, loginAs, loginButton, mainMenu, sessionUser } from './fixtures.ts';
+import {
+  DEMO,
+  DEMO_PASSWORD,
+  loginAs,
+  loginButton,
+  mainMenu,
+  sessionUser,
+  switchToItalian,
+} from './fixtures.ts';
 
 /*
  * Issue 7, accessibility: axe (WCAG 2.1 A and AA) on every screen and dialog must find no serious or
@@ -410,7 +418,7 @@ test.describe('accessibility: axe WCAG 2.1 AA on every screen', () => {
   test('in Italian: dashboard, customer form, sterilizations, verification modal', async ({ page }) => {
     test.slow(); // the verification reads the chain
     await loginAs(page, DEMO.admin);
-    await page.getByRole('button', { name: 'IT', exact: true }).click();
+    await switchToItalian(page);
     await expect(page.locator('html')).toHaveAttribute('lang', 'it');
     await expect(page.getByRole('heading', { level: 1, name: /^Benvenuto/ })).toBeVisible();
     await expectAccessible(page, 'dashboard (it)');

@@ -7,7 +7,7 @@ import {
   toastWith,
   unique,
 } from './customers-helpers.ts';
-import { DEMO, loginAs, mainMenu } from './fixtures.ts';
+import { DEMO, loginAs, mainMenu, switchToItalian } from './fixtures.ts';
 
 const form = (page: Page) => page.getByRole('form', { name: /^(Customer data|Dati del cliente)$/ });
 const history = (page: Page) => page.getByRole('region', { name: /^(History|Cronologia)$/ });
@@ -89,7 +89,7 @@ test.describe('audit trail', () => {
 
   test('the audit view and history in Italian', async ({ page }) => {
     await loginAs(page, DEMO.super);
-    await page.getByRole('button', { name: 'IT', exact: true }).click();
+    await switchToItalian(page);
     await page
       .getByRole('navigation', { name: 'Menu principale' })
       .getByRole('link', { name: 'Registro attività' })

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { DEMO, loginAs, mainMenu } from './fixtures.ts';
+import { DEMO, loginAs, mainMenu, switchToItalian } from './fixtures.ts';
 
 test.describe('blockchain teaser', () => {
   test('is public: a guest sees the banner without being sent to login', async ({ page }) => {
@@ -18,7 +18,7 @@ test.describe('blockchain teaser', () => {
 
   test('is shown in Italian after the language switch', async ({ page }) => {
     await page.goto('/blockchain');
-    await page.getByRole('button', { name: 'IT', exact: true }).click();
+    await switchToItalian(page);
     await expect(
       page.getByText('Ogni ciclo di sterilizzazione, sigillato su una blockchain pubblica.'),
     ).toBeVisible();

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { DEMO, DEMO_PASSWORD, loginAs, mainMenu } from './fixtures.ts';
+import { DEMO, DEMO_PASSWORD, loginAs, mainMenu, switchToItalian } from './fixtures.ts';
 
 /*
  * Certificates: upload by drag and drop, the list, both downloads, delete with confirmation, the
@@ -213,7 +213,7 @@ test.describe('certificates', () => {
     await page.getByRole('button', { name: 'Remove the file' }).click();
     await expect(uploadForm(page)).toContainText('the Italian certificate file is mandatory');
 
-    await page.getByRole('button', { name: 'IT', exact: true }).click();
+    await switchToItalian(page);
     await expect(page.getByRole('heading', { level: 1, name: 'Carica un nuovo certificato' })).toBeVisible();
     await expect(uploadForm(page)).toContainText('il numero di lotto è obbligatorio');
     await expect(uploadForm(page)).toContainText('il numero di trattamento convalidato è obbligatorio');
@@ -286,7 +286,7 @@ test.describe('certificates', () => {
     await page.goto('/certificates?sortBy=lot_number&sortDir=asc&page=1');
     const row = rowOf(page, lot);
     await expect(row).toBeVisible();
-    await page.getByRole('button', { name: 'IT', exact: true }).click();
+    await switchToItalian(page);
     await row.getByRole('button', { name: `Elimina il certificato del lotto ${lot}, trattamento 9` }).click();
     // Someone else deletes it meanwhile.
     await apiDelete(request, token, id);

@@ -9,7 +9,7 @@ import {
   toastWith,
   unique,
 } from './customers-helpers.ts';
-import { DEMO, loginAs } from './fixtures.ts';
+import { DEMO, loginAs, switchToItalian } from './fixtures.ts';
 
 const form = (page: Page) => page.getByRole('form', { name: /^(Customer data|Dati del cliente)$/ });
 const field = (page: Page, label: RegExp) => form(page).getByLabel(label);
@@ -223,7 +223,7 @@ test.describe('customers', () => {
 
   test('the customer screens in Italian', async ({ page }) => {
     await loginAs(page, DEMO.super);
-    await page.getByRole('button', { name: 'IT', exact: true }).click();
+    await switchToItalian(page);
     await page.goto('/customers');
     await expect(page.getByRole('heading', { level: 1, name: 'Clienti' })).toBeVisible();
     const table = customersTable(page);

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { DEMO, loginAs } from './fixtures.ts';
+import { DEMO, loginAs, switchToItalian } from './fixtures.ts';
 
 /*
  * Customer devices (SPEC §2): create, keys generated in the browser, save, test JWT accepted by the
@@ -191,7 +191,7 @@ test.describe('customer devices', () => {
     await expect(typeSelect(adminPage)).toBeEnabled();
     await expect(button(adminPage, 'Assign to another customer')).toBeVisible();
     // The same page in Italian.
-    await adminPage.getByRole('button', { name: 'IT', exact: true }).click();
+    await switchToItalian(adminPage);
     await expect(button(adminPage, 'Genera chiavi 1')).toBeDisabled();
     await expect(button(adminPage, 'Assegna a un altro cliente')).toBeVisible();
     await adminPage.getByRole('button', { name: 'EN', exact: true }).click();

@@ -53,6 +53,16 @@ export async function logout(page: Page, name: string): Promise<void> {
   await page.getByRole('menuitem', { name: 'Logout' }).click();
 }
 
+/**
+ * The top bar's language switch to Italian, waiting until the choice is made: the Italian catalogue
+ * loads first and only then is the choice stored, so a page opened at once could still be English.
+ */
+export async function switchToItalian(page: Page): Promise<void> {
+  const italian = page.getByRole('button', { name: 'IT', exact: true });
+  await italian.click();
+  await expect(italian).toHaveAttribute('aria-pressed', 'true');
+}
+
 /** From the next page load on, the app in Italian (the choice the language switch stores). */
 export async function inItalian(page: Page): Promise<void> {
   await page.evaluate(() => localStorage.setItem('uvtrace.locale', 'it'));

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO, loginAs, mainMenu } from './fixtures.ts';
+import { DEMO, loginAs, mainMenu, switchToItalian } from './fixtures.ts';
 
 /*
  * Issue 15, the one list frame: a failed load says so and retries (item 5).
@@ -48,7 +48,7 @@ test.describe('a list that fails to load', () => {
 
   test('after a network error (retried once by the client) the same, in Italian too', async ({ page }) => {
     await loginAs(page, DEMO.super);
-    await page.getByRole('button', { name: 'IT', exact: true }).click();
+    await switchToItalian(page);
     const restore = await failList(page, '/api/v1/products', 'network');
     await page.goto('/products');
 

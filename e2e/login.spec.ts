@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { DEMO, emailField, loginButton, passwordField, sessionUser, submitLogin } from './fixtures.ts';
+import {
+  DEMO,
+  emailField,
+  loginButton,
+  passwordField,
+  sessionUser,
+  submitLogin,
+  switchToItalian,
+} from './fixtures.ts';
 
 test.describe('login page', () => {
   test('a valid login shows "Welcome back" and lands on the dashboard', async ({ page }) => {
@@ -60,7 +68,7 @@ test.describe('login page', () => {
     await expect(page).toHaveURL('/login');
 
     wait = 1;
-    await page.getByRole('button', { name: 'IT', exact: true }).click();
+    await switchToItalian(page);
     await emailField(page).fill(DEMO.admin);
     await passwordField(page).fill('not-the-password');
     await page.getByRole('button', { name: 'Accedi', exact: true }).click();

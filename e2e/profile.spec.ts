@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO, DEMO_PASSWORD, loginAs, logout, sessionUser } from './fixtures.ts';
+import { DEMO, DEMO_PASSWORD, loginAs, logout, sessionUser, switchToItalian } from './fixtures.ts';
 
 /*
  * The successful update changes care@example.com's name and password and puts both back at the end
@@ -68,7 +68,7 @@ test.describe('profile', () => {
     await emailField(page).fill('');
     await expectFieldError(emailField(page), 'email is mandatory');
 
-    await page.getByRole('button', { name: 'IT', exact: true }).click();
+    await switchToItalian(page);
     await expect(page.getByRole('form', { name: 'Dati del profilo' })).toBeVisible();
     await expectFieldError(nameField(page), 'il nome utente è obbligatorio');
     await expectFieldError(emailField(page), "l'email è obbligatoria");

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { apiToken } from './customers-helpers.ts';
-import { DEMO, loginAs } from './fixtures.ts';
+import { DEMO, loginAs, switchToItalian } from './fixtures.ts';
 
 /*
  * Every screen names the browser tab `<screen> · uvtrace` (issue 15 item 12), in the current language:
@@ -102,7 +102,7 @@ test.describe('browser tab titles', () => {
   test('in Italian, following the language switch', async ({ page }) => {
     const { customer } = await clinic(page.request);
     await page.goto('/login');
-    await page.getByRole('button', { name: 'IT', exact: true }).click();
+    await switchToItalian(page);
     await expect(page).toHaveTitle('Accedi · uvtrace');
     await page.getByRole('button', { name: 'EN', exact: true }).click();
     await expect(page).toHaveTitle('Log in · uvtrace');
@@ -111,7 +111,7 @@ test.describe('browser tab titles', () => {
     await page.goto('/sterilizations');
     await expect(page).toHaveTitle('Sterilizations · uvtrace');
     // The switch renames the tab of the screen already open, without a reload.
-    await page.getByRole('button', { name: 'IT', exact: true }).click();
+    await switchToItalian(page);
     await expect(page).toHaveTitle('Sterilizzazioni · uvtrace');
 
     await expectTitleAt(page, `/customers/${customer.id}`, `Cliente: ${customer.name} · uvtrace`);

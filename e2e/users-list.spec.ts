@@ -8,7 +8,7 @@ import {
   expectSearch,
   unique,
 } from './customers-helpers.ts';
-import { DEMO, loginAs } from './fixtures.ts';
+import { DEMO, loginAs, switchToItalian } from './fixtures.ts';
 
 test.describe('users list', () => {
   test('pages and sorts by name, email and active through the URL; a reload keeps it; row click opens the user', async ({
@@ -83,7 +83,7 @@ test.describe('users list', () => {
 
   test('the users list in Italian', async ({ page }) => {
     await loginAs(page, DEMO.admin);
-    await page.getByRole('button', { name: 'IT', exact: true }).click();
+    await switchToItalian(page);
     await page.goto('/users');
     await expect(page.getByRole('heading', { level: 1, name: 'Utenti' })).toBeVisible();
     await expect(page.getByRole('table', { name: 'Utenti' }).getByRole('columnheader')).toHaveText([

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO, loginAs, logout } from './fixtures.ts';
+import { DEMO, loginAs, logout, switchToItalian } from './fixtures.ts';
 
 /*
  * Proof bundles (issue 17): the sterilization list's "Download proofs" for its filters, then, logged
@@ -107,7 +107,7 @@ test.describe
       await expect(failures.locator('[data-check="leaf"]')).toContainText(
         'the fields differ from the anchored record',
       );
-      await page.getByRole('button', { name: 'IT', exact: true }).click();
+      await switchToItalian(page);
       await expect(failures).toContainText(`Record ${target.record.id} (numero 58 nel pacchetto)`);
       await expect(verdict).toContainText('1 record su 200 non hanno superato i controlli');
       expect(calls).toEqual([]);

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO, loginAs, logout, mainMenu, waitForMinedRecord } from './fixtures.ts';
+import { DEMO, loginAs, logout, mainMenu, switchToItalian, waitForMinedRecord } from './fixtures.ts';
 
 /*
  * The public verification page /verify (issue 17): a visitor without an account checks a proof receipt
@@ -160,7 +160,7 @@ test.describe
       await page.goto(publicLink);
       await expect(page.getByTestId('verify-source')).toHaveText('Receipt from the link');
       await expectAllPass(page);
-      await page.getByRole('button', { name: 'IT', exact: true }).click();
+      await switchToItalian(page);
       await expect(
         page.getByRole('heading', { level: 1, name: 'Verifica un record di sterilizzazione' }),
       ).toBeVisible();
