@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { DEMO, loginAs, loginButton, logout, mainMenu, submitLogin } from './fixtures.ts';
+import { DEMO, loginAs, loginButton, logout, mainMenu, submitLogin, switchToItalian } from './fixtures.ts';
 
 test.describe('route guards and redirects, logged out', () => {
   test('the dashboard sends a guest to login', async ({ page }) => {
@@ -115,7 +115,7 @@ test.describe('pages the session does not grant', () => {
     await page.goto('/certificates');
     await expect(page.getByRole('heading', { level: 1, name: 'Certificates' })).toBeVisible();
 
-    await page.getByRole('button', { name: 'IT' }).click();
+    await switchToItalian(page);
     await page.goto('/users');
     await expect(page.getByText('Non hai i permessi per vedere questa pagina')).toBeVisible();
   });
