@@ -3,11 +3,13 @@
  * one record per token and in batches, with the anchor worker on. Not a test: prints figures
  * (README "Benchmarks").
  *
- *   npm run bench:ingestion -- [--single 12000] [--batches 600] [--batch-size 50] [--concurrency 16] [--workers 1]
+ *   npm run bench:ingestion -- [--single 12000] [--batches 600] [--batch-size 50] [--concurrency 16] [--devices 32] [--workers 1]
  *
  * The server runs as production starts it (`node src/server/main.ts [--workers N]`, anchoring on with
  * its defaults) on a throwaway database of the local PostgreSQL server (or DATABASE_URL's server).
- * The devices of the blockchain clinics post: every token is signed before the clock starts, so the
+ * The devices of the blockchain clinics post (the demo seed gives them 6; `--devices` adds devices with
+ * keys of their own to those clinics until they have that many, as a fleet of thousands has far more
+ * devices than requests in flight): every token is signed before the clock starts, so the
  * figure is the server's (signing is the device's work), and `--concurrency` requests are kept in
  * flight (closed loop: the next goes when one is answered), at most one per device. The per-address ingestion rate limit is
  * off: it limits one device, not the server. After each phase: records acknowledged per second,
@@ -16,10 +18,12 @@
  * needed to catch up, and checks that every acknowledged record is stored once and in one MINED block.
  */
 import { parseArgs } from 'node:util';
+import { createDeviceKeysDir, deviceKeyPair } from '#server/db/seed/device-key-files.ts';
 import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import {
   type Acknowledged,
   acknowledge,
+  type BenchTarget,
   checkIngestion,
   createTarget,
   DEFAULT_POSTGRES_URL,
@@ -42,6 +46,7 @@ const { values } = parseArgs({
     batches: { type: 'string', default: '600' },
     'batch-size': { type: 'string', default: '50' },
     concurrency: { type: 'string', default: '16' },
+    devices: { type: 'string', default: '32' },
     workers: { type: 'string', default: '1' },
   },
 });
@@ -54,6 +59,7 @@ const singleTokens = positive('single', values.single);
 const batchTokens = positive('batches', values.batches);
 const batchSize = positive('batch-size', values['batch-size']);
 const concurrency = positive('concurrency', values.concurrency);
+const deviceCount = positive('devices', values.devices);
 const workers = positive('workers', values.workers);
 
 type Signed = { serial: string; records: SterilizationClaim[]; token: string };
@@ -75,6 +81,40 @@ async function signAll(fleet: Fleet, tokens: number, perToken: number): Promise<
   return signed;
 }
 
+/**
+ * Adds devices to the blockchain clinics, in turn, until they have `total` active devices; each gets a
+ * key pair of its own, its private key in the target's key directory as the seed writes them.
+ */
+async function addBlockchainDevices(bench: BenchTarget, total: number): Promise<void> {
+  const keysDir = await createDeviceKeysDir(bench.dataDir);
+  await withDatabase(bench, async (database) => {
+    const { rows: models } = await database.pool.query<{
+      customer_id: number;
+      product_id: number;
+      device_serial: string;
+      active: string;
+    }>(
+      `select distinct on (d.customer_id) d.customer_id, d.product_id, d.device_serial,
+              count(*) over () as active
+         from devices d join customers c on c.id = d.customer_id
+        where c.enable_blockchain and d.deleted_at is null and c.deleted_at is null and d.public_key is not null
+        order by d.customer_id, d.id`,
+    );
+    const active = Number(models[0]?.active ?? 0);
+    for (let added = 0; active + added < total && models.length > 0; added++) {
+      const model = models[added % models.length]!;
+      // Serials are 8 characters: the product's two letters, then 9 and a number the seed never uses.
+      const serial = `${model.device_serial.slice(0, 2)}9${String(added + 1).padStart(5, '0')}`;
+      const { publicKeyPem } = await deviceKeyPair(serial, keysDir);
+      await database.pool.query(
+        `insert into devices (customer_id, product_id, device_serial, label, public_key)
+         values ($1, $2, $3, $4, $5)`,
+        [model.customer_id, model.product_id, serial, `Bench device ${serial}`, publicKeyPem],
+      );
+    }
+  });
+}
+
 const post = (base: string, item: Signed): Promise<PostResult> => postToken(base, item.token);
 
 const percentile = (sorted: number[], p: number) =>
@@ -85,6 +125,7 @@ const target = await createTarget('ingestion', serverUrl);
 try {
   console.log(`seeding a throwaway database on ${new URL(serverUrl).host}…`);
   await seedTarget(target, 2000);
+  await addBlockchainDevices(target, deviceCount);
   const serials = await withDatabase(target, async (database) => {
     const { rows } = await database.pool.query<{ device_serial: string }>(
       `select d.device_serial from devices d join customers c on c.id = d.customer_id

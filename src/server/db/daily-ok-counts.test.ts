@@ -27,8 +27,10 @@ describe('daily OK counts', () => {
 
   async function expectInStep(step: string): Promise<void> {
     const kept = await query(
-      `select customer_id, day::text as day, ok_count, record_count from sterilization_daily_ok_counts
-        where record_count <> 0 or ok_count <> 0 order by 1, 2`,
+      // A day's figures are the sum of its rows (migration 0015: one per writing connection's slot).
+      `select customer_id, day::text as day, sum(ok_count)::int as ok_count, sum(record_count)::int as record_count
+        from sterilization_daily_ok_counts group by 1, 2
+        having sum(record_count) <> 0 or sum(ok_count) <> 0 order by 1, 2`,
     );
     const counted = await query(
       `select customer_id, (received_ts at time zone 'UTC')::date::text as day,
@@ -63,7 +65,7 @@ describe('daily OK counts', () => {
     ]);
     await expectInStep('bulk insert');
     const march2 = await query(
-      `select ok_count from sterilization_daily_ok_counts
+      `select sum(ok_count)::int as ok_count from sterilization_daily_ok_counts
         where customer_id = (select customer_id from devices where id = $1) and day = '2024-03-02'`,
       [a],
     );
@@ -90,7 +92,7 @@ describe('daily OK counts', () => {
     );
     await expectInStep('moved to the next day');
     const before = await query(
-      'select customer_id, day, ok_count from sterilization_daily_ok_counts order by 1, 2',
+      'select customer_id, day, sum(ok_count)::int from sterilization_daily_ok_counts group by 1, 2 order by 1, 2',
     );
     const [owner] = (await query('select customer_id from devices where id = $1', [a])).rows;
     await query(
@@ -98,7 +100,7 @@ describe('daily OK counts', () => {
       [a, b],
     );
     const after = await query(
-      'select customer_id, day, ok_count from sterilization_daily_ok_counts order by 1, 2',
+      'select customer_id, day, sum(ok_count)::int from sterilization_daily_ok_counts group by 1, 2 order by 1, 2',
     );
     expect(after.rows, 'a reassigned device leaves its counts with their owner').toEqual(before.rows);
     await query(
@@ -144,4 +146,53 @@ describe('daily OK counts', () => {
     await insert([values(a, '2024-05-20T08:00:00Z', 0)]);
     await expectInStep('after the deferring transaction');
   });
+
+  // PGlite has one connection, so only a server can show two writers at once.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'lets two connections count records of one owner and day at once, without waiting for each other',
+    async () => {
+      // Two devices of one owner: a device's own progress row is shared by its writes, not an owner's.
+      const pair = await query(
+        `select array_agg(id order by id) as ids from devices where deleted_at is null
+          group by customer_id having count(*) >= 2 order by customer_id limit 1`,
+      );
+      const [a, b] = pair.rows[0].ids as [number, number];
+      const held = [await database.pool.connect()];
+      const slot = async (client: (typeof held)[number]) =>
+        (await client.query<{ slot: number }>('select pg_backend_pid() % 8 as slot')).rows[0]!.slot;
+      try {
+        // A second connection whose slot differs (pids are the server's choice, so look for one).
+        const firstSlot = await slot(held[0]!);
+        let second = await database.pool.connect();
+        held.push(second);
+        while ((await slot(second)) === firstSlot) {
+          if (held.length > 8) throw new Error('no two connections with different slots');
+          second = await database.pool.connect();
+          held.push(second);
+        }
+        const first = held[0]!;
+        const one = (device: number, at: string) =>
+          `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy,
+             nominal_time, effective_time, residual_lamp_life, status_code)
+           values (${device}, (select customer_id from devices where id = ${device}), '${at}', ${progressive++}, 100, 5, 5, 9000, 0)`;
+        await first.query('begin');
+        await first.query(one(a, '2024-06-01T08:00:00Z'));
+        // The first transaction still holds its row of the day: the second must not queue behind it.
+        await second.query('begin');
+        await second.query(`set local lock_timeout = '2s'`);
+        await second.query(one(b, '2024-06-01T09:00:00Z'));
+        await second.query('commit');
+        await first.query('commit');
+        const rows = await query(
+          `select count(*)::int as n, sum(ok_count)::int as ok from sterilization_daily_ok_counts
+            where day = '2024-06-01' and customer_id = (select customer_id from devices where id = $1)`,
+          [a],
+        );
+        expect(rows.rows[0]).toEqual({ n: 2, ok: 2 });
+        await expectInStep('two writers at once');
+      } finally {
+        for (const client of held) client.release();
+      }
+    },
+  );
 });

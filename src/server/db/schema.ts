@@ -346,8 +346,13 @@ export const sterilizationDailyOkCounts = pgTable(
     okCount: integer('ok_count').notNull(),
     /** Every record of the owner's UTC day, whatever its status (the list's totals, migration 0013). */
     recordCount: integer('record_count').notNull().default(0),
+    /**
+     * Which of a few rows of the owner's day this is (migration 0015): concurrent writers count in
+     * different rows instead of queueing for one, so readers sum a day's rows.
+     */
+    slot: smallint('slot').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.customerId, t.day], name: 'sterilization_daily_ok_counts_pk' })],
+  (t) => [primaryKey({ columns: [t.customerId, t.day, t.slot], name: 'sterilization_daily_ok_counts_pk' })],
 );
 
 /**
