@@ -122,10 +122,8 @@ export function startEventBus(database: Database, log: Log): EventBus {
     });
     candidate.on('notification', (message) => {
       if (message.channel === AUTH_CHANNEL && message.payload) {
-        const change = parseAuthChange(message.payload);
         // A payload not understood may still be a change: forget every session rather than guess.
-        if (change) follower?.changed(change);
-        else hear(hearing);
+        follower?.changed(parseAuthChange(message.payload) ?? { everyone: true });
         return;
       }
       if (message.channel !== EVENTS_CHANNEL || !message.payload) return;

@@ -153,4 +153,17 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several processes on one PostgreS
       true,
     );
   });
+
+  it('forgets every session on an announcement it cannot read (it may be a change)', async () => {
+    const { token } = await freshUser();
+    const read = (await me(token)).headers;
+    // Cached (once the channel listens: the test before this one cut it).
+    expect(
+      await eventually(async () => roundTrips(await me(token)) === roundTrips({ headers: read }) - 1),
+    ).toBe(true);
+    await t.database.pool.query(`select pg_notify('uvtrace_auth', 'not a change this version reads')`);
+    expect(await eventually(async () => roundTrips(await me(token)) === roundTrips({ headers: read }))).toBe(
+      true,
+    );
+  });
 });

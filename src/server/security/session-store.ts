@@ -35,7 +35,8 @@ declare module 'fastify' {
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 /** What changed that a session's answer depends on (a user's row, or a customer's name). */
-export type AuthChange = { userId: number } | { customerId: number };
+/** Whose sessions a change may have altered: a user's, a customer's users', or (subject unknown) everyone's. */
+export type AuthChange = { userId: number } | { customerId: number } | { everyone: true };
 
 /** Writes take the transaction they belong to (login and logout commit with their audit entry). */
 export interface SessionStore {
@@ -170,7 +171,8 @@ export function createSessionStore(
 
     changed(change) {
       if ('userId' in change) cache.forgetUser(change.userId);
-      else cache.forgetCustomer(change.customerId);
+      else if ('customerId' in change) cache.forgetCustomer(change.customerId);
+      else cache.forgetAll();
     },
 
     hearsOtherProcesses(hears) {
