@@ -61,11 +61,13 @@ const SINGLE_CONNECTION_BATCH_ROWS = 1_000;
 /**
  * Ingestion writes under way at once (record-writer.ts). On PGlite one: its single connection queues
  * every round trip, so the requests that arrive meanwhile are best written together. On a PostgreSQL
- * server no limit, each request writes at once as before the writer: with 200 users, 4 writes at a time
- * measured list p95 514 ms against 309 (concurrent writes of several clinics' records waited for each
- * other's daily-count rows while holding pooled connections the lists needed).
+ * server two per process: a statement's fixed cost (planning, opening the table's 14 indexes, the
+ * commit's WAL flush) is then shared by the requests that gather, and single-record tokens went from
+ * ~720 to ~940 records/s (16 in flight), with the 200-user list p95 unchanged (docs/decisions.md,
+ * "Daily counts in slots"). Session 8 had measured the opposite (4 at a time: list p95 514 ms against
+ * 309) while every write of an owner's records still queued for one daily-count row (migration 0015).
  */
-const CONCURRENT_WRITES = { singleConnection: 1, server: Number.POSITIVE_INFINITY };
+const CONCURRENT_WRITES = { singleConnection: 1, server: 2 };
 
 export function sterilizationsModule(deps: {
   db: Db;
