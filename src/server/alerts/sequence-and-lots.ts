@@ -87,9 +87,10 @@ export async function clearCoveredLots(db: Db): Promise<number[]> {
   const open = await db.execute<{ condition_key: string }>(sql`
     select a.condition_key from alerts a
     where a.kind = 'lot_uncertified' and a.condition_cleared_at is null and a.customer_id is not null
-      and not exists (
-        select 1 from lot_flag_counts f
-        where f.customer_id = a.customer_id and f.consumables_lot = a.details->>'lot_number' and f.flagged > 0)`);
+      and coalesce((
+        -- The sum of the lot's rows (migration 0016).
+        select sum(f.flagged) from lot_flag_counts f
+        where f.customer_id = a.customer_id and f.consumables_lot = a.details->>'lot_number'), 0) <= 0`);
   return resolveAlertsFor(
     db,
     open.rows.map((row) => row.condition_key),

@@ -366,8 +366,10 @@ export const lotFlagCounts = pgTable(
     customerId: integer('customer_id').notNull(),
     consumablesLot: text('consumables_lot').notNull(),
     flagged: integer('flagged').notNull(),
+    /** As sterilization_daily_ok_counts.slot (migration 0016): a lot's figure is the sum of its rows. */
+    slot: smallint('slot').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.customerId, t.consumablesLot], name: 'lot_flag_counts_pk' })],
+  (t) => [primaryKey({ columns: [t.customerId, t.consumablesLot, t.slot], name: 'lot_flag_counts_pk' })],
 );
 
 /**

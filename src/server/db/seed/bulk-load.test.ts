@@ -41,7 +41,10 @@ async function loaded(database: Database) {
       `select customer_id, day, sum(ok_count)::int as ok_count, sum(record_count)::int as record_count
          from sterilization_daily_ok_counts group by 1, 2 order by 1, 2`,
     ),
-    lotFlags: await all('select * from lot_flag_counts order by customer_id, consumables_lot'),
+    lotFlags: await all(
+      `select customer_id, consumables_lot, sum(flagged)::int as flagged from lot_flag_counts
+         group by 1, 2 order by 1, 2`,
+    ),
     progress: await all('select * from device_progress order by device_id, customer_id'),
     gaps: await all('select * from device_progress_gaps order by device_id, customer_id, first_missing'),
     indexes: await all(

@@ -40,8 +40,9 @@ const activeDevicesOfType = (customerId: number | null, type: number) => sql`(
 
 /**
  * - Lot compliance: records whose consumables lot was uncertified or expired when received, and the
- *   distinct lots they name, from lot_flag_counts (kept by triggers, migration 0007): counting the
- *   flagged records themselves took seconds at a million records with a fifth of them flagged.
+ *   distinct lots they name, from lot_flag_counts (kept by triggers, migration 0007; summed per owner
+ *   and lot since 0016): counting the flagged records themselves took seconds at a million records with
+ *   a fifth of them flagged.
  * - Batches: the current batch of each active device is its latest batch under its current owner:
  *   batches belong to the customer that owned the device when their records were received, so a
  *   reassigned device shows its new owner's use only, and its former owner no longer sees it.
@@ -93,8 +94,13 @@ export async function dashboardFigures(
           limit ${DASHBOARD_BATCH_LIMIT}
         ) c) as batches
     from (
-      select sum(flagged) as flagged_records, count(distinct consumables_lot) as flagged_lots
-      from lot_flag_counts where flagged > 0 and ${scopeClause(customerId, 'customer_id')}
+      select sum(lot.flagged) as flagged_records, count(distinct lot.consumables_lot) as flagged_lots
+      from (
+        -- A lot's figure is the sum of its rows (migration 0016).
+        select consumables_lot, sum(flagged) as flagged from lot_flag_counts
+        where ${scopeClause(customerId, 'customer_id')}
+        group by customer_id, consumables_lot having sum(flagged) > 0
+      ) lot
     ) f`);
   const row = result.rows[0];
   if (!row) throw new Error('the dashboard statement returned no row');
