@@ -34,7 +34,6 @@ declare module 'fastify' {
 /** Avoids a write per request: last_seen_at moves at most once a minute. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
-/** What changed that a session's answer depends on (a user's row, or a customer's name). */
 /** Whose sessions a change may have altered: a user's, a customer's users', or (subject unknown) everyone's. */
 export type AuthChange = { userId: number } | { customerId: number } | { everyone: true };
 
