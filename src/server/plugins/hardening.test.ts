@@ -186,6 +186,20 @@ describe('rate limits', () => {
     expect((await login(uniqueClientAddress())).statusCode).toBe(200);
   });
 
+  it('count one IPv6 /64 as one client, as the login throttle does', async () => {
+    const login = (from: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        headers: { 'x-forwarded-for': from },
+        ...formBody({ email: DEMO.customer, password: DEMO_PASSWORD }),
+      });
+    for (const from of ['2001:db8:77::1', '2001:0DB8:0077::0002', '2001:db8:77:0:1:2:3:4'])
+      expect((await login(from)).statusCode).toBe(200);
+    expect((await login('2001:db8:77::5')).statusCode).toBe(429);
+    expect((await login('2001:db8:77:1::5')).statusCode).toBe(200);
+  });
+
   it('answer 429 after INGEST_RATE_LIMIT_PER_MINUTE ingestion requests from one address, before reading the token', async () => {
     const address = uniqueClientAddress();
     const ingest = () =>

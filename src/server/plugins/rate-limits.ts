@@ -14,11 +14,14 @@ import rateLimit from '@fastify/rate-limit';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Database, Db } from '../db/client.ts';
+import { clientAddressKey } from '../http/client-address.ts';
 import { ApiError } from '../http/envelope.ts';
 
 export async function registerRateLimits(app: FastifyInstance, database: Database): Promise<void> {
   await app.register(rateLimit, {
     global: false,
+    // The same buckets as the login throttle and the event streams (http/client-address.ts).
+    keyGenerator: (request) => clientAddressKey(request.ip),
     ...(database.kind === 'postgres' ? { store: postgresRateLimitStore(database.db) } : {}),
     errorResponseBuilder: () => new ApiError(429, 'too_many_requests'),
   });

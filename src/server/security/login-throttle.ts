@@ -11,6 +11,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { clientAddressKey } from '../http/client-address.ts';
 
 export interface LoginThrottle {
   /** Seconds to wait, or 0 when an attempt is allowed. */
@@ -33,8 +34,11 @@ export interface LoginThrottleOptions {
 /** Forgotten keys are deleted at most this often per process (a failure triggers the sweep). */
 const SWEEP_EVERY_MS = 60_000;
 
-const pairKey = (email: string, address: string) => `pair:${JSON.stringify([email, address])}`;
-const addressKey = (address: string) => `address:${address}`;
+// Addresses are counted as the rate limits count them (one IPv6 /64 is one client): otherwise varying
+// the last groups of an IPv6 address, or its spelling, would give unlimited attempts.
+const pairKey = (email: string, address: string) =>
+  `pair:${JSON.stringify([email, clientAddressKey(address)])}`;
+const addressKey = (address: string) => `address:${clientAddressKey(address)}`;
 
 export function createLoginThrottle(db: Db, options: LoginThrottleOptions): LoginThrottle {
   const window = sql`make_interval(secs => ${options.windowSeconds})`;

@@ -168,6 +168,32 @@ describe('POST /auth/login', () => {
     expect((await login(DEMO.admin, DEMO_PASSWORD)).statusCode).toBe(200);
   });
 
+  it('counts one IPv6 /64 as one client, however its addresses are written', async () => {
+    // Four failures (LOGIN_MAX_FAILURES) from addresses of one /64, each spelt differently.
+    for (const from of [
+      '2001:0db8:0009::0001',
+      '2001:DB8:9:0:0:0:0:1',
+      '2001:db8:9::2',
+      '2001:db8:9:0:ffff::7',
+    ])
+      expect((await login(DEMO.care, 'wrong', { 'x-forwarded-for': from })).statusCode).toBe(401);
+    const sameNetwork = await login(DEMO.care, DEMO_PASSWORD, { 'x-forwarded-for': '2001:db8:9::abcd' });
+    expect(sameNetwork.statusCode).toBe(429);
+    expect(sameNetwork.json().message).toBe('too_many_login_attempts');
+    // The next /64 is another client.
+    const nextNetwork = await login(DEMO.care, DEMO_PASSWORD, { 'x-forwarded-for': '2001:db8:9:1::1' });
+    expect(nextNetwork.statusCode).toBe(200);
+  });
+
+  it('counts an IPv4-mapped IPv6 address as its IPv4 address', async () => {
+    const address = uniqueClientAddress();
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const from = attempt % 2 === 0 ? address : `::ffff:${address}`;
+      expect((await login(DEMO.admin, 'wrong', { 'x-forwarded-for': from })).statusCode).toBe(401);
+    }
+    expect((await login(DEMO.admin, DEMO_PASSWORD, { 'x-forwarded-for': address })).statusCode).toBe(429);
+  });
+
   it('takes the client address from the request as TRUST_PROXY resolves it', async () => {
     const direct = await createTestApp({ TRUST_PROXY: 'false', LOGIN_MAX_FAILURES: '2' });
     try {
