@@ -8,7 +8,7 @@ import { customerIdOf, makeCustomer, makeDevice, userIdOf } from '#server/test/f
 import { expectContract } from '#server/test/response-checks.ts';
 import { createPeerApp, createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 import { ingestionClaims } from '#shared/ingestion/claims.ts';
-import { FILTERED_HEADER, filteredExport, OK_HEADER, textCell } from './exports.ts';
+import { FILTERED_HEADER, filteredExport, OK_HEADER } from './exports.ts';
 import { expectedIds, type Fixture, makeFixture, parseCsv, TRICKY_NOTES } from './test-fixtures.ts';
 import { TICKET_TTL_SECONDS } from './tickets.ts';
 
@@ -131,6 +131,28 @@ describe('GET /export/sterilizations-filtered', () => {
     expect(notes).toContain(`'${TRICKY_NOTES[2]}`);
     expect(notes).toContain(`'${TRICKY_NOTES[3]}`);
     expect(response.body).toContain('"needs ""quotes"", and a comma"');
+  });
+
+  it('quotes a cell holding a semicolon and guards each of its parts against formulas', async () => {
+    const clinic = await makeCustomer(t, { name: 'Semicolon clinic' });
+    const device = await makeDevice(t, clinic);
+    await t.database.pool.query(
+      `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
+         effective_time, residual_lamp_life, status_code, consumables_lot, notes)
+       values ($1, $2, '2023-06-15T10:00:00Z', 1, 300, 10, 10, 4000, 0, 'SEMI;=1+1;X', 'ok,@SUM(A1)')`,
+      [device, clinic],
+    );
+    const response = await download(
+      'sterilizations-filtered',
+      `ticket=${await ticketFor(admin, 'sterilizations-filtered')}&customerId=${clinic}`,
+    );
+    expect(response.statusCode).toBe(200);
+    // Excel with `;` as its list separator (Italian locales) would split an unquoted cell there.
+    expect(response.body).toContain(`,"SEMI;'=1+1;X",`);
+    expect(response.body).toContain(`,"ok,'@SUM(A1)",`);
+    expect(response.body).not.toMatch(/[;,]=1\+1/);
+    const [, row] = parseCsv(response.body);
+    expect(row?.[FILTERED_HEADER.indexOf('consumables_lot')]).toBe("SEMI;'=1+1;X");
   });
 
   it('applies the date filters and the device filter', async () => {
@@ -385,17 +407,5 @@ describe('the out_of_order column', () => {
     expect(ok[0]?.at(-1)).toBe('out_of_order');
     const ofDevice = ok.slice(1).filter((row) => row[OK_HEADER.indexOf('device_serial')] === serial);
     expect(lateness(ofDevice, OK_HEADER)).toEqual(expected);
-  });
-});
-
-describe('textCell', () => {
-  it('quotes per RFC 4180 and guards formulas', () => {
-    expect(textCell('plain')).toBe('plain');
-    expect(textCell(null)).toBe('');
-    expect(textCell('a,b')).toBe('"a,b"');
-    expect(textCell('say "hi"')).toBe('"say ""hi"""');
-    expect(textCell('-2+3')).toBe("'-2+3");
-    expect(textCell('=1+1, ok')).toBe(`"'=1+1, ok"`);
-    expect(textCell('\tindent')).toBe("'\tindent");
   });
 });

@@ -5,39 +5,18 @@
  * single one). The stream pulls the next batch only when the client has taken the previous one.
  *
  * Format: UTF-8 with a byte order mark (so Excel reads accents right), CRLF line ends, a header row,
- * RFC 4180 quoting, times in UTC as `YYYY-MM-DD HH:MM:SS.mmm`, and text cells that a spreadsheet would
- * run as a formula (starting with = + - @, tab or carriage return) prefixed with an apostrophe.
+ * times in UTC as `YYYY-MM-DD HH:MM:SS.mmm`, and cells written by the product's one CSV cell rule
+ * (#server/http/csv.ts: quoting, and no cell a spreadsheet would run as a formula).
  */
 import { Readable } from 'node:stream';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
+import { csvLine, numberCell, textCell } from '#server/http/csv.ts';
 import type { ReceivedWindow } from '#server/http/received-window.ts';
 import { bound, filterCondition, isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
 
 export const EXPORT_BATCH_ROWS = 5_000;
 const BOM = '\uFEFF';
-const CRLF = '\r\n';
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-type Cell = string | number | null | undefined;
-
-/** A text cell: formula guard, then RFC 4180 quoting. */
-export function textCell(value: Cell): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (FORMULA_START.test(text)) text = `'${text}`;
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** A number the database produced (never a formula; a negative number keeps its sign). */
-export const numberCell = (value: Cell): string =>
-  value === null || value === undefined ? '' : String(value);
-
-export function csvLine(cells: string[]): string {
-  return cells.join(',') + CRLF;
-}
-
 export const STATUS_TEXT: Record<number, string> = {
   0: 'ok',
   1: 'nulled',

@@ -216,6 +216,25 @@ describe('GET /export/recall', () => {
     expect(failed?.slice(6)).toEqual(['2', 'lamp malfunction', lot, '1', 'certified']);
   });
 
+  it('quotes a lot holding a semicolon and guards each of its parts against formulas', async () => {
+    const semicolonLot = 'SEMI;=1+1;X';
+    await t.database.pool.query(
+      `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
+         effective_time, residual_lamp_life, status_code, consumables_lot, lot_progressive_id)
+       values ($1, $2, '2024-06-01T08:00:00Z', 500, 300, 10, 10, 4000, 0, $3, 1)`,
+      [ownDevice, own, semicolonLot],
+    );
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/export/recall?ticket=${await ticketFor(tokens.admin)}&lot=${encodeURIComponent(semicolonLot)}`,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain(`,"SEMI;'=1+1;X",`);
+    expect(response.body).not.toMatch(/[;,]=1\+1/);
+    const [, row] = parseCsv(response.body);
+    expect(row?.[RECALL_HEADER.indexOf('consumables_lot')]).toBe("SEMI;'=1+1;X");
+  });
+
   it('gives a customer user its own records only, and refuses a ticket of another export', async () => {
     const mine = await t.app.inject({
       method: 'GET',

@@ -6,8 +6,9 @@
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
+import { csvLine, numberCell, textCell } from '#server/http/csv.ts';
 import type { RecallCount, RecallSummary } from '#shared/api/index.ts';
-import { csvLine, EXPORT_BATCH_ROWS, numberCell, STATUS_TEXT, textCell } from './exports.ts';
+import { EXPORT_BATCH_ROWS, STATUS_TEXT } from './exports.ts';
 import { bound, filterCondition, isEmptyFilter, type SterilizationFilter } from './list.ts';
 
 type GroupRow = {
