@@ -133,7 +133,7 @@ export function createEventStreams(deps: {
       return (
         reply
           .header('content-type', 'text/event-stream; charset=utf-8')
-          .header('cache-control', 'no-cache, no-transform')
+          .header('cache-control', 'no-store, no-transform')
           // nginx buffers answers by default, which would hold events back.
           .header('x-accel-buffering', 'no')
           // An ended stream's connection is not kept for reuse: a shutdown closes idle connections

@@ -163,6 +163,33 @@ describe('security headers', () => {
   });
 });
 
+describe('caching', () => {
+  it('is forbidden for every answer to a signed-in caller, and left alone for public answers', async () => {
+    const certificate = await makeCertificate(t);
+    const answers = {
+      'JSON 200': await as(superToken, { method: 'GET', url: '/api/v1/auth/me' }),
+      'JSON list': await as(superToken, { method: 'GET', url: '/api/v1/customers?page=1' }),
+      'JSON 404': await as(superToken, { method: 'GET', url: '/api/v1/customers/999999' }),
+      'JSON 422': await as(superToken, { method: 'GET', url: '/api/v1/customers?page=x' }),
+      'PDF download': await as(superToken, {
+        method: 'GET',
+        url: `/api/v1/certificates/download/it/${certificate}`,
+      }),
+    };
+    for (const [name, response] of Object.entries(answers)) {
+      expect([name, String(response.headers['cache-control'])]).toEqual([
+        name,
+        expect.stringMatching(/\bno-store\b/),
+      ]);
+    }
+    expect(answers['JSON 200'].statusCode).toBe(200);
+    expect(answers['JSON 404'].statusCode).toBe(404);
+    expect(answers['PDF download'].statusCode).toBe(200);
+    const health = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
+    expect(health.headers['cache-control']).toBeUndefined();
+  });
+});
+
 describe('rate limits', () => {
   it('answer 429 in the envelope after LOGIN_RATE_LIMIT_PER_MINUTE logins from one address, right or wrong', async () => {
     const address = uniqueClientAddress();

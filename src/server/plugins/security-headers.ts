@@ -55,4 +55,12 @@ export function securityHeaders(options: {
 
 export function registerSecurityHeaders(app: FastifyInstance, apply: ApplySecurityHeaders): void {
   app.addHook('onRequest', async (request, reply) => apply(request, reply));
+  // Whatever answers a signed-in caller (JSON, a file, a stream, an error) holds that caller's data: no
+  // browser or proxy may keep it, where the next user of a shared computer or a proxy's other clients
+  // would find it. An answer that already forbids storing (no-store with more directives) keeps its own.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.auth && !/\bno-store\b/.test(String(reply.getHeader('cache-control') ?? ''))) {
+      reply.header('cache-control', 'no-store');
+    }
+  });
 }

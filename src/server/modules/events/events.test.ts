@@ -97,7 +97,7 @@ describe('GET /api/v1/events', () => {
     const stream = await subscribe(await sessionOf(DEMO.care));
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    expect(stream.headers.get('cache-control')).toBe('no-cache, no-transform');
+    expect(stream.headers.get('cache-control')).toBe('no-store, no-transform');
     expect(stream.headers.get('x-content-type-options')).toBe('nosniff');
     // Not kept alive once it ends, so a shutdown is not held by the socket of an ended stream.
     expect(stream.headers.get('connection')).toBe('close');
