@@ -5,17 +5,27 @@
  * One timer serves every stream: each beat checks all their sessions in one query (expired, revoked,
  * user disabled, or role or customer changed → the stream ends; the client's reconnect then meets a
  * 401) and writes a comment line, which keeps proxies and load balancers from closing an idle stream.
+ *
+ * Streams are bounded, so that no caller holds an unbounded share of the process's sockets and memory:
+ * MAX_STREAMS_PER_SESSION per session, MAX_STREAMS_PER_ADDRESS per client address. The bounds are this
+ * process's: a stream lives in one process, and counting them in the database would cost a write per
+ * stream opened and closed for a bound that N processes only multiply by N.
  */
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { describeError } from '../db/error-causes.ts';
+import { clientAddressKey } from '../http/client-address.ts';
+import { ApiError } from '../http/envelope.ts';
 import type { AuthContext, SessionStore } from '../security/session-store.ts';
 import type { EventBus } from './event-bus.ts';
 import { mayReceive, type PublishedEvent, type Subscriber, toLiveEvent } from './published-event.ts';
 
 export interface EventStreams {
-  /** Answers the request with a stream for this session (the reply is sent). */
-  open(reply: FastifyReply, auth: AuthContext): FastifyReply;
+  /**
+   * Answers the request with a stream for this session from this client address (the reply is sent);
+   * throws 429 `too_many_requests` when the address holds MAX_STREAMS_PER_ADDRESS streams already.
+   */
+  open(reply: FastifyReply, auth: AuthContext, clientAddress: string): FastifyReply;
   /** Ends every stream (shutdown) and resolves when their answers are done, so the server's close does not wait for them. */
   closeAll(): Promise<void>;
   /** How many streams are open (tests, health of the feature). */
@@ -24,6 +34,8 @@ export interface EventStreams {
 
 interface OpenStream {
   sessionId: number;
+  /** clientAddressKey of the address it was opened from. */
+  address: string;
   subscriber: Subscriber;
   body: PassThrough;
   /** Resolves when the HTTP answer is over (ended by us or closed by the client). */
@@ -34,6 +46,19 @@ interface OpenStream {
 const MAX_QUEUED_BYTES = 1024 * 1024;
 /** How long a shutdown waits for the ended streams' answers to be done. */
 const CLOSE_WAIT_MS = 2_000;
+/**
+ * The app keeps one stream per browser (one tab leads, src/client/lib/live-updates.ts); a few more
+ * cover reloads and a second browser. Past this the session's oldest stream is ended rather than the
+ * new one refused: a reload whose old stream has not been closed yet (the browser still holds it) must
+ * never lock its user out of live updates.
+ */
+export const MAX_STREAMS_PER_SESSION = 5;
+/**
+ * Past this a new stream from the address is refused with 429 (the client retries with backoff)
+ * rather than an older one ended: the address's other streams may be other people's behind one NAT,
+ * and ending theirs would let one account cut everyone's live updates there.
+ */
+export const MAX_STREAMS_PER_ADDRESS = 20;
 
 export function sseFrame(event: PublishedEvent): string {
   const live = toLiveEvent(event);
@@ -46,6 +71,7 @@ export function createEventStreams(deps: {
   heartbeatMs: number;
   log: { warn(msg: string): void };
 }): EventStreams {
+  // Streams in the order they were opened (a Set keeps it): the first of a session is its oldest.
   const streams = new Set<OpenStream>();
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -114,9 +140,18 @@ export function createEventStreams(deps: {
   }
 
   return {
-    open(reply, auth) {
+    open(reply, auth, clientAddress) {
+      const address = clientAddressKey(clientAddress);
+      const ofSession = [...streams].filter((stream) => stream.sessionId === auth.sessionId);
+      const replaced = ofSession.slice(0, Math.max(0, ofSession.length - MAX_STREAMS_PER_SESSION + 1));
+      const ofAddress = [...streams].filter(
+        (stream) => stream.address === address && !replaced.includes(stream),
+      );
+      if (ofAddress.length >= MAX_STREAMS_PER_ADDRESS) throw new ApiError(429, 'too_many_requests');
+      for (const stream of replaced) end(stream);
       const stream: OpenStream = {
         sessionId: auth.sessionId,
+        address,
         subscriber: { role: auth.user.role, customerId: auth.user.customerId },
         body: new PassThrough(),
         // 'finish' too: an answer written to no socket (inject() in tests) may never report 'close'.

@@ -33,12 +33,19 @@ export async function listenLocally(app: FastifyInstance): Promise<string> {
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 
-/** Opens the stream; resolves once the server has answered (subscribed, for a 200). */
-export async function openEventStream(baseUrl: string, token?: string): Promise<SseStream> {
+/**
+ * Opens the stream; resolves once the server has answered (subscribed, for a 200). `requestHeaders` go with
+ * the request (an X-Forwarded-For names the client address, the test apps trusting the proxy).
+ */
+export async function openEventStream(
+  baseUrl: string,
+  token?: string,
+  requestHeaders: Record<string, string> = {},
+): Promise<SseStream> {
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     request(`${baseUrl}/api/v1/events`, {
       agent: false,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
+      headers: { ...requestHeaders, ...(token ? { authorization: `Bearer ${token}` } : {}) },
     })
       .on('response', resolve)
       .on('error', reject)

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedDevice } from '#server/db/seed.ts';
+import { MAX_STREAMS_PER_ADDRESS, MAX_STREAMS_PER_SESSION } from '#server/events/event-streams.ts';
 import { publishEvent } from '#server/events/publish.ts';
 import { mintSession, signDeviceToken, userIdByEmail } from '#server/test/contract-support.ts';
 import { customerIdOf, makeUser } from '#server/test/fixtures.ts';
@@ -254,5 +255,71 @@ describe('two server processes on one database', () => {
     } finally {
       await peer.close();
     }
+  });
+});
+
+/** Resolves when `ended` does, or fails after `ms`: the stream must end by itself, not at the next beat. */
+async function endsWithin(ended: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    ended,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the stream was still open after ${ms} ms`)), ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+describe('streams bounded per session and per client address', () => {
+  it(`ends the oldest stream of a session past ${MAX_STREAMS_PER_SESSION}, so a reload is never locked out`, async () => {
+    const token = await sessionOf(DEMO.customer);
+    const from = { 'x-forwarded-for': '203.0.113.10' };
+    const streams: SseStream[] = [];
+    for (let i = 0; i < MAX_STREAMS_PER_SESSION; i++)
+      streams.push(await openEventStream(baseUrl, token, from));
+    opened.push(...streams);
+    const newest = await openEventStream(baseUrl, token, from);
+    opened.push(newest);
+    expect(newest.status).toBe(200);
+    await endsWithin(streams[0]!.ended, 2_000);
+    // The others, and the new one, still receive what is published.
+    await publishEvent(t.database.db, { type: 'alert.acknowledged', alertId: 77, customerId: ownCustomer });
+    for (const stream of [...streams.slice(1), newest])
+      expect((await stream.next()).data).toMatchObject({ alertId: 77 });
+    for (const stream of [...streams, newest]) stream.close();
+  });
+
+  it(`refuses a stream from an address holding ${MAX_STREAMS_PER_ADDRESS} with 429, an IPv6 /64 counted as one`, async () => {
+    const network = (host: number) => ({ 'x-forwarded-for': `2001:db8:5e:0::${host.toString(16)}` });
+    const streams: SseStream[] = [];
+    for (let i = 0; i < MAX_STREAMS_PER_ADDRESS; i++) {
+      const stream = await openEventStream(baseUrl, await sessionOf(DEMO.care), network(i + 1));
+      expect(stream.status).toBe(200);
+      streams.push(stream);
+    }
+    opened.push(...streams);
+    const refused = await openEventStream(baseUrl, await sessionOf(DEMO.care), {
+      'x-forwarded-for': '2001:0DB8:005E::0abc',
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.refusal).toEqual({ status: 'error', message: 'too_many_requests', data: null });
+    // Another address is not held back.
+    const elsewhere = await openEventStream(baseUrl, await sessionOf(DEMO.care), {
+      'x-forwarded-for': '2001:db8:5e:1::1',
+    });
+    expect(elsewhere.status).toBe(200);
+    elsewhere.close();
+    // Once one closes, the address may open another.
+    streams[0]!.close();
+    for (let attempt = 0; ; attempt++) {
+      const again = await openEventStream(baseUrl, await sessionOf(DEMO.care), network(0xfff));
+      if (again.status === 200) {
+        again.close();
+        break;
+      }
+      expect(attempt).toBeLessThan(50);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    for (const stream of streams) stream.close();
   });
 });

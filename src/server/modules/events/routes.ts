@@ -25,7 +25,7 @@ export function eventsModule(deps: { bus: EventBus; streams: EventStreams }): Ap
         ]);
         clearTimeout(timer);
         if (!listening) throw new ApiError(503, 'service_unavailable');
-        return deps.streams.open(reply, auth);
+        return deps.streams.open(reply, auth, request.ip);
       },
     },
   };
