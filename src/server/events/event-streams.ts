@@ -2,9 +2,13 @@
  * The open Server-Sent Events answers of this process (GET /api/v1/events). Each one is a session's:
  * it receives the bus's events that session's user may see, and ends when the session does.
  *
- * One timer serves every stream: each beat checks all their sessions in one query (expired, revoked,
- * user disabled, or role or customer changed → the stream ends; the client's reconnect then meets a
- * 401) and writes a comment line, which keeps proxies and load balancers from closing an idle stream.
+ * A stream ends as soon as its session does: every change the session store hears (logout, password
+ * change, user disabled or edited, customer renamed; in this process or, through the NOTIFY the
+ * database sends when it commits, in any other) checks the sessions of the streams it concerns at once.
+ * One timer serves every stream besides: each beat checks all their sessions in one query (expired,
+ * revoked, user disabled, or role or customer changed → the stream ends; the client's reconnect then
+ * meets a 401) and writes a comment line, which keeps proxies and load balancers from closing an idle
+ * stream.
  *
  * Streams are bounded, so that no caller holds an unbounded share of the process's sockets and memory:
  * MAX_STREAMS_PER_SESSION per session, MAX_STREAMS_PER_ADDRESS per client address. The bounds are this
@@ -16,7 +20,7 @@ import type { FastifyReply } from 'fastify';
 import { describeError } from '../db/error-causes.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { ApiError } from '../http/envelope.ts';
-import type { AuthContext, SessionStore } from '../security/session-store.ts';
+import type { AuthContext, SessionChange, SessionStore } from '../security/session-store.ts';
 import type { EventBus } from './event-bus.ts';
 import { mayReceive, type PublishedEvent, type Subscriber, toLiveEvent } from './published-event.ts';
 
@@ -34,6 +38,7 @@ export interface EventStreams {
 
 interface OpenStream {
   sessionId: number;
+  userId: number;
   /** clientAddressKey of the address it was opened from. */
   address: string;
   subscriber: Subscriber;
@@ -65,9 +70,17 @@ export function sseFrame(event: PublishedEvent): string {
   return `event: ${live.type}\ndata: ${JSON.stringify(live)}\n\n`;
 }
 
+/** Whether a change may concern this stream's session. */
+function concerns(change: SessionChange, stream: OpenStream): boolean {
+  if ('sessionId' in change) return change.sessionId === stream.sessionId;
+  if ('userId' in change) return change.userId === stream.userId;
+  if ('customerId' in change) return change.customerId === stream.subscriber.customerId;
+  return true;
+}
+
 export function createEventStreams(deps: {
   bus: EventBus;
-  sessions: Pick<SessionStore, 'stillLive'>;
+  sessions: Pick<SessionStore, 'stillLive' | 'onChange'>;
   heartbeatMs: number;
   log: { warn(msg: string): void };
 }): EventStreams {
@@ -75,6 +88,14 @@ export function createEventStreams(deps: {
   const streams = new Set<OpenStream>();
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
+  // A change made in this process is heard before its transaction commits: the check it starts may
+  // still see the session live. On PostgreSQL the NOTIFY sent at commit is heard again afterwards (by
+  // every process, this one too) and checks again; on the embedded PGlite the check waits for the one
+  // connection, which the changing transaction holds until it has committed.
+  const stopFollowing = deps.sessions.onChange((change) => {
+    const concerned = [...streams].filter((stream) => concerns(change, stream));
+    if (concerned.length > 0) void endStale(concerned);
+  });
 
   function end(stream: OpenStream) {
     if (!streams.delete(stream)) return;
@@ -104,24 +125,27 @@ export function createEventStreams(deps: {
     }
   }
 
-  async function checkAndBeat() {
+  /** Ends those of `candidates` whose session has ended, or whose user's role or customer changed. */
+  async function endStale(candidates: OpenStream[]): Promise<void> {
     let live: Awaited<ReturnType<SessionStore['stillLive']>>;
     try {
-      live = await deps.sessions.stillLive([...new Set([...streams].map((stream) => stream.sessionId))]);
+      live = await deps.sessions.stillLive([...new Set(candidates.map((stream) => stream.sessionId))]);
     } catch (error) {
       // The database is away: no event can be published either; keep the streams and check next beat.
       deps.log.warn(`live events: session check failed: ${describeError(error)}`);
-      for (const stream of streams) write(stream, ': heartbeat\n\n');
       return;
     }
-    for (const stream of [...streams]) {
+    for (const stream of candidates) {
       const now = live.get(stream.sessionId);
       if (!now || now.role !== stream.subscriber.role || now.customerId !== stream.subscriber.customerId) {
         end(stream);
-      } else {
-        write(stream, ': heartbeat\n\n');
       }
     }
+  }
+
+  async function checkAndBeat() {
+    await endStale([...streams]);
+    for (const stream of [...streams]) write(stream, ': heartbeat\n\n');
   }
 
   function start() {
@@ -151,6 +175,7 @@ export function createEventStreams(deps: {
       for (const stream of replaced) end(stream);
       const stream: OpenStream = {
         sessionId: auth.sessionId,
+        userId: auth.user.id,
         address,
         subscriber: { role: auth.user.role, customerId: auth.user.customerId },
         body: new PassThrough(),
@@ -178,6 +203,7 @@ export function createEventStreams(deps: {
       );
     },
     async closeAll() {
+      stopFollowing();
       const closing = [...streams];
       for (const stream of closing) end(stream);
       // Bounded: an answer whose client stopped reading may never finish, and must not hold the shutdown.

@@ -36,6 +36,8 @@ const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 /** Whose sessions a change may have altered: a user's, a customer's users', or (subject unknown) everyone's. */
 export type AuthChange = { userId: number } | { customerId: number } | { everyone: true };
+/** A change as the session store's listeners hear it: an AuthChange, or one session ended here. */
+export type SessionChange = AuthChange | { sessionId: number };
 
 /** Writes take the transaction they belong to (login and logout commit with their audit entry). */
 export interface SessionStore {
@@ -59,6 +61,12 @@ export interface SessionStore {
    * answers, the event stream, that outlast the request that authenticated them). Does not count as use.
    */
   stillLive(sessionIds: number[]): Promise<Map<number, Pick<AuthUser, 'role' | 'customerId'>>>;
+  /**
+   * Calls `listener` with every change this store hears: made in this process (heard when it is made,
+   * possibly before its transaction commits) or announced by another (heard after it committed).
+   * Answers the function that stops it.
+   */
+  onChange(listener: (change: SessionChange) => void): () => void;
 }
 
 /**
@@ -87,6 +95,10 @@ export function createSessionStore(
 ): SessionStore {
   const cache = createSessionCache({ ttlMs: options.cacheSeconds * 1000, maxEntries: 10_000 });
   cache.setUsable(false);
+  const listeners = new Set<(change: SessionChange) => void>();
+  const announce = (change: SessionChange) => {
+    for (const listener of listeners) listener(change);
+  };
   return {
     async create(tx, userId, request) {
       const token = newToken();
@@ -151,11 +163,13 @@ export function createSessionStore(
 
     async revoke(tx, sessionId) {
       cache.forgetSession(sessionId);
+      announce({ sessionId });
       await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
     },
 
     async revokeAllForUser(tx, userId, exceptSessionId) {
       cache.forgetUser(userId);
+      announce({ userId });
       await tx
         .update(sessions)
         .set({ revokedAt: new Date() })
@@ -172,6 +186,7 @@ export function createSessionStore(
       if ('userId' in change) cache.forgetUser(change.userId);
       else if ('customerId' in change) cache.forgetCustomer(change.customerId);
       else cache.forgetAll();
+      announce(change);
     },
 
     hearsOtherProcesses(hears) {
@@ -191,6 +206,11 @@ export function createSessionStore(
       for (const row of rows)
         if (isRole(row.role)) live.set(row.sessionId, { role: row.role, customerId: row.customerId });
       return live;
+    },
+
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 }

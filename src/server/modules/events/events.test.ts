@@ -9,7 +9,14 @@ import { publishEvent } from '#server/events/publish.ts';
 import { mintSession, signDeviceToken, userIdByEmail } from '#server/test/contract-support.ts';
 import { customerIdOf, makeUser } from '#server/test/fixtures.ts';
 import { listenLocally, openEventStream, type SseStream } from '#server/test/sse-client.ts';
-import { createPeerApp, createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
+import {
+  createPeerApp,
+  createTestApp,
+  DEMO,
+  DEMO_PASSWORD,
+  formBody,
+  type TestApp,
+} from '#server/test/test-app.ts';
 import { ingestionClaims } from '#shared/ingestion/claims.ts';
 
 let t: TestApp;
@@ -225,11 +232,12 @@ describe('GET /api/v1/events', () => {
     const doomed = await subscribe(await mintSession(t, userId));
     const survivor = await subscribe(await sessionOf(DEMO.customer));
     await t.database.pool.query('update users set deleted_at = now() where id = $1', [userId]);
+    // Ended by the next beat, or at once on PostgreSQL, whose trigger announces the change.
     await doomed.ended;
-    // The beat that ended one stream kept the other: it carries on and still receives events.
+    // The check that ended one stream kept the other: it carries on, beats and still receives events.
     const record = await ingest(t.app, ownDevice);
     expect(await survivor.next()).toMatchObject({ data: { recordIds: [record] } });
-    expect(survivor.heartbeats()).toBeGreaterThan(0);
+    await expect.poll(() => survivor.heartbeats(), { timeout: 5_000 }).toBeGreaterThan(0);
     survivor.close();
   });
 });
@@ -322,4 +330,87 @@ describe('streams bounded per session and per client address', () => {
     }
     for (const stream of streams) stream.close();
   });
+});
+
+describe('a stream ends as soon as its session does, long before the next heartbeat', () => {
+  let slow: TestApp;
+  let slowUrl: string;
+  const PROMPTLY_MS = 3_000;
+
+  beforeAll(async () => {
+    slow = await createTestApp({ EVENTS_HEARTBEAT_SECONDS: '600' });
+    slowUrl = await listenLocally(slow.app);
+  });
+  afterAll(async () => {
+    for (const stream of opened) stream.close();
+    await slow?.close();
+  });
+
+  async function slowStream(token: string): Promise<SseStream> {
+    const stream = await openEventStream(slowUrl, token);
+    expect(stream.status).toBe(200);
+    opened.push(stream);
+    return stream;
+  }
+
+  it('at logout', async () => {
+    const token = await slow.login(DEMO.customer);
+    const stream = await slowStream(token);
+    expect((await slow.as(token, { method: 'POST', url: '/api/v1/auth/logout' })).statusCode).toBe(200);
+    await endsWithin(stream.ended, PROMPTLY_MS);
+  });
+
+  it("at a password change, for the user's other sessions, and keeps the one that made it", async () => {
+    const changing = await slow.login(DEMO.care);
+    const other = await slow.login(DEMO.care);
+    const kept = await slowStream(changing);
+    const ended = await slowStream(other);
+    const changed = await slow.as(changing, {
+      method: 'PUT',
+      url: '/api/v1/auth/me',
+      ...formBody({
+        name: 'Customer Care',
+        email: DEMO.care,
+        new_password: DEMO_PASSWORD,
+        repeat_new_password: DEMO_PASSWORD,
+      }),
+    });
+    expect(changed.statusCode).toBe(200);
+    await endsWithin(ended.ended, PROMPTLY_MS);
+    await publishEvent(slow.database.db, { type: 'alert.raised', alertId: 78, customerId: null });
+    expect((await kept.next()).data).toMatchObject({ alertId: 78 });
+    kept.close();
+  });
+
+  it('when the user is disabled', async () => {
+    const customerId = await customerIdOf(slow, DEMO.customer);
+    const userId = await makeUser(slow, customerId);
+    const stream = await slowStream(await mintSession(slow, userId));
+    const admin = await slow.login(DEMO.admin);
+    const disabled = await slow.as(admin, {
+      method: 'DELETE',
+      url: `/api/v1/customers/${customerId}/users/${userId}`,
+    });
+    expect(disabled.statusCode).toBe(200);
+    await endsWithin(stream.ended, PROMPTLY_MS);
+  });
+
+  // Two processes on one PostgreSQL: the revocation's NOTIFY reaches the other one (the embedded PGlite
+  // is one process's alone).
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'on another server process, when the session ends through this one',
+    async () => {
+      const peer = await createPeerApp(slow, { EVENTS_HEARTBEAT_SECONDS: '600' });
+      try {
+        const token = await slow.login(DEMO.customer);
+        const onPeer = await openEventStream(await listenLocally(peer.app), token);
+        opened.push(onPeer);
+        expect(onPeer.status).toBe(200);
+        expect((await slow.as(token, { method: 'POST', url: '/api/v1/auth/logout' })).statusCode).toBe(200);
+        await endsWithin(onPeer.ended, PROMPTLY_MS);
+      } finally {
+        await peer.close();
+      }
+    },
+  );
 });
