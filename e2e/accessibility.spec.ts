@@ -12,7 +12,7 @@ import {
 } from './fixtures.ts';
 
 /*
- * Issue 7, accessibility: axe (WCAG 2.1 A and AA) on every screen and dialog must find no serious or
+ * Accessibility: axe (WCAG 2.1 A and AA) on every screen and dialog must find no serious or
  * critical violation, and the app must be usable with the keyboard alone.
  *
  * The screens come from the route tree (src/client/routes):
@@ -25,7 +25,7 @@ import {
  * listboxes, disable / enable user, assign device, delete certificate, profile updated, the
  * verification modal (anchored and not yet sent), the details card, the mobile menu drawer.
  * Not here, on purpose:
- *   - forgot / reset password and a 404 page: the app has none (SPEC §2 sends any unknown path to
+ *   - forgot / reset password and a 404 page: the app has none (docs/product.md §2 sends any unknown path to
  *     the dashboard, covered by guards.spec.ts);
  *   - the not-authorised view (a page the session's modules or abilities do not grant) is checked
  *     below with a customer user on a staff-only list.

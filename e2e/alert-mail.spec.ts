@@ -6,7 +6,7 @@ import { DEMO, loginAs } from './fixtures.ts';
 import { caughtMails } from './mail-catcher.ts';
 
 /*
- * Issue 13, end to end: a failed cycle a device posts raises an alert that the open app shows at once
+ * End to end: a failed cycle a device posts raises an alert that the open app shows at once
  * (the bell's count goes up without a reload), and an e-mail in the
  * recipient's language reaches the suite's real SMTP server. The super admin opts in to failed-cycle
  * mails in Italian for the test and is put back to the default at the end.

@@ -241,7 +241,8 @@ test.describe('certificates', () => {
     await dropFile(page, 'copia.pdf', 'application/pdf', await makePdf('copia'));
     await uploadButton(page).click();
     const message = 'A certificate with this lot number and validated treatment number already exists';
-    // One alert, the form's own (docs/decisions.md, form alerts), naming the field's problem.
+    // One alert, the form's own (docs/adr/0015-dates-forms-and-abilities-in-the-client.md), naming the
+    // field's problem.
     await expect(toast(page, 'Verify inserted data')).toContainText(message);
     await expect(page.getByRole('alert').filter({ hasText: 'Check data you entered' })).toHaveCount(0);
     // The form is back with the values and the message on the field.

@@ -39,7 +39,7 @@ test.describe('customer users', () => {
     await expect(page).toHaveURL(`/customers/${customer.id}/users/new`);
     await expect(page.getByRole('heading', { name: 'New user' })).toBeVisible();
 
-    // Invalid submit: the alert and every message (SPEC §5); a new user needs a password.
+    // Invalid submit: the alert and every message (docs/product.md §5); a new user needs a password.
     await saveButton(page).click();
     await expect(toastWith(page, 'Verify inserted data')).toBeVisible();
     await expectFieldError(nameField(page), "User's name is mandatory");

@@ -40,7 +40,7 @@ test.describe('customers', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Insert a new customer' })).toBeVisible();
     await expect(tabs(page)).toHaveCount(0);
 
-    // An invalid submit makes no call and shows the alert plus each field's message (SPEC §5).
+    // An invalid submit makes no call and shows the alert plus each field's message (docs/product.md §5).
     await field(page, /^Email/).fill('not-an-email');
     // Blur first: the helper text that appears on blur moves the button.
     await field(page, /^Email/).blur();

@@ -5,7 +5,7 @@ import { pdfQrCodes } from '#server/test/pdf-qr.ts';
 import { DEMO, inItalian, loginAs, logout, waitForMinedRecord } from './fixtures.ts';
 
 /*
- * The cycle report PDF of one record (issue 17): downloaded from the record's details, its QR code
+ * The cycle report PDF of one record: downloaded from the record's details, its QR code
  * decoded as a phone would and opened logged out: the public /verify page passes every check. In
  * Italian, from the verification modal, the PDF speaks Italian.
  */

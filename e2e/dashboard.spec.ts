@@ -26,7 +26,7 @@ async function readBatchCards(page: Page): Promise<BatchOnPage[]> {
   );
 }
 
-/** SPEC §2 / §9: green under 80 % of batch_quantity, orange below 100 %, red from 100 %. */
+/** docs/product.md §2 / §9: green under 80 % of batch_quantity, orange below 100 %, red from 100 %. */
 function expectedLevel(count: number, quantity: number): string {
   if (count / quantity < 0.8) return 'ok';
   if (count / quantity < 1) return 'warning';
@@ -56,7 +56,7 @@ test.describe('dashboard', () => {
     await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${name}` })).toBeVisible();
 
     const totals = page.getByRole('region', { name: 'Totals' });
-    // The four counts and the devices with missing records (issue 13, e2e/device-gaps.spec.ts).
+    // The four counts and the devices with missing records (e2e/device-gaps.spec.ts).
     await expect(totals.getByRole('region')).toHaveCount(COUNT_CARDS.length + 1);
     for (const label of COUNT_CARDS) {
       const card = totals.getByRole('region', { name: label, exact: true });

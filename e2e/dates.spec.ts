@@ -19,9 +19,10 @@ async function expectDateTimes(table: Locator, column: number): Promise<void> {
 }
 
 /**
- * One date policy (docs/decisions.md): an instant is yyyy-MM-dd HH:mm:ss and a day yyyy-MM-dd in every
- * language, in lists, the audit trail, history panels and pickers alike. Checked in Italian, whose
- * pickers used to read dd/MM/yyyy and whose audit trail used to read 24/11/26, 14:30.
+ * One date policy (docs/adr/0015-dates-forms-and-abilities-in-the-client.md): an instant is yyyy-MM-dd
+ * HH:mm:ss and a day yyyy-MM-dd in every language, in lists, the audit trail, history panels and pickers
+ * alike. Checked in Italian, whose pickers used to read dd/MM/yyyy and whose audit trail used to read
+ * 24/11/26, 14:30.
  */
 test.describe('dates', () => {
   test('lists, audit trail, history and pickers read the same in Italian', async ({ page, request }) => {

@@ -5,7 +5,7 @@ import { apiCreateCustomer, apiProductIdOfType, apiToken } from './customers-hel
 import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 /*
- * Gaps and order (issue 13): a device of the test's own sends signed records through the ingestion API
+ * Gaps and order: a device of the test's own sends signed records through the ingestion API
  * (the device simulator's record builder) with progressive ids 1, 2, 5 and then 3; its page shows the
  * missing id 4 and the late record 3, the dashboard counts the device among those with missing records
  * and its card leads to their records, and the late record's details say it arrived out of order.

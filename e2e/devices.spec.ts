@@ -2,13 +2,13 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { DEMO, loginAs, switchToItalian } from './fixtures.ts';
 
 /*
- * Customer devices (SPEC §2): create, keys generated in the browser, save, test JWT accepted by the
- * ingestion call, reassignment, and what each role may do on the device page. Every test works on
+ * Customer devices (docs/product.md §2): create, keys generated in the browser, save, test JWT accepted by
+ * the ingestion call, reassignment, and what each role may do on the device page. Every test works on
  * customers and devices it creates itself (unique names and serials), so the demo data stays as seeded.
  */
 
 const unique = () => Math.random().toString(36).slice(2, 7).toUpperCase().padEnd(5, 'X');
-/** 8 characters, as the SPEC requires. */
+/** 8 characters, as docs/product.md §5 requires. */
 const newSerial = () => `E2E${unique()}`;
 
 async function bearer(page: Page): Promise<Record<string, string>> {
@@ -154,11 +154,6 @@ test.describe('customer devices', () => {
 
     // The browser's test token is accepted by the device ingestion call (public key 2 is saved).
     const ingest = await page.request.post('/api/v1/ingest/sterilizations', { data: { token } });
-    // The ingestion handler belongs to issue 4 (sterilization records); a build without it answers 501.
-    test.fixme(
-      ingest.status() === 501,
-      'ingestion handler not implemented yet (issue 4, sterilization records)',
-    );
     expect(ingest.status(), await ingest.text()).toBe(200);
     const stored = (await ingest.json()) as {
       data: Array<{ device_serial: string; progressive_id: number }>;

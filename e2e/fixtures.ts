@@ -27,7 +27,7 @@ export async function submitLogin(page: Page, email: string, password = DEMO_PAS
   await loginButton(page).click();
 }
 
-/** The user stored by the app after login (SPEC §1: the session lives in localStorage). */
+/** The user stored by the app after login (docs/product.md §1: the session lives in localStorage). */
 export async function sessionUser(page: Page): Promise<{ name: string; email: string; role: string }> {
   const raw = await page.evaluate(() => localStorage.getItem('uvtrace.session'));
   expect(raw, 'a session in localStorage').not.toBeNull();

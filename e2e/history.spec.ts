@@ -13,7 +13,7 @@ import { DEMO, inItalian, loginAs } from './fixtures.ts';
 /**
  * History panels name what an entry refers to by id, as the rest of the app does: a product by its
  * type, a customer by name, a role by its name (they used to read "Tipo di prodotto: → 2", "Id
- * cliente: → 7"). In Italian (issue 15 item 11).
+ * cliente: → 7"). In Italian.
  */
 test('a device history names its product type and customers in words', async ({ page, request }) => {
   const token = await apiToken(request);

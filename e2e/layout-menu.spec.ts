@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { DEMO, loginAs, mainMenu } from './fixtures.ts';
 
-/** SPEC §2 Layout + the module matrix: profile, dashboard, the granted modules, blockchain. */
+/** docs/product.md §2 Layout and §6 menu modules: profile, dashboard, the granted modules, blockchain. */
 const ALL_MODULES = [
   ['Customers', '/customers'],
   ['Users', '/users'],
@@ -16,7 +16,7 @@ const ALL_MODULES = [
   ['E-mail outbox', '/outbox'],
 ] as const;
 
-// Recall by lot comes with the sterilizations module (docs/decisions.md, "Lot compliance and recall").
+// Recall by lot comes with the sterilizations module (docs/adr/0024-lot-compliance-and-recall.md).
 const EXPECTED: Record<keyof typeof DEMO, readonly string[]> = {
   super: [
     'Customers',

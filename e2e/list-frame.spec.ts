@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { DEMO, loginAs, mainMenu, switchToItalian } from './fixtures.ts';
 
 /*
- * Issue 15, the one list frame: a failed load says so and retries (item 5).
+ * The one list frame: a failed load says so and retries.
  */
 
 /** Makes GET `path` (the list call itself, any query string) fail until the returned function is called. */

@@ -13,7 +13,7 @@ import {
 import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 /*
- * Issue 15 item 12: every list has a free-text search, kept in the URL as `q`.
+ * Every list of a small table has a free-text search, kept in the URL as `q`.
  */
 
 const searchBox = (page: Page, label = 'Search') => page.getByRole('textbox', { name: label, exact: true });

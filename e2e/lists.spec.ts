@@ -2,7 +2,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { DEMO, loginAs } from './fixtures.ts';
 
 /*
- * The devices and products lists (SPEC §2): columns, sorting and paging kept in the URL (a reload
+ * The devices and products lists (docs/product.md §2): columns, sorting and paging kept in the URL (a reload
  * shows the same page), paginators above and below, and the devices row-click rule per role. The
  * paging test adds devices to a customer of its own until the list has more than one page.
  */

@@ -5,7 +5,7 @@ import { apiCreateCustomer, apiProductIdOfType, apiToken, unique } from './custo
 import { DEMO, loginAs } from './fixtures.ts';
 
 /*
- * Live updates (issue 13): a record a device posts reaches an open sterilization list without a
+ * Live updates: a record a device posts reaches an open sterilization list without a
  * reload. The list as it opens (page 1, newest first) shows it by itself; a paged list keeps its rows
  * and offers "N new records" instead.
  */

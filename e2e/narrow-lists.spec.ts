@@ -12,7 +12,7 @@ import {
 import { DEMO, loginAs, mainMenu } from './fixtures.ts';
 
 /*
- * Issue 15 item 2: every list is usable on a 390 px phone. Each list shows its rows as cards (the
+ * Every list is usable on a 390 px phone. Each list shows its rows as cards (the
  * list frame's narrow layout), the document does not scroll sideways, every control of the page —
  * the row actions first — lies within the viewport, and axe (WCAG 2.1 AA) finds nothing serious.
  * A screenshot of each is attached to the report (geometry is asserted, not pixels: fonts differ

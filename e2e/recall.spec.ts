@@ -3,7 +3,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { DEMO, DEMO_PASSWORD, inItalian, loginAs, mainMenu } from './fixtures.ts';
 
 /*
- * Lot compliance and recall by lot (issue 13): the lot filter of the sterilization list (in the URL,
+ * Lot compliance and recall by lot: the lot filter of the sterilization list (in the URL,
  * kept by a reload), the flag in the details card and the verification modal, the recall screen in
  * English and Italian with its counts per customer, and a certificate row's link to its lot's recall.
  * The demo seed has no certificates, so every seeded record with a lot is uncertified; the one

@@ -4,7 +4,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { DEMO, DEMO_PASSWORD, loginAs, logout, mainMenu } from './fixtures.ts';
 
 /*
- * Signed compliance reports (issue 14): a clinic user generates its month's report from the Reports
+ * Signed compliance reports: a clinic user generates its month's report from the Reports
  * menu entry and signs it as reviewed; an admin signs it as approved from the customer page; both
  * signed versions download, each with its signatures printed on the pages. Reports are immutable by
  * design, so the ones made here stay (the list is sorted newest first, and this run's is the top row).

@@ -3,7 +3,7 @@ import { apiCreateCustomer, apiToken, unique } from './customers-helpers.ts';
 import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 /*
- * Issue 12, routes as the router intends: an id in the path is parsed once by its route (anything but
+ * Routes as the router intends: an id in the path is parsed once by its route (anything but
  * a positive integer is not found, which leads to the dashboard as every unknown path does), and a
  * page whose loader fails shows the shared error with a retry.
  */

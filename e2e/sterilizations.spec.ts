@@ -3,7 +3,7 @@ import { type APIRequestContext, type Download, expect, type Page, test } from '
 import { DEMO, loginAs, logout, mainMenu, submitLogin } from './fixtures.ts';
 
 /*
- * The sterilization list (SPEC §2): filters, sort and page in the URL (a reload and a link opened
+ * The sterilization list (docs/product.md §2): filters, sort and page in the URL (a reload and a link opened
  * logged out show the same view), a customer user confined to their customer, the details card and
  * the filtered CSV export. Reads the seeded demo records only; changes nothing.
  */

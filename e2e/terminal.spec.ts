@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 
 /*
- * Issue 15 items 13 and 14, the terminal side of the product, checked on real processes.
+ * The terminal side of the product, checked on real processes.
  * Item 13: the server `npm start` runs (src/server/main.ts; scripts/start.ts only builds the app
  * first) prints one readable line per event on a terminal — a pseudo-terminal made by util-linux
  * `script` — and pino's JSON lines when its output is a pipe; either way the banner and the log's

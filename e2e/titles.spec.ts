@@ -3,7 +3,7 @@ import { apiToken } from './customers-helpers.ts';
 import { DEMO, loginAs, switchToItalian } from './fixtures.ts';
 
 /*
- * Every screen names the browser tab `<screen> · uvtrace` (issue 15 item 12), in the current language:
+ * Every screen names the browser tab `<screen> · uvtrace`, in the current language:
  * the public pages logged out, every other screen as SUPER_ADMIN, a detail page with its entity's
  * name, a page the role may not see, an id that does not exist, and the switch to Italian.
  */
@@ -63,7 +63,7 @@ test.describe('browser tab titles', () => {
       ['/blockchain', 'Blockchain seal · uvtrace'],
       ['/verify', 'Verify a record · uvtrace'],
       ['/download/sterilizations-ok', 'Download · uvtrace'],
-      // A path that does not exist goes to the dashboard (SPEC §2).
+      // A path that does not exist goes to the dashboard (docs/product.md §2).
       ['/no-such-page', 'Dashboard · uvtrace'],
     ];
     for (const [path, title] of screens) await expectTitleAt(page, path, title);

@@ -11,7 +11,7 @@ import { devnetControl } from './devnet-control.ts';
 import { DEMO, loginAs } from './fixtures.ts';
 
 /*
- * The "data integrity verification" modal (SPEC §2, issue 5) against the real server, its embedded
+ * The "data integrity verification" modal (docs/product.md §2) against the real server, its embedded
  * devnet and anchor worker: the demo records of blockchain-enabled clinics are anchored a few seconds
  * after start. The browser computes the hashes and reads the transaction from the chain itself.
  */
@@ -174,7 +174,7 @@ test.describe('data integrity verification', () => {
     await expect(modal.getByTestId('integrity-leaf')).not.toContainText(leaf);
     await expect(modal.locator('[data-check="root_match"]')).toHaveAttribute('data-status', 'fail');
     await expect(modal.getByTestId('integrity-server')).toContainText('same control strings');
-    // Issue 15: the changed field is marked with the stored value; the proof is not offered for edits.
+    // The changed field is marked with the stored value; the proof is not offered for edits.
     await expect(modal.getByTestId('integrity-changed')).toHaveText('1 field differs from the stored record');
     await expect(modal.locator('[data-changed="true"]')).toHaveCount(1);
     await expect(energy).toHaveAccessibleDescription(`Stored value: ${record.supplied_energy}`);
@@ -239,7 +239,7 @@ test.describe('data integrity verification', () => {
     await page.goto(`/sterilizations?customerId=${customerId}`);
     await firstRow(page).getByRole('button', { name: 'Verify data' }).click();
     const modal = dialog(page);
-    // Issue 15: such records are never anchored; "it requires some time" would be untrue.
+    // Such records are never anchored; "it requires some time" would be untrue.
     await expect(modal.getByText('Blockchain is not enabled for this customer')).toBeVisible();
     await expect(modal.getByText('Data not yet sent')).toHaveCount(0);
     await expect(modal.getByText('It requires some time')).toHaveCount(0);

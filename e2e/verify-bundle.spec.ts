@@ -3,7 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { DEMO, loginAs, logout, switchToItalian } from './fixtures.ts';
 
 /*
- * Proof bundles (issue 17): the sterilization list's "Download proofs" for its filters, then, logged
+ * Proof bundles: the sterilization list's "Download proofs" for its filters, then, logged
  * out and with our API unreachable, the public /verify page checks the first 200 records of the bundle
  * in its Web Worker; with one record edited, exactly that record fails.
  */

@@ -3,7 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { DEMO, loginAs, logout, mainMenu, switchToItalian, waitForMinedRecord } from './fixtures.ts';
 
 /*
- * The public verification page /verify (issue 17): a visitor without an account checks a proof receipt
+ * The public verification page /verify: a visitor without an account checks a proof receipt
  * (the modal's downloaded file, or a link carrying it in the URL fragment) against the chain, with our
  * API unreachable. The receipt comes from the modal of a MINED record, as a customer would get it.
  */

@@ -1,9 +1,9 @@
 /**
- * The layout's import rules, enforced instead of remembered (docs/decisions.md, "Boundaries"):
+ * The layout's import rules, enforced instead of remembered (docs/adr/0003-server-layout-and-boundaries.md):
  * - src/shared is isomorphic: it imports neither the server, nor the client, nor node: modules;
  * - the server never imports the client, the client never imports the server;
  * - a client feature does not import another feature, a server module does not import another module
- *   (what two of them need lives in src/client/components|lib or src/server/http|auth|db …).
+ *   (what two of them need lives in src/client/components|lib or src/server/http|security|db …).
  * Run by `npm run lint`; exits 1 and lists every import that breaks a rule.
  */
 import { readdirSync, readFileSync } from 'node:fs';

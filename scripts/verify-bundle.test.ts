@@ -1,4 +1,4 @@
-// Proof bundles (issue 17) against the embedded devnet: 40 records in two blocks anchored with the
+// Proof bundles against the embedded devnet: 40 records in two blocks anchored with the
 // server's chain helpers and one record not anchored, verified by the shared bundle verifier (what the
 // /verify page's worker runs) and by `npm run verify-receipt` (its exit codes), with one record edited.
 import { execFile } from 'node:child_process';

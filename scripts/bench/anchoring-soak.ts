@@ -1,6 +1,6 @@
 /**
- * Does anchoring keep up with ingestion? (issue 5: 300 records/s.) Not a test: prints figures
- * (README "Benchmarks").
+ * Does anchoring keep up with ingestion? (Target: 300 records/s.) Not a test: prints figures
+ * (docs/benchmarks.md).
  *
  *   node scripts/bench/anchoring-soak.ts [--rate 300] [--duration 300] [--sample 5] [--postgres]
  *

@@ -1,7 +1,7 @@
 /**
  * Prints the gzip size of the JavaScript a first visit loads (the entry and its static imports) and of
  * each lazily loaded chunk (route-level code splitting), from the Vite manifest of `npm run build`.
- * Targets (issue: foundation): initial ≤ 200 kB gzip, each route chunk ≤ 80 kB gzip.
+ * Targets (docs/benchmarks.md): initial ≤ 200 kB gzip, each route chunk ≤ 80 kB gzip.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
- * A proof bundle of 10,000 records verified in the browser (issue 17): target ≤ 10 s. Not a test:
- * prints figures (README "Benchmarks").
+ * A proof bundle of 10,000 records verified in the browser: target ≤ 10 s. Not a test:
+ * prints figures (docs/benchmarks.md).
  *
  *   npm run build && node scripts/bench/bundle-verify.ts [--records 10000] [--block 1000] [--runs 3]
  *

@@ -1,5 +1,5 @@
 /**
- * Faults (issue 7): the server killed with SIGKILL while devices post records and while a large
+ * Faults: the server killed with SIGKILL while devices post records and while a large
  * certificate uploads, and the database restarted under load. Each scenario checks its outcome with
  * SQL and exits non-zero when it fails. Not a test (it takes minutes): prints markdown tables.
  *

@@ -1,7 +1,7 @@
 /**
- * The ingestion limit (issue 16): the most signed records per second the server takes on PostgreSQL,
+ * The ingestion limit: the most signed records per second the server takes on PostgreSQL,
  * one record per token and in batches, with the anchor worker on. Not a test: prints figures
- * (README "Benchmarks").
+ * (docs/benchmarks.md).
  *
  *   npm run bench:ingestion -- [--single 12000] [--batches 600] [--batch-size 50] [--concurrency 16] [--devices 32] [--workers 1]
  *

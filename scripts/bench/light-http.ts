@@ -3,8 +3,8 @@
  * into one buffer. The load generator shares this machine's two cores with the server and PostgreSQL,
  * and fetch (undici with WHATWG streams, headers and an AbortSignal per call) cost it about 1 ms of CPU
  * a request: a third of a core at 300 requests/s, taken from the system it measures. A real deployment's
- * clients run elsewhere; this client costs a fraction of that (docs/decisions.md, "A lighter load
- * generator").
+ * clients run elsewhere; this client costs a fraction of that
+ * (docs/adr/0028-fewer-round-trips-per-request.md).
  */
 import http from 'node:http';
 

@@ -1,5 +1,5 @@
 /**
- * Load (issue 7): concurrent virtual users against the real server, started as its own process the
+ * Load: concurrent virtual users against the real server, started as its own process the
  * way production runs it, for a few minutes; then every record a device had acknowledged is looked
  * up in the database. Exits non-zero when any answer was a 5xx (or no answer), when a request the
  * users were allowed to make was refused, or when a record is lost, duplicated or half-counted.
@@ -24,7 +24,7 @@
  * reach the per-address rate limits. `--workers N` (PostgreSQL only) starts the server as
  * `main.ts --workers N`: N processes sharing one port, as behind a load balancer.
  *
- * Profile (issue 16): the server runs with SERVER_TIMING=true, and the report says per kind of request
+ * Profile: the server runs with SERVER_TIMING=true, and the report says per kind of request
  * where its time went: round trips to the database, time in them, time waiting for a pooled connection,
  * the server's own part (handler and event loop) and what the client waited beyond the server's answer
  * (network, and the queue before the server routed the request); plus the CPU the server processes,

@@ -1,6 +1,6 @@
 /**
  * Login latency at 4 concurrent logins (argon2id included), against a server started here on a
- * throwaway embedded database. Target (foundation issue): p95 ≤ 100 ms. Not a test: prints figures.
+ * throwaway embedded database. Target (docs/benchmarks.md): p95 ≤ 100 ms. Not a test: prints figures.
  *   node scripts/bench/login.ts [--requests 200]
  */
 import { mkdtempSync, rmSync } from 'node:fs';

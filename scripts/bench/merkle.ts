@@ -1,6 +1,6 @@
 /**
- * The Merkle root of one blockchain data block of 100,000 records (issue 5): target ≤ 2 s, and the
- * server keeps answering while it is made. Not a test: prints figures (README "Benchmarks").
+ * The Merkle root of one blockchain data block of 100,000 records: target ≤ 2 s, and the
+ * server keeps answering while it is made. Not a test: prints figures (docs/benchmarks.md).
  *
  *   node scripts/bench/merkle.ts [--leaves 100000] [--postgres]
  *

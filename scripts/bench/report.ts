@@ -1,6 +1,6 @@
 /**
- * A compliance report of a clinic's month of 10,000 cycles (issue 14): target ≤ 5 s from the request's
- * figures to the PDF's bytes. Not a test: prints figures (README "Benchmarks").
+ * A compliance report of a clinic's month of 10,000 cycles: target ≤ 5 s from the request's
+ * figures to the PDF's bytes. Not a test: prints figures (docs/benchmarks.md).
  *
  *   node scripts/bench/report.ts [--cycles 10000] [--failed-share 0.03] [--gap-every 200] [--postgres]
  *

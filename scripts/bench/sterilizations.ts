@@ -1,7 +1,7 @@
 /**
- * Sterilization list and export at scale (issue 4). Seeds N sterilizations (default 1,000,000) into a
+ * Sterilization list and export at scale. Seeds N sterilizations (default 1,000,000) into a
  * throwaway database, starts the server as its own process, and measures with autocannon at 10
- * connections. Not a test: prints a markdown table (figures recorded in the README).
+ * connections. Not a test: prints a markdown table (figures in docs/benchmarks.md).
  *
  *   node scripts/bench/sterilizations.ts [--rows 1000000] [--duration 10] [--postgres] [--gaps-only]
  *     [--keep | --database NAME] [--export-seconds S]
@@ -17,7 +17,7 @@
  * - GET /api/v1/sterilizations page 1 (default sort), customer + 30-day window, page 1000: p95/p99;
  * - a full CSV export (sterilizations-filtered, no filter): rows/s and server RSS growth;
  * - GET /api/v1/health p99 while a second full export runs;
- * - gaps and order (issue 13): GET /api/v1/devices/{id}/gaps of the device with the most records, made
+ * - gaps and order: GET /api/v1/devices/{id}/gaps of the device with the most records, made
  *   to miss every 97th progressive id (a thousand or so ranges), and the list's anomaly filters; also
  *   the gap read's own queries in process, without HTTP (--gaps-only measures only these).
  * The server runs without the anchor worker (ANCHOR_ENABLED=false): anchoring the million freshly

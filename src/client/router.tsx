@@ -21,7 +21,7 @@ export function createAppRouter(queryClient: QueryClient) {
     defaultNotFoundComponent: NotFoundRedirect,
   });
 
-  // SPEC §8 session_expired: logout, alert, go to login (and come back after it).
+  // docs/product.md §8 session_expired: logout, alert, go to login (and come back after it).
   setSessionExpiredHandler(() => {
     session.clear();
     toast.error({ id: 'errors.session_expired' });

@@ -1,5 +1,5 @@
 /**
- * "Cycle report (PDF)" of one record (issue 17), in the reader's language: on the details card and in
+ * "Cycle report (PDF)" of one record, in the reader's language: on the details card and in
  * the verification modal. The file comes from the server (pdf-lib), with a QR code to /verify once the
  * record is anchored.
  */

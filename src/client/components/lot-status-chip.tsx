@@ -1,5 +1,5 @@
 /**
- * A record's lot compliance (issue 13) as a small chip: the sterilization details card, the
+ * A record's lot compliance as a small chip: the sterilization details card, the
  * verification modal and the recall list show the same words and colours.
  */
 import { Chip } from '@mui/material';
@@ -13,7 +13,7 @@ const COLOR: Record<LotStatus, 'success' | 'error' | 'warning' | 'default'> = {
   no_lot: 'default',
 };
 
-/** Uncertified and expired lots are the flagged ones (docs/decisions.md, "Lot compliance"). */
+/** Uncertified and expired lots are the flagged ones (docs/adr/0024-lot-compliance-and-recall.md). */
 export const isFlaggedLot = (status: LotStatus) => status === 'uncertified' || status === 'expired';
 
 export function LotStatusChip({ status }: { status: LotStatus }) {

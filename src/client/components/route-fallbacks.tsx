@@ -15,7 +15,7 @@ export function PagePending() {
   );
 }
 
-/** A route whose data could not load; the alert itself came from the query cache (SPEC §8). */
+/** A route whose data could not load; the alert itself came from the query cache (docs/product.md §8). */
 export function PageError() {
   const intl = useIntl();
   const router = useRouter();
@@ -62,7 +62,7 @@ function RoutePageError({ error }: { error: unknown }) {
   return <PageError />;
 }
 
-/** SPEC §2: any unknown path goes to the dashboard (which sends a guest on to login). */
+/** docs/product.md §2: any unknown path goes to the dashboard (which sends a guest on to login). */
 export function NotFoundRedirect() {
   return <Navigate to="/" replace />;
 }

@@ -1,6 +1,6 @@
 /**
  * The catalogues stay complete: en and it carry the same ids, every shared validation id is there
- * with the SPEC's English text, and every literal message id used in src/client exists.
+ * with the English text of docs/product.md, and every literal message id used in src/client exists.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -83,7 +83,7 @@ describe('i18n catalogues', () => {
     }
   });
 
-  it('carry every shared validation id, in English with the SPEC text', () => {
+  it('carry every shared validation id, in English with the product text', () => {
     const catalogue = en as Record<string, string>;
     for (const [id, text] of Object.entries(validationMessages)) {
       expect(catalogue[id], id).toBe(text);

@@ -1,6 +1,6 @@
 /**
  * The ONE HTTP client of the SPA: openapi-fetch typed by the generated contract. A middleware adds
- * the bearer token and turns a 401 on an authenticated call into "session expired" (SPEC §8).
+ * the bearer token and turns a 401 on an authenticated call into "session expired" (docs/product.md §8).
  */
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '#shared/api/index.ts';
@@ -35,7 +35,7 @@ function messageOf(body: unknown): { message: string; data: unknown } {
 
 /**
  * Resolves an openapi-fetch call to the envelope's `data`. Success only with HTTP 2xx and
- * `status: "success"` (SPEC §7); anything else throws an ApiError.
+ * `status: "success"` (docs/product.md §7); anything else throws an ApiError.
  */
 export async function unwrap<T extends Envelope>(
   call: Promise<{ data?: T; error?: unknown; response: Response }>,

@@ -1,5 +1,5 @@
 /**
- * The cycle report PDF of one record (issue 17): GET /sterilizations/cycle-report/{id} as a Blob through
+ * The cycle report PDF of one record: GET /sterilizations/cycle-report/{id} as a Blob through
  * the one API client (the bearer token never goes into a URL), saved as a download. Errors are shown
  * by the mutation cache.
  */

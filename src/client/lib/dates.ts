@@ -1,8 +1,9 @@
 /**
- * The one date policy of the client (docs/decisions.md): a day reads `yyyy-MM-dd`, an instant reads
- * local time `yyyy-MM-dd HH:mm:ss`, in every language. That is SPEC §2's list format (and its
- * YYYY-MM-DD expiration dates), unambiguous to English and Italian readers alike (11/04 is not), and
- * it sorts as it reads. Lists, the audit trail, history panels, dialogs and date pickers format here.
+ * The one date policy of the client (docs/adr/0015-dates-forms-and-abilities-in-the-client.md): a day reads
+ * `yyyy-MM-dd`, an instant reads local time `yyyy-MM-dd HH:mm:ss`, in every language. That is docs/product.md
+ * §2's list format (and its YYYY-MM-DD expiration dates), unambiguous to English and Italian readers alike
+ * (11/04 is not), and it sorts as it reads. Lists, the audit trail, history panels, dialogs and date pickers
+ * format here.
  */
 import { format, isValid, parseISO } from 'date-fns';
 

@@ -1,5 +1,5 @@
 /**
- * The browser tab's title, `<page> · uvtrace` (issue 15 item 12): every screen's page component calls
+ * The browser tab's title, `<page> · uvtrace`: every screen's page component calls
  * useDocumentTitle once, with a `titles.*` message id and, on a detail page, the entity's name once it
  * has loaded. The title is formatted through react-intl, so it follows a switch of language like the
  * page does. Only the screen's innermost page component calls it: React runs a child's effects before

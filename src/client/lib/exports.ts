@@ -1,5 +1,5 @@
 /**
- * CSV exports (SPEC §7 /export/...). The link people see, copy or open in a new tab is the app's
+ * CSV exports (docs/product.md §7 /export/...). The link people see, copy or open in a new tab is the app's
  * /download/<export> page with the list's filters; the file itself comes from /export/<export> with a
  * one-time ticket from POST /export-tickets, so the session token never travels in a URL.
  */

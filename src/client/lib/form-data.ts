@@ -1,5 +1,5 @@
 /**
- * Form values → multipart bodies (SPEC §5): text is trimmed, empty values are dropped, booleans
+ * Form values → multipart bodies (docs/product.md §5): text is trimmed, empty values are dropped, booleans
  * become "1"/"0" and files are sent as they are.
  */
 

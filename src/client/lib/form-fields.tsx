@@ -115,7 +115,7 @@ export type FormFeedback = {
 };
 
 /**
- * The alerts of one form (SPEC §5, §8): one alert per failed submit, replacing the form's earlier
+ * The alerts of one form (docs/product.md §5, §8): one alert per failed submit, replacing the form's earlier
  * one, and none left once the form is saved. An invalid submit (no call made) shows the form's
  * `invalidMessageId` (through <InvalidSubmitNotifier>); a refused save shows the call's alert, titled
  * with the same message when the server refused the data, and its messages go on the fields.

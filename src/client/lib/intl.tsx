@@ -104,7 +104,7 @@ export function translateServerMessage(intl: IntlShape, message: string): string
   return translateKnown(intl, message) ?? translateKnown(intl, `errors.${message}`);
 }
 
-/** A validation message id from yup or the server, with the SPEC's generic fallback. */
+/** A validation message id from yup or the server, with the generic fallback of docs/product.md §5. */
 export function translateValidation(intl: IntlShape, id: string): string {
   return translateKnown(intl, id) ?? intl.formatMessage({ id: 'validation.generic' });
 }

@@ -1,7 +1,7 @@
 /**
- * Live updates (DESIGN §5): while a user is logged in, one stream of server events
- * (GET /api/v1/events) becomes TanStack Query invalidations by the API-path keys, so the dashboard,
- * the records' block status and (once wired) the alerts refresh by themselves. New records are also
+ * Live updates (docs/adr/0025-live-updates-with-server-sent-events.md): while a user is logged in, one stream
+ * of server events (GET /api/v1/events) becomes TanStack Query invalidations by the API-path keys, so the
+ * dashboard, the records' block status and the alerts refresh by themselves. New records are also
  * announced (new-records.ts): the sterilization list decides there whether to refresh itself (page 1
  * as it opens) or to offer "N new records" (a view the user has paged, sorted or filtered).
  *

@@ -4,7 +4,7 @@ import { useCallback } from 'react';
 import { api } from './api-client';
 import { session } from './session';
 
-/** Ends the session here and on the server (best effort), then goes to login (SPEC §2 Layout). */
+/** Ends the session here and on the server (best effort), then goes to login (docs/product.md §2 Layout). */
 export function useLogout(): () => Promise<void> {
   const navigate = useNavigate();
   const queryClient = useQueryClient();

@@ -44,7 +44,7 @@ describe('a failed query', () => {
     });
   }
 
-  it('shows "Unable to retrieve client list" when a customer list fails (SPEC §8)', async () => {
+  it('shows "Unable to retrieve client list" when a customer list fails (docs/product.md §8)', async () => {
     await fail(new ApiError(500, 'server_error'), customerOptionsQueryOptions());
     expect(screen.getByText('Unable to retrieve client list')).toBeTruthy();
     expect(screen.queryByText('The server could not complete the request')).toBeNull();

@@ -1,5 +1,5 @@
 /**
- * TanStack Query owns server state. Failed queries and mutations raise the SPEC §8 alert in one
+ * TanStack Query owns server state. Failed queries and mutations raise the docs/product.md §8 alert in one
  * place; a query or mutation that reports its own errors sets `meta: { silentError: true }`, one whose
  * failure has its own text names it in `meta.failureMessage`.
  */
@@ -11,7 +11,9 @@ declare module '@tanstack/react-query' {
   interface Register {
     queryMeta: {
       silentError?: boolean;
-      /** The alert for this query's failure instead of the server's message (SPEC §8's own texts). */
+      /**
+       * The alert for this query's failure instead of the server's message (docs/product.md §8's own texts).
+       */
       failureMessage?: MessageRef;
     };
     mutationMeta: { silentError?: boolean };

@@ -20,7 +20,7 @@ export const productOptionsQueryOptions = () =>
 
 export const useProductOptions = (enabled: boolean) => useQuery({ ...productOptionsQueryOptions(), enabled });
 
-/** GET /customers/full-list: loaded once per session of the page (SPEC: "list loaded once"). */
+/** GET /customers/full-list: loaded once per session of the page (docs/product.md §2: "list loaded once"). */
 export const customerOptionsQueryOptions = () =>
   queryOptions({
     queryKey: ['customers', 'full-list'],

@@ -1,5 +1,5 @@
 /**
- * The logged-in session (user + bearer token), persisted in localStorage (SPEC §1) and shared
+ * The logged-in session (user + bearer token), persisted in localStorage (docs/product.md §1) and shared
  * between tabs. A tiny store: get / set / clear / subscribe, plus a React hook.
  */
 import { useSyncExternalStore } from 'react';

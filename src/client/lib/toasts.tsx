@@ -1,6 +1,6 @@
 /**
- * Toasts: alerts that close by themselves after 4000 ms (SPEC §4, §9), and notifyApiError, the one
- * place that turns a failed call into the alert SPEC §8 asks for. Toasts hold message ids, not
+ * Toasts: alerts that close by themselves after 4000 ms (docs/product.md §4, §9), and notifyApiError, the one
+ * place that turns a failed call into the alert docs/product.md §8 asks for. Toasts hold message ids, not
  * text, so they are translated when shown (and follow a language switch).
  */
 import { Alert, type AlertColor, Box, Slide, Stack } from '@mui/material';
@@ -87,7 +87,7 @@ function fieldErrors(data: unknown): Array<{ field: string; messages: string[] }
 }
 
 /**
- * SPEC §8: the alert for a failed call. `failureMessage` is the call's own text (e.g. "Unable to
+ * docs/product.md §8: the alert for a failed call. `failureMessage` is the call's own text (e.g. "Unable to
  * retrieve client list"), shown instead of the server's message unless the session has expired;
  * `invalidTitle` titles refused data (a form's "Verify inserted data"), which lists the fields.
  */
@@ -109,7 +109,7 @@ function apiErrorToast(error: unknown, failureMessage?: MessageRef, invalidTitle
 const errorToasts = new WeakMap<object, number>();
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
-/** Shows the alert of a failed call (SPEC §8): every query and mutation failure comes here. */
+/** Shows the alert of a failed call (docs/product.md §8): every query and mutation failure comes here. */
 export function notifyApiError(error: unknown, failureMessage?: MessageRef): void {
   const key = showToast(apiErrorToast(error, failureMessage));
   if (isObject(error)) errorToasts.set(error, key);

@@ -1,5 +1,5 @@
 /**
- * Alerts of the record-gap and lot-compliance bookkeeping (issue 13): both are kept by database
+ * Alerts of the record-gap and lot-compliance bookkeeping: both are kept by database
  * triggers as records arrive (device_progress, sterilizations.lot_status / lot_flag_counts), so these
  * only read what the triggers wrote. Gaps and uncertified lots clear when the condition goes away; a
  * record that arrived out of order is a fact, resolved by a person.

@@ -1,5 +1,5 @@
 /**
- * The lists' free-text search `q` (issue 15 item 12), the same cases on every list: a case-insensitive
+ * The lists' free-text search `q`, the same cases on every list: a case-insensitive
  * substring of the searched fields, Unicode included; `%`, `_` and `\` taken literally; surrounding
  * spaces ignored; over 100 characters refused; the lists' role rules unchanged. The customer page's
  * unpaged users and devices lists search the same way, within the one customer and its tenant rules.

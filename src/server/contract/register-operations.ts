@@ -2,7 +2,7 @@
  * Registers one Fastify route per contract operation and dispatches it to the handler of the same
  * operationId. Every request is checked here, in this order: session (when the operation is not
  * public), path parameters (a malformed id is simply not found), query, media type, body.
- * PATCH/PUT/DELETE paths also answer POST with a `_method` field (SPEC §7 method override).
+ * PATCH/PUT/DELETE paths also answer POST with a `_method` field (docs/product.md §7 method override).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnySchema } from 'yup';

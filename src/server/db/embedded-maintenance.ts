@@ -1,5 +1,5 @@
 /**
- * The embedded database's autovacuum (docs/decisions.md, "PGlite has no autovacuum"). PGlite runs
+ * The embedded database's autovacuum (docs/adr/0007-one-schema-on-pglite-and-postgresql.md). PGlite runs
  * PostgreSQL in single-user mode, where no autovacuum launcher runs: without this, its tables would
  * never be analyzed, so a named statement kept the plan it was given while a table was nearly empty
  * (a seq scan that grows with the table), and never vacuumed, so every row version an update leaves

@@ -1,6 +1,7 @@
 // Runs embedded PGlite on its own thread and serves it over the PostgreSQL wire protocol on
-// 127.0.0.1, so that a long query never stalls the HTTP event loop (DESIGN.md §2). Started by
-// openDatabase() in client.ts; speaks to it with the messages typed below.
+// 127.0.0.1, so that a long query never stalls the HTTP event loop
+// (docs/adr/0007-one-schema-on-pglite-and-postgresql.md). Started by openDatabase() in client.ts; speaks to
+// it with the messages typed below.
 import { fsyncSync, mkdirSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -42,7 +43,7 @@ function post(message: PgliteWorkerMessage): void {
  * could lose acknowledged records or leave data pages newer than the WAL that recovery relies on.
  * Here NODEFS's fsync calls the real one and PostgreSQL syncs WAL with fsync() at every commit and
  * data files at checkpoints, as it does on any server. Cost: one fsync per commit
- * (docs/decisions.md, "Embedded durability").
+ * (docs/adr/0007-one-schema-on-pglite-and-postgresql.md).
  */
 class DurableNodeFS extends NodeFS {
   override async init(pg: PGlite, opts: Parameters<NodeFS['init']>[1]) {

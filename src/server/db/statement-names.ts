@@ -1,5 +1,6 @@
 /**
- * Server-side prepared statements for the statements the server repeats (issue 16's profile).
+ * Server-side prepared statements for the statements the server repeats
+ * (docs/adr/0028-fewer-round-trips-per-request.md).
  *
  * PostgreSQL parses and plans an unnamed statement anew on every execution; for the sterilization
  * page that planning costs twice its execution (measured on 20,000 records: 1.1–1.5 ms unnamed, 0.5–0.6

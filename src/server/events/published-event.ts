@@ -1,6 +1,7 @@
 /**
- * The live events one server process publishes and every process delivers (DESIGN §5, "Live
- * updates"): what each one says, who may receive it, and what a subscriber is shown of it.
+ * The live events one server process publishes and every process delivers
+ * (docs/adr/0025-live-updates-with-server-sent-events.md): what each one says, who may receive it,
+ * and what a subscriber is shown of it.
  */
 import { hasModule, isTenantScoped, type Role } from '#shared/access/index.ts';
 import type { LiveEvent } from '#shared/api/index.ts';

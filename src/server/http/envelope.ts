@@ -1,4 +1,4 @@
-/** The response envelope every /api/v1 answer uses (SPEC §7): {status, message, data}. */
+/** The response envelope every /api/v1 answer uses (docs/product.md §7): {status, message, data}. */
 import type { FieldErrors } from '#shared/validation/index.ts';
 
 /**

@@ -1,7 +1,7 @@
-/** Reading a submitted form the way SPEC §5 wants it read. */
+/** Reading a submitted form the way docs/product.md §5 wants it read. */
 
 /**
- * The form's string fields among `names`, trimmed, with empty ones left out (SPEC §5: empty values
+ * The form's string fields among `names`, trimmed, with empty ones left out (docs/product.md §5: empty values
  * are dropped, so on update an empty or absent field keeps its stored value).
  */
 export function filledFields<K extends string>(

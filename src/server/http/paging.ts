@@ -1,4 +1,7 @@
-/** One page size and one way to page and sort every list (SPEC §9: page size comes from the server). */
+/**
+ * One page size and one way to page and sort every list (docs/product.md §9: page size comes from the
+ * server).
+ */
 import type { Paged } from '#shared/api/index.ts';
 
 export const PER_PAGE = 20;

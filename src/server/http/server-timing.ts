@@ -1,6 +1,6 @@
 /**
- * Where a request's time goes (issue 16's profile), as a standard `Server-Timing` answer header, on
- * when SERVER_TIMING=true (off by default: it tells a client how long our database took):
+ * Where a request's time goes (docs/adr/0028-fewer-round-trips-per-request.md), as a standard `Server-Timing`
+ * answer header, on when SERVER_TIMING=true (off by default: it tells a client how long our database took):
  *
  *   Server-Timing: total;dur=12.4, db;dur=7.9, pool;dur=1.2, queries;desc="3"
  *

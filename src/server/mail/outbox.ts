@@ -1,5 +1,5 @@
 /**
- * The mail outbox (docs/decisions.md, "E-mail outbox"): queueing is idempotent per dedupe key, and a
+ * The mail outbox (docs/adr/0021-e-mail-outbox.md): queueing is idempotent per dedupe key, and a
  * sender claims due mails with a lease so that two processes never send one row at the same time.
  */
 import { sql } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 /**
- * The quality control checklist generated for every uploaded certificate (SPEC §2 Certificate list:
- * the `en` file, quality_control_checklist_{lot}_{treatment}.pdf). One A4 page a quality reviewer
+ * The quality control checklist generated for every uploaded certificate (docs/product.md §2 Certificate
+ * list: the `en` file, quality_control_checklist_{lot}_{treatment}.pdf). One A4 page a quality reviewer
  * prints, ticks and signs to release a lot of sterilization consumables: the lot's identity, the
  * checks that release needs, a decision and signature boxes. Drawn with pdf-lib's standard fonts,
  * so nothing is embedded and the file stays a few kilobytes.

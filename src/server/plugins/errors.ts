@@ -1,6 +1,6 @@
 /**
- * One place turns every failure into the envelope (SPEC §8): expected refusals keep their status and
- * message; framework errors (bad JSON, wrong media type, too large) become clear 4xx messages;
+ * One place turns every failure into the envelope (docs/product.md §8): expected refusals keep their status
+ * and message; framework errors (bad JSON, wrong media type, too large) become clear 4xx messages;
  * a database that does not answer is a 503 "service_unavailable" (try again later); anything else is a
  * 500 "server_error". The details of both go to the log only, never to the client.
  */

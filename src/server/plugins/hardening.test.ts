@@ -1,5 +1,5 @@
 /**
- * Hardening (issue 7), through HTTP: strict security headers on every kind of answer, HSTS only for
+ * Hardening, through HTTP: strict security headers on every kind of answer, HSTS only for
  * HTTPS requests, rate limits on login and device ingestion, body and upload size limits, no
  * credential in the log, and 5xx answers that say nothing about the failure.
  */

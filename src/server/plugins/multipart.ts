@@ -1,6 +1,6 @@
 /**
- * Multipart forms (SPEC §7: most writes are multipart posts). Text fields become strings on the body
- * (a repeated field becomes an array, which the contract then refuses); a file becomes an
+ * Multipart forms (docs/product.md §7: most writes are multipart posts). Text fields become strings on the
+ * body (a repeated field becomes an array, which the contract then refuses); a file becomes an
  * UploadedFile held in memory (uploads are small PDFs stored in the database anyway).
  *
  * Limits, each answered in the envelope: a file over UPLOAD_MAX_BYTES is 413 `file_too_large`; more

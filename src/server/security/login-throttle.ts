@@ -7,7 +7,8 @@
  * failure for a whole window after its wait ended is forgotten too.
  *
  * The counts live in PostgreSQL (login_throttle), one upsert per failure, and every time is the
- * database server's clock, so several server processes share one throttle (DESIGN §5).
+ * database server's clock, so several server processes share one throttle
+ * (docs/adr/0005-sessions-and-login-throttle.md).
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';

@@ -1,6 +1,6 @@
 /**
  * Recently checked sessions, kept in the process so that a user's next requests skip the session's
- * database round trip (docs/decisions.md, "Sessions checked once per few seconds"). What a cached
+ * database round trip (docs/adr/0005-sessions-and-login-throttle.md). What a cached
  * session answers is exactly what the database answered, and it is forgotten:
  *
  * - at once, in this process, by every change that ends or alters a session here (logout, password,

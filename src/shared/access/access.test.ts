@@ -9,7 +9,8 @@ import {
   type Role,
 } from './index.ts';
 
-// The matrix as the foundation issue and README state it, written out literally so a change to the table fails here.
+// The matrix as the README and docs/product.md §6 state it, written out literally so a change to the table
+// fails here.
 const expected: Record<string, Record<Role, boolean>> = {
   canSeeAllSterilizations: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: true, CUSTOMER: false },
   canDownloadSterilizations: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: true, CUSTOMER: true },

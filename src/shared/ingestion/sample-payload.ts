@@ -1,7 +1,7 @@
 /**
- * The fixed sample record the device page signs with "Generate test JWT" (SPEC §2 Customer devices).
- * The token's shape (claims `iss` = device_serial, `iat`, `exp`, `sterilization`) and its rules live
- * in claims.ts, which the ingestion handler uses too: a browser test token is exactly what a device
+ * The fixed sample record the device page signs with "Generate test JWT" (docs/product.md §2 Customer
+ * devices). The token's shape (claims `iss` = device_serial, `iat`, `exp`, `sterilization`) and its rules
+ * live in claims.ts, which the ingestion handler uses too: a browser test token is exactly what a device
  * sends, and the ingestion call accepts it once the matching public key is saved.
  */
 import { type IngestionClaims, ingestionClaims, type SterilizationClaim } from './claims.ts';

@@ -3,7 +3,7 @@
  * Isomorphic (browser and server): no node: imports, no DOM. The byte-by-byte specification is
  * docs/integrity.md; this file is its reference implementation.
  * Version 2 differs from 1 in one rule only: an empty text field is null (v1 kept "" apart from null),
- * so a form, which sends every field as a string, can express a missing value (issue 17). A block keeps
+ * so a form, which sends every field as a string, can express a missing value. A block keeps
  * the version it was made with, so every function takes the version, defaulting to the current one.
  */
 import { bytesToHex, type Hex, stringToBytes } from 'viem';
@@ -12,7 +12,10 @@ import { keccak256Bytes } from './hash.ts';
 /** The version new blocks are made with. */
 export const HASHING_VERSION = 2;
 export type HashingVersion = 1 | 2;
-/** Every version a stored block can have: all stay verifiable forever (DESIGN §5). */
+/**
+ * Every version a stored block can have: all stay verifiable forever
+ * (docs/adr/0011-integrity-leaf-and-merkle-tree.md).
+ */
 export const HASHING_VERSIONS: readonly HashingVersion[] = [1, 2];
 
 export function isHashingVersion(value: unknown): value is HashingVersion {
@@ -26,7 +29,10 @@ export function leafDomain(version: HashingVersion = HASHING_VERSION): string {
 /** The current version's domain. */
 export const LEAF_DOMAIN = leafDomain();
 
-/** The 14 fields of a record, in the verification modal's order (SPEC §2), which is the leaf's order. */
+/**
+ * The 14 fields of a record, in the verification modal's order (docs/product.md §2), which is the leaf's
+ * order.
+ */
 export const INTEGRITY_FIELDS = [
   'id',
   'received_ts',

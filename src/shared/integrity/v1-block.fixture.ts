@@ -1,5 +1,5 @@
 /**
- * A hashing_version 1 block as the code before version 2 made it (issue 17): three records, their
+ * A hashing_version 1 block as the code before version 2 made it: three records, their
  * leaves, root and proofs, computed once with that code and frozen here. Tests load it into a database,
  * a receipt or the modal to check that blocks made before version 2 still verify. Never recompute these
  * values with the current code: that would test nothing.

@@ -1,6 +1,6 @@
 /**
  * Which alerts reach a user by e-mail: the kinds a role may receive at all (a clinic user never sees a
- * staff-only alert) and what each role gets until the user chooses (issue 13: nothing for customer
+ * staff-only alert) and what each role gets until the user chooses (nothing for customer
  * care; failures and expiries for clinic users). Used by the server that queues mails and the profile
  * page that offers the choice.
  */

@@ -1,5 +1,5 @@
 /**
- * DataTable under the `sm` breakpoint (issue 15: lists usable on a phone): each row becomes a card
+ * DataTable under the `sm` breakpoint (lists usable on a phone): each row becomes a card
  * built from the same column definitions — the first column as its title, the others as label/value
  * pairs, the `actions` column (its buttons) as the card's footer — so every list gets it and nothing is reachable
  * only by scrolling sideways. Headers are gone, so sorting is a select above the cards.

@@ -1,5 +1,5 @@
 /**
- * The one list component (DESIGN §4 "lists like react-admin"): a server-paged, server-sorted MUI
+ * The one list component (docs/adr/0014-client-structure-and-lists.md): a server-paged, server-sorted MUI
  * table driven by TanStack Table. Page and sort live in the URL (see list-search.ts); this component
  * only shows them and reports changes. Paginators above and below, hidden when total ≤ per_page.
  */
@@ -71,7 +71,7 @@ export type DataTableProps<T> = {
   isFetching?: boolean;
   /**
    * The rows could not be loaded (an error answer or no answer): instead of the empty message the list
-   * says so, with a Retry button calling `onRetry`. The rows stay empty (SPEC §7).
+   * says so, with a Retry button calling `onRetry`. The rows stay empty (docs/product.md §7).
    */
   loadFailed?: boolean;
   onRetry?: () => void;

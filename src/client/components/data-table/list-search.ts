@@ -1,7 +1,7 @@
 /**
- * List state in the URL (DESIGN §4): page, sortBy, sortDir and filters are search params, so a list
- * is shareable, survives a reload and the back button works. Routes parse them with these helpers
- * (a malformed value falls back to its default, never an error page); pages change them through
+ * List state in the URL (docs/adr/0014-client-structure-and-lists.md): page, sortBy, sortDir and filters are
+ * search params, so a list is shareable, survives a reload and the back button works. Routes parse them with
+ * these helpers (a malformed value falls back to its default, never an error page); pages change them through
  * `useListControls`, which turns DataTable events into search patches.
  *
  * Pattern for a list route:
@@ -39,7 +39,7 @@ export type ListSearch<S extends string = string> = {
   sortDir: SortDir;
 };
 
-/** A list with a free-text search: `q`, what the API's `q` parameter takes (issue 15 item 12). */
+/** A list with a free-text search: `q`, what the API's `q` parameter takes. */
 export type SearchableListSearch<S extends string = string> = ListSearch<S> & { q?: string };
 
 /** The API refuses a longer `q` (openapi.yaml, parameter SearchQuery). */

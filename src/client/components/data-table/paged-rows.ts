@@ -12,7 +12,7 @@ interface PagedQuery<T> extends ListQuery {
 
 /**
  * DataTable's spinner and failure state from any list query: a failed load is told apart from an
- * empty list (SPEC §7 keeps the rows empty) and offers a retry.
+ * empty list (docs/product.md §7 keeps the rows empty) and offers a retry.
  */
 export function listState(query: ListQuery) {
   return {

@@ -3,7 +3,7 @@ import { Box, Button, Chip, Paper, Stack, Typography } from '@mui/material';
 import { Link } from '@tanstack/react-router';
 import { useIntl } from 'react-intl';
 
-/** Public teaser for the on-chain integrity feature (SPEC §2 Blockchain page). */
+/** Public teaser for the on-chain integrity feature (docs/product.md §2 Blockchain page). */
 export function BlockchainPage() {
   const intl = useIntl();
   return (

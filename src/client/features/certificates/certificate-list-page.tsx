@@ -81,7 +81,7 @@ function FileLink({
   );
 }
 
-/** SPEC §2 Certificate list. */
+/** docs/product.md §2 Certificate list. */
 export function CertificateListPage({
   search,
   onSearchChange,
@@ -117,7 +117,7 @@ export function CertificateListPage({
       await remove.mutateAsync(pendingDelete.id);
       toast.success({ id: 'certificates.deleted' });
     } catch {
-      // The mutation cache showed the server's message, translated (SPEC §8).
+      // The mutation cache showed the server's message, translated (docs/product.md §8).
     } finally {
       setPendingDelete(null);
     }

@@ -64,7 +64,7 @@ function ExpirationDateField({ name, labelId }: { name: string; labelId: string 
 
 const today = () => isoFromDay(new Date()) ?? '';
 
-/** SPEC §2 Certificate upload. */
+/** docs/product.md §2 Certificate upload. */
 export function CertificateUploadPage() {
   const intl = useIntl();
   const navigate = useNavigate();

@@ -1,6 +1,6 @@
 /**
- * SPEC §2: the certificate list's sort and page are kept across visits. The URL holds them while on
- * the list; the last ones are also remembered for the browser session, so opening the list again
+ * docs/product.md §2: the certificate list's sort and page are kept across visits. The URL holds them while
+ * on the list; the last ones are also remembered for the browser session, so opening the list again
  * from the menu (a URL without search params) comes back to the same page and sort.
  */
 import type { ListSearch } from '#client/components/data-table/list-search.ts';

@@ -29,7 +29,7 @@ export function customerFormValues(customer: CustomerData | undefined): Customer
   };
 }
 
-/** The anagraphic form (SPEC §2 Customer page): every field; Save only with canCreateCustomers. */
+/** The anagraphic form (docs/product.md §2 Customer page): every field; Save only with canCreateCustomers. */
 export function CustomerForm({
   customer,
   canSave,

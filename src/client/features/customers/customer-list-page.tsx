@@ -30,7 +30,7 @@ function EditAction({ customer }: { customer: Customer }) {
   );
 }
 
-/** SPEC §2 Customer list. Page, sort and the from/to filters live in the URL. */
+/** docs/product.md §2 Customer list. Page, sort and the from/to filters live in the URL. */
 export function CustomerListPage({
   search,
   onSearchChange,

@@ -51,7 +51,7 @@ function BackButton() {
 }
 
 /**
- * SPEC §2 Customer page: back button, heading with the name and code (or "insert a new customer"),
+ * docs/product.md §2 Customer page: back button, heading with the name and code (or "insert a new customer"),
  * tabs anagraphic / users / devices with count badges; no tabs for a new customer.
  */
 export function CustomerPageFrame({ customer, children }: { customer?: CustomerData; children: ReactNode }) {
@@ -84,7 +84,7 @@ export function CustomerPageFrame({ customer, children }: { customer?: CustomerD
           sx={{
             borderBottom: 1,
             borderColor: 'divider',
-            // On a phone the four tabs do not fit one row: they wrap (issue 15 item 2: no action out of
+            // On a phone the four tabs do not fit one row: they wrap (no action out of
             // reach sideways), and the selected one is underlined in place of the sliding indicator.
             '& .MuiTabs-list': { flexWrap: { xs: 'wrap', sm: 'nowrap' } },
             '& .MuiTabs-indicator': { display: { xs: 'none', sm: 'block' } },

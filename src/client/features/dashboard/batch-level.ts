@@ -1,4 +1,6 @@
-/** Usage level of a disposable-sleeve batch (SPEC §2 Dashboard, §9: thresholds at 80% and 100%). */
+/**
+ * Usage level of a disposable-sleeve batch (docs/product.md §2 Dashboard, §9: thresholds at 80% and 100%).
+ */
 export type BatchLevel = 'ok' | 'warning' | 'danger';
 
 export function batchLevel(count: number, quantity: number): BatchLevel {

@@ -109,7 +109,7 @@ function DevicesWithGapsCard({ count }: { count: number }) {
 }
 
 /**
- * Records whose lot had no valid certificate when they were received (issue 13): a link to exactly
+ * Records whose lot had no valid certificate when they were received: a link to exactly
  * those records in the sterilization list.
  */
 function LotComplianceCard({ figures }: { figures: DashboardData['lot_compliance'] }) {

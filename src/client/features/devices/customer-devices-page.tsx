@@ -12,8 +12,8 @@ import { type CustomerDevicesSearch, useCustomerDevices } from './api/devices';
 import { ActiveCell } from './components/active-cell';
 
 /**
- * SPEC §2 customer_devices_index: all the customer's devices; a row opens the device. The search (`q`
- * in the URL) narrows it by serial number or label, like the devices list.
+ * docs/product.md §2 customer_devices_index: all the customer's devices; a row opens the device. The search
+ * (`q` in the URL) narrows it by serial number or label, like the devices list.
  */
 export function CustomerDevicesPage({
   customerId,

@@ -29,7 +29,7 @@ function Heading({ device }: { device: Device | undefined }) {
   );
 }
 
-/** SPEC §2 customer_device_create: the device form for a new device of the customer. */
+/** docs/product.md §2 customer_device_create: the device form for a new device of the customer. */
 export function DeviceCreatePage({ customerId }: { customerId: number }) {
   const abilities = useAbilities();
   const navigate = useNavigate();
@@ -59,7 +59,7 @@ export function DeviceCreatePage({ customerId }: { customerId: number }) {
   );
 }
 
-/** SPEC §2 customer_device_edit. */
+/** docs/product.md §2 customer_device_edit. */
 export function DeviceEditPage({ customerId, deviceId }: { customerId: number; deviceId: number }) {
   const intl = useIntl();
   const abilities = useAbilities();

@@ -1,6 +1,6 @@
 /**
- * Device keys and test tokens, made in the browser (SPEC §2 Customer devices): an RSA-2048 pair per
- * key slot, exported as PEM (public SPKI, private PKCS#8), and an RS256 test JWT with the fixed sample
+ * Device keys and test tokens, made in the browser (docs/product.md §2 Customer devices): an RSA-2048 pair
+ * per key slot, exported as PEM (public SPKI, private PKCS#8), and an RS256 test JWT with the fixed sample
  * sterilization the ingestion call accepts. Private keys live only in the page's memory: they are
  * never sent, stored or logged.
  */
@@ -16,7 +16,7 @@ import {
 import type { IngestionClaims } from '#shared/ingestion/claims.ts';
 import { sampleIngestionClaims } from '#shared/ingestion/sample-payload.ts';
 
-/** SPEC §9: the key generation shows its progress for this long before the keys appear. */
+/** docs/product.md §9: the key generation shows its progress for this long before the keys appear. */
 export const KEY_GENERATION_DELAY_MS = 500;
 export const KEY_ALGORITHM = 'RS256';
 

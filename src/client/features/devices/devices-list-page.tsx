@@ -40,8 +40,8 @@ type Props = {
 };
 
 /**
- * SPEC §2 devices_index. A row opens the device only for users with canUpdateUsers or
- * canGenerateDeviceKeys (the SPEC's rule).
+ * docs/product.md §2 devices_index. A row opens the device only for users with canUpdateUsers or
+ * canGenerateDeviceKeys (docs/product.md §2).
  */
 export function DevicesListPage({ search, onSearchChange }: Props) {
   const abilities = useAbilities();

@@ -1,5 +1,5 @@
 /**
- * A proof bundle on the /verify page (issue 17): every record checked in a Web Worker
+ * A proof bundle on the /verify page: every record checked in a Web Worker
  * (./bundle-worker.ts, the shared verifier), a progress bar meanwhile, then the counts and every record
  * that failed with the checks it failed and why. Records not anchored are listed apart: there is
  * nothing on chain to check them against.

@@ -1,5 +1,5 @@
 /**
- * The /verify page's Web Worker for proof bundles (issue 17): checks every record of a bundle off the
+ * The /verify page's Web Worker for proof bundles: checks every record of a bundle off the
  * page's thread with the shared verifier (src/shared/integrity/bundle.ts: each distinct transaction read
  * from the node once), reporting progress as it goes. Started with
  * `new Worker(new URL('./bundle-worker.ts', import.meta.url), { type: 'module' })`.

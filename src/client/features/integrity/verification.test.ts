@@ -120,7 +120,7 @@ describe('form and hashes', () => {
     const v2 = { ...blockchainData(), hashing_version: 2, proof: [V2_LEAF_102, V2_LEAF_103] };
     const hashes = computeHashes(initialForm(record101), record101, v2);
     expect(hashes).toEqual({ leaf: V2_LEAF_101, root: V2_ROOT });
-    // The raw form ("" for null, as SPEC §7 sends it) is the same record in version 2.
+    // The raw form ("" for null, as docs/product.md §7 sends it) is the same record in version 2.
     expect(leafHash(recordFromForm(initialForm(record101)), 2)).toBe(V2_LEAF_101);
     // A record not in a block yet is hashed as the current version.
     expect(computeHashes(initialForm(record101), record101, null).leaf).toBe(V2_LEAF_101);

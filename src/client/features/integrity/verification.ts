@@ -1,5 +1,5 @@
 /**
- * The pure side of the "data integrity verification" modal (SPEC §2, issue 5): the editable form of a
+ * The pure side of the "data integrity verification" modal (docs/product.md §2): the editable form of a
  * record, the control strings computed in the browser with the shared integrity module, the block
  * explorer link, and the verification state machine. Nothing here talks to a server or a chain.
  */
@@ -28,7 +28,7 @@ const TEXT_FIELDS: ReadonlySet<IntegrityField> = new Set(['device_serial', 'cons
 
 type RecordLike = Partial<Record<IntegrityField, unknown>>;
 
-/** SPEC §2 "no form data": nothing to verify without the record and its identity. */
+/** docs/product.md §2 "no form data": nothing to verify without the record and its identity. */
 export function hasFormData(record: unknown): record is Sterilization {
   if (typeof record !== 'object' || record === null) return false;
   const candidate = record as RecordLike;
@@ -42,7 +42,7 @@ export function hasFormData(record: unknown): record is Sterilization {
 function fieldText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  // null, undefined, and an object where text was expected (SPEC §3: shown as empty text).
+  // null, undefined, and an object where text was expected (docs/product.md §3: shown as empty text).
   return '';
 }
 
@@ -68,7 +68,7 @@ export function formRecord(form: VerificationForm, original: RecordLike): Integr
 }
 
 /**
- * Issue 15: the fields whose value differs from the stored record's, compared as the leaf compares them
+ * The fields whose value differs from the stored record's, compared as the leaf compares them
  * (canonical values of the block's version), so "12.50" typed for 12.5 is not a change.
  */
 export function changedFields(
@@ -126,7 +126,7 @@ export function computeHashes(
 }
 
 /**
- * The proof receipt ("download proof", issue 5): everything a third party needs to check the stored
+ * The proof receipt ("download proof"): everything a third party needs to check the stored
  * record against the chain with no code of ours (docs/integrity.md §7); its shape and checks are
  * shared with scripts/verify-receipt.ts and the /verify page.
  */
@@ -216,8 +216,8 @@ const same = (a: string | null | undefined, b: string | null | undefined) =>
   typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
 
 /**
- * SPEC §2/§4: no form data → "an error happened"; no blockchain data → "data not yet sent"; a block
- * not MINED → "data verifiable when transaction is mined"; otherwise "doing verification" until the
+ * docs/product.md §2/§4: no form data → "an error happened"; no blockchain data → "data not yet sent"; a
+ * block not MINED → "data verifiable when transaction is mined"; otherwise "doing verification" until the
  * browser has its hashes and the transaction, then "successful" only when every check passes:
  * - computed: the leaf and the root were computed here from the fields and the proof;
  * - transaction: the transaction read from the chain is a successful `anchor` call to our contract

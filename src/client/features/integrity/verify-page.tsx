@@ -39,7 +39,7 @@ type Loaded =
   | { state: 'none' }
   | { state: 'error'; source: 'file' | 'link'; name?: string }
   | { state: 'ready'; source: 'file' | 'link'; name?: string; receipt: ReceiptInput }
-  // A proof bundle (issue 17): its text goes to the worker, which checks every record.
+  // A proof bundle: its text goes to the worker, which checks every record.
   | { state: 'bundle'; name: string; text: string; count: number; network: string };
 
 function fromFragment(hash: string): Loaded {

@@ -27,8 +27,8 @@ type Props = {
 };
 
 /**
- * SPEC §2 products_index: name, type, active, actions. The API has no product writes (SPEC §7), so
- * the actions column stays empty for now.
+ * docs/product.md §2 products_index: name, type, active, actions. The API has no product writes
+ * (docs/product.md §7), so the actions column stays empty for now.
  */
 export function ProductsListPage({ search, onSearchChange }: Props) {
   const products = useProducts(search);

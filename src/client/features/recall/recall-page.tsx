@@ -137,7 +137,7 @@ function SummaryView({ summary }: { summary: RecallSummary }) {
 }
 
 /**
- * Recall by lot (issue 13): every record that used a consumables lot, per customer and device. The
+ * Recall by lot: every record that used a consumables lot, per customer and device. The
  * lot, filters, sort and page live in the URL, so a recall is a link to hand on. The counts cover the
  * whole lot (in the chosen days); the customer and device filters narrow the records below them, and
  * offer only the customers and devices that used the lot.

@@ -87,7 +87,7 @@ function VersionLine({
 }
 
 /**
- * A customer's compliance reports (issue 14): page, sort and filters in the URL; each report's
+ * A customer's compliance reports: page, sort and filters in the URL; each report's
  * signatures with their anchoring, the draft and every signed version to download; generate, sign.
  */
 export function ReportListPage({

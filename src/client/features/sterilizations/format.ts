@@ -1,6 +1,6 @@
-/** Pure display rules of the sterilization list (SPEC §2, §4), unit-tested in format.test.ts. */
+/** Pure display rules of the sterilization list (docs/product.md §2, §4), unit-tested in format.test.ts. */
 
-/** SPEC §2: customer names longer than 27 characters are cut there and get "...". */
+/** docs/product.md §2: customer names longer than 27 characters are cut there and get "...". */
 export const CUSTOMER_NAME_MAX = 27;
 
 export function truncateName(name: string, max = CUSTOMER_NAME_MAX): string {
@@ -16,12 +16,12 @@ const STATUS_IDS: Record<number, string> = {
   3: 'sterilizations.status.probe_malfunction',
 };
 
-/** SPEC §4: the message id of a known status code, or null when the raw value is to be shown. */
+/** docs/product.md §4: the message id of a known status code, or null when the raw value is to be shown. */
 export function statusMessageId(code: unknown): string | null {
   return typeof code === 'number' ? (STATUS_IDS[code] ?? null) : null;
 }
 
-/** SPEC §3: notes are text; anything else (an object from an old device) shows as empty text. */
+/** docs/product.md §3: notes are text; anything else (an object from an old device) shows as empty text. */
 export function notesText(notes: unknown): string {
   return typeof notes === 'string' ? notes : '';
 }

@@ -50,7 +50,7 @@ export function effectiveSearch(
 
 /**
  * The list as it opens: page 1, newest first, no filter. Only this view refreshes by itself when
- * records arrive; any other keeps its rows still and offers the new ones instead (issue 13).
+ * records arrive; any other keeps its rows still and offers the new ones instead.
  */
 export function isOpeningView(search: SterilizationListSearch): boolean {
   return (

@@ -12,8 +12,8 @@ import { type CustomerUsersSearch, useCustomerUsers } from './api/users';
 import { RoleBadge } from './role-badge';
 
 /**
- * SPEC §2 Customer users: name, email, active; create with canCreateUsers; row click opens edit. The
- * search (`q` in the URL) narrows it by name or email, like the users list.
+ * docs/product.md §2 Customer users: name, email, active; create with canCreateUsers; row click opens edit.
+ * The search (`q` in the URL) narrows it by name or email, like the users list.
  */
 export function CustomerUsersPage({
   customerId,

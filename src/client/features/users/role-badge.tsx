@@ -2,7 +2,10 @@ import { Chip, type ChipProps } from '@mui/material';
 import { useIntl } from 'react-intl';
 import type { Role } from '#shared/api/index.ts';
 
-/** SPEC §2: CUSTOMER success, CUSTOMER_CARE info, ADMIN warning, SUPER_ADMIN danger, any other dark. */
+/**
+ * docs/product.md §2: CUSTOMER success, CUSTOMER_CARE info, ADMIN warning, SUPER_ADMIN danger, any other
+ * dark.
+ */
 const ROLE_COLORS: Record<string, ChipProps['color']> = {
   CUSTOMER: 'success',
   CUSTOMER_CARE: 'info',

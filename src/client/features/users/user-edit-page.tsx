@@ -69,7 +69,7 @@ function ActivationButton({ customerId, user }: { customerId: number; user: User
       await mutation.mutateAsync();
       toast.success({ id: active ? 'users.disabled' : 'users.enabled' });
     } catch {
-      // The alert came from the mutation cache (SPEC §8).
+      // The alert came from the mutation cache (docs/product.md §8).
     }
     setOpen(false);
   };

@@ -29,7 +29,7 @@ function EditAction({ user }: { user: User }) {
   );
 }
 
-/** SPEC §2 Users list: paged, sortable by name, email, active; row click opens the user. */
+/** docs/product.md §2 Users list: paged, sortable by name, email, active; row click opens the user. */
 export function UsersListPage({
   search,
   onSearchChange,

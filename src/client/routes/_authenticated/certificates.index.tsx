@@ -17,9 +17,9 @@ const isDefault = (search: CertificateListSearch) =>
   search.page === 1 && search.sortBy === 'lot_number' && search.sortDir === 'asc' && search.q === undefined;
 
 /**
- * SPEC §2 certificates_index; default sort lot_number ascending (SPEC §9). Sort and page live in the
- * URL and are remembered for the tab: entering the list with the default state (the menu link, the
- * way back from the upload) comes back to the page and sort used last. Changes made on the list
+ * docs/product.md §2 certificates_index; default sort lot_number ascending (docs/product.md §9). Sort and
+ * page live in the URL and are remembered for the tab: entering the list with the default state (the menu
+ * link, the way back from the upload) comes back to the page and sort used last. Changes made on the list
  * itself ("stay") are never redirected.
  */
 export const Route = createFileRoute('/_authenticated/certificates/')({

@@ -3,9 +3,10 @@ import { CertificateUploadPage } from '#client/features/certificates/certificate
 import { useDocumentTitle } from '#client/lib/document-title.ts';
 import { requireModulePage } from '#client/lib/route-guards.ts';
 
-/** SPEC §2 certificate upload (/certificates/upload). */
+/** docs/product.md §2 certificate upload (/certificates/upload). */
 export const Route = createFileRoute('/_authenticated/certificates/upload')({
-  // SPEC §2: the screen is there for everyone with certificates; only its submit needs canUploadCertificates.
+  // docs/product.md §2: the screen is there for everyone with certificates; only its submit needs
+  // canUploadCertificates.
   beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'certificates'),
   component: CertificateUploadRoute,
 });

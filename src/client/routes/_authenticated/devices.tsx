@@ -7,7 +7,7 @@ import { useDocumentTitle } from '#client/lib/document-title.ts';
 import { requireModulePage } from '#client/lib/route-guards.ts';
 import { useSearchChange } from '#client/lib/search-change.ts';
 
-/** SPEC §2 devices_index; default sort label ascending (SPEC §9). */
+/** docs/product.md §2 devices_index; default sort label ascending (docs/product.md §9). */
 export const Route = createFileRoute('/_authenticated/devices')({
   beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'devices'),
   validateSearch: (raw: Record<string, unknown>): DevicesListSearch => ({

@@ -7,7 +7,7 @@ import { useDocumentTitle } from '#client/lib/document-title.ts';
 import { requireModulePage } from '#client/lib/route-guards.ts';
 import { useSearchChange } from '#client/lib/search-change.ts';
 
-/** SPEC §2 products_index; default sort name ascending (SPEC §9). */
+/** docs/product.md §2 products_index; default sort name ascending (docs/product.md §9). */
 export const Route = createFileRoute('/_authenticated/products')({
   beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'products'),
   validateSearch: (raw: Record<string, unknown>): ProductsListSearch => ({

@@ -13,8 +13,8 @@ import { requireModulePage } from '#client/lib/route-guards.ts';
 import { useSearchChange } from '#client/lib/search-change.ts';
 
 /**
- * Recall by lot (issue 13). Part of the sterilizations module: the same records, the same tenancy
- * (docs/decisions.md, "Recall by lot"). Lot, filters, sort and page are in the URL; malformed values
+ * Recall by lot. Part of the sterilizations module: the same records, the same tenancy
+ * (docs/adr/0024-lot-compliance-and-recall.md). Lot, filters, sort and page are in the URL; malformed values
  * fall back to defaults, an over-long lot is dropped.
  */
 export const Route = createFileRoute('/_authenticated/recall')({

@@ -20,8 +20,9 @@ import type { Sterilization } from '#shared/api/index.ts';
 const VerificationDialog = lazy(() => import('#client/features/integrity/verification-dialog.tsx'));
 
 /**
- * SPEC §2 sterilizations_index: default sort received_ts descending (SPEC §9). Every filter, the sort
- * and the page are in the URL, so a filtered view is a link; malformed values fall back to defaults.
+ * docs/product.md §2 sterilizations_index: default sort received_ts descending (docs/product.md §9). Every
+ * filter, the sort and the page are in the URL, so a filtered view is a link; malformed values fall back to
+ * defaults.
  */
 export const Route = createFileRoute('/_authenticated/sterilizations')({
   beforeLoad: ({ context }) => requireModulePage(context.session.get(), 'sterilizations'),

@@ -1,7 +1,7 @@
--- A record belongs to the customer that owned its device when it was received (docs/decisions.md,
--- "Record owner"). drizzle-kit generated the statements below from schema.ts; they are reordered by
--- hand so that the new NOT NULL columns are added empty, backfilled from each device's current customer
--- (the only owner known for records stored before this migration) and only then constrained, and so
+-- A record belongs to the customer that owned its device when it was received
+-- (docs/adr/0010-record-owner.md). drizzle-kit generated the statements below from schema.ts; they are
+-- reordered by hand so that the new NOT NULL columns are added empty, backfilled from each device's current
+-- customer (the only owner known for records stored before this migration) and only then constrained, and so
 -- that the indexes are built once, after the backfill.
 CREATE TABLE "device_owners" (
 	"device_id" integer NOT NULL,

@@ -1,4 +1,4 @@
--- Gaps and order (docs/decisions.md, "Gaps and order"): per device and owner, the progressive ids a
+-- Gaps and order (docs/adr/0023-gaps-and-arrival-order.md): per device and owner, the progressive ids a
 -- device skipped (device_progress_gaps, ranges between the owner's lowest and highest stored id) and
 -- the records stored after a higher id of the same device and owner (sterilizations.arrived_out_of_order).
 -- Kept at ingestion by a row trigger, never recomputed on read. drizzle-kit generated the tables, column

@@ -1,4 +1,4 @@
--- Lot compliance (docs/decisions.md, "Lot compliance"): every record carries whether a certificate
+-- Lot compliance (docs/adr/0024-lot-compliance-and-recall.md): every record carries whether a certificate
 -- covers its consumables lot on the day it was received. drizzle-kit generated the column, the two
 -- partial indexes and the check; they are reordered by hand so that the column is filled before the
 -- indexes are built, and the functions and triggers that keep it are written here.

@@ -1,4 +1,4 @@
--- Issue 16: the sterilization list's total for one owner and whole UTC days is a sum of these rows
+-- The sterilization list's total for one owner and whole UTC days is a sum of these rows
 -- instead of a count of its records (a few hundred rows a year, however many records they stand for).
 -- The table keeps its name; each row now counts every record of its owner's day as well as the OK ones.
 ALTER TABLE "sterilization_daily_ok_counts" ADD COLUMN "record_count" integer DEFAULT 0 NOT NULL;

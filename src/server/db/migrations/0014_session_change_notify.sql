@@ -1,4 +1,4 @@
--- Issue 16: a server process trusts a session it checked a few seconds ago (security/session-cache.ts).
+-- A server process trusts a session it checked a few seconds ago (security/session-cache.ts).
 -- Whatever ends or alters a session - a revocation, a user's row (role, customer, name, email,
 -- password, disabled), a customer's name - is announced on the uvtrace_auth channel when it commits,
 -- so every process on the database forgets what it knew (events/event-bus.ts), however the change

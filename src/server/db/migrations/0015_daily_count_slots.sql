@@ -2,7 +2,7 @@ ALTER TABLE "sterilization_daily_ok_counts" ADD COLUMN "slot" smallint DEFAULT 0
 ALTER TABLE "sterilization_daily_ok_counts" DROP CONSTRAINT "sterilization_daily_ok_counts_pk";
 --> statement-breakpoint
 ALTER TABLE "sterilization_daily_ok_counts" ADD CONSTRAINT "sterilization_daily_ok_counts_pk" PRIMARY KEY("customer_id","day","slot");--> statement-breakpoint
--- Issue 16: every stored record added one to its owner's single row of the day, so all the writes of an
+-- Every stored record added one to its owner's single row of the day, so all the writes of an
 -- owner's devices queued for that row's lock, each until the one before it committed (a WAL flush): with
 -- 16 single-record requests in flight, most of the insert's time was spent waiting on it. Now a day has up
 -- to 8 rows, and a connection always counts in the same one (its backend pid modulo 8): writers on

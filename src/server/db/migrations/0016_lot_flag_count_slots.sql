@@ -2,7 +2,7 @@ ALTER TABLE "lot_flag_counts" ADD COLUMN "slot" smallint DEFAULT 0 NOT NULL;--> 
 ALTER TABLE "lot_flag_counts" DROP CONSTRAINT "lot_flag_counts_pk";
 --> statement-breakpoint
 ALTER TABLE "lot_flag_counts" ADD CONSTRAINT "lot_flag_counts_pk" PRIMARY KEY("customer_id","consumables_lot","slot");--> statement-breakpoint
--- Issue 16: migration 0015's remedy for the per-owner flagged-lot figures. A clinic's devices share the
+-- Migration 0015's remedy for the per-owner flagged-lot figures. A clinic's devices share the
 -- sleeve lots it buys, and until a lot's certificate is uploaded every record of it is flagged: each
 -- added one to the owner's single row of that lot, so the clinic's writes queued for that row as they
 -- did for the daily counts. Now up to 8 rows per owner and lot, a connection counting in the row of its

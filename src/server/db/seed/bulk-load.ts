@@ -1,8 +1,8 @@
-// Millions of seed records on a PostgreSQL server (docs/decisions.md, "Ten million records"): the
-// history goes in through COPY … FROM STDIN, with the table's secondary indexes, foreign keys and row
-// triggers off while it loads, then the indexes are rebuilt and the foreign keys checked once each,
-// and the bookkeeping the triggers keep is rebuilt from the records. Everything runs inside the
-// seed's own transaction, so a failure leaves the database as it was.
+// Millions of seed records on a PostgreSQL server
+// (docs/adr/0027-ten-million-records-without-partitioning.md): the history goes in through COPY … FROM STDIN,
+// with the table's secondary indexes, foreign keys and row triggers off while it loads, then the indexes are
+// rebuilt and the foreign keys checked once each, and the bookkeeping the triggers keep is rebuilt from the
+// records. Everything runs inside the seed's own transaction, so a failure leaves the database as it was.
 import type { PoolClient } from 'pg';
 import { type DevicePlan, type HistoryRow, sterilizationHistoryRows } from './sterilization-history.ts';
 

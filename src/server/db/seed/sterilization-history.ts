@@ -45,7 +45,7 @@ export interface DevicePlan {
 }
 
 /**
- * The demo shows what the gap and order checks find (docs/decisions.md, "Gaps and order"): the first
+ * The demo shows what the gap and order checks find (docs/adr/0023-gaps-and-arrival-order.md): the first
  * active clinic's device skips DEMO_GAP_SIZE progressive ids halfway through its history, and the
  * second one's next-to-last record arrives after its last (their progressive ids swapped). Streams
  * shorter than DEMO_ANOMALY_MIN_RECORDS keep a clean sequence.

@@ -1,4 +1,4 @@
-/** Sign-in, sign-out and the signed-in user's own profile (SPEC §2 Login, Profile; §7 /auth). */
+/** Sign-in, sign-out and the signed-in user's own profile (docs/product.md §2 Login, Profile; §7 /auth). */
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { userChanges } from '#server/audit/user-changes.ts';
 import { auditSource, writeAudited } from '#server/audit/write-audited.ts';

@@ -1,6 +1,6 @@
 /**
  * File names of certificate downloads: the uploaded Italian file keeps its own name, made safe to
- * store and to put in a header; the generated checklist is named as SPEC §2 says,
+ * store and to put in a header; the generated checklist is named as docs/product.md §2 says,
  * quality_control_checklist_{lot}_{treatment}.pdf.
  */
 

@@ -1,4 +1,4 @@
-/** Certificates and their two PDF files (SPEC §2 Certificate list / upload). */
+/** Certificates and their two PDF files (docs/product.md §2 Certificate list / upload). */
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AuditFields } from '#server/audit/changes.ts';
 import type { Db, Tx } from '#server/db/client.ts';

@@ -1,7 +1,7 @@
 /**
- * Quality certificates (SPEC §2 Certificate list / upload, §7, §8). Certificates are global: lots
+ * Quality certificates (docs/product.md §2 Certificate list / upload, §7, §8). Certificates are global: lots
  * are the manufacturer's, so every user with the certificates module lists and downloads all of
- * them, and only canUploadCertificates uploads or deletes (docs/decisions.md, "Certificates").
+ * them, and only canUploadCertificates uploads or deletes (docs/adr/0013-certificates.md).
  * An upload stores the row, the Italian PDF and the generated quality control checklist in one
  * transaction.
  */

@@ -1,4 +1,4 @@
-/** Customers with their counts (SPEC §2 Customer list / Customer page), and their writes. */
+/** Customers with their counts (docs/product.md §2 Customer list / Customer page), and their writes. */
 import { type SQL, sql } from 'drizzle-orm';
 import type { AuditFields } from '#server/audit/changes.ts';
 import type { Db, Tx } from '#server/db/client.ts';

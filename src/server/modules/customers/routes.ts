@@ -1,4 +1,4 @@
-/** Customers (SPEC §2 Customer list, Customer page; §7 /customers). */
+/** Customers (docs/product.md §2 Customer list, Customer page; §7 /customers). */
 
 import { changedFields } from '#server/audit/changes.ts';
 import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
@@ -63,7 +63,10 @@ function columnsOf(form: CustomerForm): Partial<NewCustomer> {
   return columns;
 }
 
-/** Threshold fields sent empty (dropped from the form as SPEC §5 says) go back to the server's default. */
+/**
+ * Threshold fields sent empty (dropped from the form as docs/product.md §5 says) go back to the server's
+ * default.
+ */
 function clearedThresholds(body: unknown): Partial<NewCustomer> {
   const sent = (body ?? {}) as Record<string, unknown>;
   const columns: Partial<NewCustomer> = {};

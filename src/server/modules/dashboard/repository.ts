@@ -1,6 +1,6 @@
 /**
- * Dashboard figures (SPEC §2 Dashboard), all computed from the live tables and scoped to one customer
- * when asked, in one statement: each figure is a subquery of it, so the dashboard costs the database
+ * Dashboard figures (docs/product.md §2 Dashboard), all computed from the live tables and scoped to one
+ * customer when asked, in one statement: each figure is a subquery of it, so the dashboard costs the database
  * one round trip instead of six (on the embedded PGlite every round trip waits for the one connection).
  */
 import { sql } from 'drizzle-orm';

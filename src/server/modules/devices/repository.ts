@@ -1,4 +1,7 @@
-/** Devices as the devices list and a customer's devices tab show them (SPEC §2 Customer devices, Devices list). */
+/**
+ * Devices as the devices list and a customer's devices tab show them (docs/product.md §2 Customer devices,
+ * Devices list).
+ */
 import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { AuditFields } from '#server/audit/changes.ts';
 import type { Db, Tx } from '#server/db/client.ts';

@@ -1,4 +1,7 @@
-/** Live updates (DESIGN §5): the caller's Server-Sent Events stream, authorised by its bearer session. */
+/**
+ * Live updates (docs/adr/0025-live-updates-with-server-sent-events.md): the caller's Server-Sent Events
+ * stream, authorised by its bearer session.
+ */
 
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { EventBus } from '#server/events/event-bus.ts';

@@ -1,4 +1,4 @@
-/** Products (SPEC §2 Products list): the plug and bath models devices are registered as. */
+/** Products (docs/product.md §2 Products list): the plug and bath models devices are registered as. */
 import { asc, count, desc, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { toNumber } from '#server/db/pg-number.ts';

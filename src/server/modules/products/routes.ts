@@ -1,4 +1,6 @@
-/** The products list (SPEC §2 Products list; §7 GET /products), for roles with the products module. */
+/**
+ * The products list (docs/product.md §2 Products list; §7 GET /products), for roles with the products module.
+ */
 
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';

@@ -189,7 +189,7 @@ async function lotCompliance(db: Db, inPeriod: InPeriod): Promise<LotStatusCount
 
 /**
  * Record gaps and out-of-order records, from what ingestion keeps (device_progress_gaps and the
- * arrived_out_of_order flag: docs/decisions.md, "Gaps and order"). A gap of a (device, owner) pair
+ * arrived_out_of_order flag: docs/adr/0023-gaps-and-arrival-order.md). A gap of a (device, owner) pair
  * lies between two stored records; it belongs to the period in which the record that ends it
  * (progressive last_missing + 1) was received. That record is one of the period's, so only the gaps
  * of the period's devices whose end lies within the device's lowest..highest progressive id of the

@@ -1,5 +1,5 @@
 /**
- * The cycle report PDF of one record (issue 17): its text holds the record's 14 fields in the chosen
+ * The cycle report PDF of one record: its text holds the record's 14 fields in the chosen
  * language, its anchoring and status; the QR code printed in it, decoded as a phone would, is the
  * public /verify link on APP_URL whose receipt verifies against the chain. Records that are not
  * anchored get no QR code and say why. Another tenant's record is 404.

@@ -1,5 +1,5 @@
 /**
- * The cycle report of one record (issue 17, GET /sterilizations/cycle-report/{id}): read under the
+ * The cycle report of one record (GET /sterilizations/cycle-report/{id}): read under the
  * caller's tenant scope (another tenant's record is 404 like a missing one), its proof receipt built
  * from the database row's exact text (the same leaf the anchor worker made), and, for a MINED record,
  * the public /verify link on APP_URL carrying that receipt, printed as a QR code.

@@ -1,5 +1,5 @@
 /**
- * CSV exports of sterilization records (SPEC §7 /export/...), streamed. Rows are read in keyset
+ * CSV exports of sterilization records (docs/product.md §7 /export/...), streamed. Rows are read in keyset
  * batches of EXPORT_BATCH_ROWS, one short query each: memory stays flat however many rows there are,
  * and between two batches the database connection is free for other requests (embedded PGlite has a
  * single one). The stream pulls the next batch only when the client has taken the previous one.
@@ -72,12 +72,15 @@ export const FILTERED_HEADER = [
   'latitude',
   'longitude',
   'notes',
-  // Appended last (issue 13) so readers of the earlier columns by position keep working.
+  // Appended last so readers of the earlier columns by position keep working.
   'lot_status',
   'out_of_order',
 ];
 
-/** The out_of_order cell: the record arrived after one with a higher progressive id (docs/decisions.md, "Gaps and order"). */
+/**
+ * The out_of_order cell: the record arrived after one with a higher progressive id
+ * (docs/adr/0023-gaps-and-arrival-order.md).
+ */
 const outOfOrderCell = (arrived: boolean): string => (arrived ? 'true' : 'false');
 
 function filteredLine(row: FilteredRow): string {

@@ -1,5 +1,6 @@
 /**
- * The sterilization list's queries (SPEC §2 Sterilization list), built to stay fast at millions of rows:
+ * The sterilization list's queries (docs/product.md §2 Sterilization list), built to stay fast at millions of
+ * rows:
  *
  * - Every record has an owner (`customer_id`, the customer its device belonged to when it was
  *   received), and a tenant's rows are only ever reached through its own customer id: a reassigned

@@ -1,5 +1,5 @@
 /**
- * Lot compliance (issue 13): a record's lot_status follows the certificates of its lot, whether the
+ * Lot compliance: a record's lot_status follows the certificates of its lot, whether the
  * record or the certificate comes first, through the real ingestion and certificate APIs.
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';

@@ -1,4 +1,4 @@
-// The proof bundle of the filtered list (issue 17): its content for a filter, tenant scoping, the
+// The proof bundle of the filtered list: its content for a filter, tenant scoping, the
 // one-time ticket, and that what it carries verifies against the chain (read through /chain-rpc).
 import { sql } from 'drizzle-orm';
 import { custom } from 'viem';

@@ -1,12 +1,13 @@
 /**
- * The proof bundle of the filtered list (issue 17, docs/integrity.md §11): the list's records for its
+ * The proof bundle of the filtered list (docs/integrity.md §11): the list's records for its
  * filters, newest first, each with its 14 fields as the canonical strings that were hashed (read as
  * PostgreSQL text, never through a float), its leaf, Merkle proof, block id, root and anchoring
  * transaction. Streamed like the CSV export: keyset batches, one short query each, written as JSON text
  * record by record, so memory stays flat however many records there are.
  *
  * Records not anchored (no block yet, a block not MINED, a customer without blockchain) are included,
- * marked `anchored: false` with the reason, so the bundle is the whole filtered set (docs/decisions.md).
+ * marked `anchored: false` with the reason, so the bundle is the whole filtered set
+ * (docs/adr/0029-proof-bundles.md).
  */
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * Recall by lot (issue 13): every record of a lot per customer and device, for each role and tenant,
+ * Recall by lot: every record of a lot per customer and device, for each role and tenant,
  * as a list, as counts and as CSV.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

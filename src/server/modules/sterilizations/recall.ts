@@ -1,5 +1,5 @@
 /**
- * Recall by lot (issue 13): when a consumables lot is found defective, every record that used it, per
+ * Recall by lot: when a consumables lot is found defective, every record that used it, per
  * customer and device. The records themselves are the sterilization list's, narrowed to the lot (same
  * filter, scope and paging: list.ts); this file holds what only the recall needs, the counts and the CSV.
  */

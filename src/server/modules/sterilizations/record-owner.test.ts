@@ -1,5 +1,5 @@
 /**
- * Issue 13: a record belongs to the customer that owned its device when it was received. Both clinics'
+ * A record belongs to the customer that owned its device when it was received. Both clinics'
  * views (list, device filter, CSV export, customer counts, dashboard) through HTTP, before and after a
  * reassignment: the history stays with the former owner, the new owner sees only what came after.
  */

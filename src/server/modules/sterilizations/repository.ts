@@ -1,4 +1,6 @@
-/** Reads for the sterilization list and its filter options (SPEC §2 Sterilization list, §7 calls). */
+/**
+ * Reads for the sterilization list and its filter options (docs/product.md §2 Sterilization list, §7 calls).
+ */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import type { ReceivedWindow } from '#server/http/received-window.ts';

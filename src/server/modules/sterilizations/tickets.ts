@@ -29,7 +29,7 @@ export const EXPORT_ABILITY: Record<ExportName, AbilityName> = {
   'sterilizations-ok': 'canDownloadCustomers',
   // The recall file is the filtered list's records of one lot: whoever may download those may download it.
   recall: 'canDownloadSterilizations',
-  // The filtered list's records with their proofs (issue 17): the same records as the filtered CSV.
+  // The filtered list's records with their proofs: the same records as the filtered CSV.
   'sterilizations-proof-bundle': 'canDownloadSterilizations',
 };
 

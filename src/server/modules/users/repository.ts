@@ -1,4 +1,7 @@
-/** Users as the users list and a customer's users tab show them (SPEC §2 Customer users, Users list). */
+/**
+ * Users as the users list and a customer's users tab show them (docs/product.md §2 Customer users, Users
+ * list).
+ */
 import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '#server/db/client.ts';
 import { pageTotal, totalColumn } from '#server/db/page-total.ts';

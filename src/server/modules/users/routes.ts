@@ -1,5 +1,5 @@
 /**
- * Users: the users list (SPEC §2 Users list) and a customer's users (Customer users; §7
+ * Users: the users list (docs/product.md §2 Users list) and a customer's users (Customer users; §7
  * /customers/{id}/users). Who may give which role:
  * - the manufacturer (customer 1) holds the staff: its users are CUSTOMER_CARE, ADMIN or SUPER_ADMIN
  *   (a new one defaults to CUSTOMER_CARE); every other customer's users are CUSTOMER (the default).

@@ -1,5 +1,5 @@
 /**
- * The cycle report PDF of one sterilization record (issue 17): customer, device, the record's 14 fields
+ * The cycle report PDF of one sterilization record: customer, device, the record's 14 fields
  * in readable form, its status, its anchoring, and, for an anchored record, a QR code holding the public
  * /verify link with the record's proof receipt. Drawn with the compliance report's writer and fonts.
  */

@@ -1,5 +1,5 @@
 /**
- * Certificate calls (SPEC §7): the paged list, the upload (multipart: three text fields and the
+ * Certificate calls (docs/product.md §7): the paged list, the upload (multipart: three text fields and the
  * Italian PDF), delete, and the two downloads. Downloads go through the one API client, so the
  * bearer token travels in a header and never in a URL; the file reaches the user as a blob URL.
  */
@@ -51,7 +51,7 @@ export type CertificateUploadValues = {
   italian_file: File;
 };
 
-/** POST /certificates. The list refetches afterwards (SPEC §2: go to the list, refetch). */
+/** POST /certificates. The list refetches afterwards (docs/product.md §2: go to the list, refetch). */
 export function useUploadCertificate() {
   const queryClient = useQueryClient();
   return useMutation({

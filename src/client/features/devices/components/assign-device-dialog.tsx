@@ -36,8 +36,8 @@ type Props = {
 };
 
 /**
- * SPEC §2 "Assign to another customer": pick a customer from the full list (loaded once), refuse the
- * device's own customer with "This device is already of the selected customer".
+ * docs/product.md §2 "Assign to another customer": pick a customer from the full list (loaded once), refuse
+ * the device's own customer with "This device is already of the selected customer".
  */
 export function AssignDeviceDialog({ open, device, onClose, onAssigned }: Props) {
   const intl = useIntl();

@@ -160,7 +160,7 @@ type DeviceFormProps = {
 };
 
 /**
- * SPEC §2 device edit: serial, label, type, the two key slots, Save and Assign. Read-only (type
+ * docs/product.md §2 device edit: serial, label, type, the two key slots, Save and Assign. Read-only (type
  * disabled) without the right to save.
  */
 export function DeviceForm({

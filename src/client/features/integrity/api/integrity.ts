@@ -38,7 +38,7 @@ export const useAnchorTransaction = (rpcUrl: string | undefined, hash: Hex | nul
   });
 
 /**
- * POST /transactions/calculateHash with the record as the form describes it (the SPEC's form:
+ * POST /transactions/calculateHash with the record as the form describes it (the form of docs/product.md §7:
  * hashing_version, blockchain_data_block_id and the 14 fields). A null field is left out (the server
  * reads an absent field as null); an empty text is sent as "" (the form-data serializer would drop it).
  */

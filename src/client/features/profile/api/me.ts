@@ -18,7 +18,7 @@ export type ProfileValues = {
   repeat_new_password: string;
 };
 
-/** PUT /auth/me (multipart). Empty values are not sent (SPEC §5). */
+/** PUT /auth/me (multipart). Empty values are not sent (docs/product.md §5). */
 export function useUpdateProfile() {
   const queryClient = useQueryClient();
   return useMutation({

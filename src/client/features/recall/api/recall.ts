@@ -1,5 +1,5 @@
 /**
- * Recall calls (issue 13): a lot's records, paged like the sterilization list, and its counts per
+ * Recall calls: a lot's records, paged like the sterilization list, and its counts per
  * customer and device. Keys start with 'recall' so a certificate change can refresh every recall.
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';

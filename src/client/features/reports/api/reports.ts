@@ -1,5 +1,5 @@
 /**
- * Compliance report calls (issue 14): a customer's reports (paged, sorted, filtered), generating one,
+ * Compliance report calls: a customer's reports (paged, sorted, filtered), generating one,
  * signing one, and the PDFs and receipts. Keys follow the API path (['customers', id, 'reports', …]),
  * so a signature or a new report invalidates the customer's lists by prefix. Files come as blobs
  * through the one API client: the bearer token never goes into a URL.

@@ -1,5 +1,5 @@
 /**
- * Sterilization calls (SPEC §7): the paged, sorted, filtered list and its two filter option lists
+ * Sterilization calls (docs/product.md §7): the paged, sorted, filtered list and its two filter option lists
  * (the CSV export: lib/exports.ts).
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
@@ -38,7 +38,9 @@ export const sterilizationCustomerFilterQueryOptions = () =>
 export const useSterilizationCustomerFilter = (enabled: boolean) =>
   useQuery({ ...sterilizationCustomerFilterQueryOptions(), enabled });
 
-/** GET /sterilizations/device-filter/{customerId}: skipped when no customer is chosen (SPEC §7). */
+/**
+ * GET /sterilizations/device-filter/{customerId}: skipped when no customer is chosen (docs/product.md §7).
+ */
 export const sterilizationDeviceFilterQueryOptions = (customerId: number) =>
   queryOptions({
     queryKey: ['sterilizations', 'device-filter', customerId],

@@ -20,8 +20,8 @@ export type CustomerUsersSearch = QueryOf<'listCustomerUsers'>;
 
 /**
  * GET /customers/{id}/users: every user of a customer, or those matching the search `q`. Loaded once
- * (SPEC "loaded only if empty"): it stays fresh until a user of this customer is created, updated,
- * disabled or enabled here. The key ends in the search object, so `customerUsersListKey` (an empty
+ * (docs/product.md §2: "loaded only if empty"): it stays fresh until a user of this customer is created,
+ * updated, disabled or enabled here. The key ends in the search object, so `customerUsersListKey` (an empty
  * object matches any search) reaches every search of the list and no single user.
  */
 export const customerUsersQueryOptions = (customerId: number, search: CustomerUsersSearch = {}) =>

@@ -16,7 +16,7 @@ export const Route = createFileRoute('/_authenticated/customers/')({
     filterTo: parseIsoDate(raw.filterTo),
   }),
   loaderDeps: ({ search }) => search,
-  // Not awaited: a list that fails shows as empty, with the error alert (SPEC §7).
+  // Not awaited: a list that fails shows as empty, with the error alert (docs/product.md §7).
   loader: ({ context, deps }) => {
     void context.queryClient.prefetchQuery(customersQueryOptions(deps));
   },

@@ -9,9 +9,9 @@ import { CustomerDevicesPage } from '#client/features/devices/customer-devices-p
 import { useDocumentTitle } from '#client/lib/document-title.ts';
 import { useSearchChange } from '#client/lib/search-change.ts';
 
-/** SPEC §2 customer_devices_index (the devices tab of the customer page). */
+/** docs/product.md §2 customer_devices_index (the devices tab of the customer page). */
 export const Route = createFileRoute('/_authenticated/customers/$id/devices/')({
-  // The search `q` (issue 15 item 12) is in the URL like the other lists' searches.
+  // The search `q` is in the URL like the other lists' searches.
   validateSearch: (raw: { q?: unknown } & SearchSchemaInput): CustomerDevicesSearch => ({
     q: parseSearchText(raw.q),
   }),

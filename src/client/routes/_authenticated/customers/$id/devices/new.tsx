@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { DeviceCreatePage } from '#client/features/devices/device-edit-page.tsx';
 import { useDocumentTitle } from '#client/lib/document-title.ts';
 
-/** SPEC §2 customer_device_create. */
+/** docs/product.md §2 customer_device_create. */
 export const Route = createFileRoute('/_authenticated/customers/$id/devices/new')({
   component: DeviceCreateRoute,
 });

@@ -7,12 +7,12 @@ import { useDocumentTitle } from '#client/lib/document-title.ts';
 import { useSearchChange } from '#client/lib/search-change.ts';
 
 export const Route = createFileRoute('/_authenticated/customers/$id/users/')({
-  // The search `q` (issue 15 item 12) is in the URL like the other lists' searches.
+  // The search `q` is in the URL like the other lists' searches.
   validateSearch: (raw: { q?: unknown } & SearchSchemaInput): CustomerUsersSearch => ({
     q: parseSearchText(raw.q),
   }),
   loaderDeps: ({ search }) => search,
-  // Not awaited: a list that fails shows as empty, with the error alert (SPEC §7).
+  // Not awaited: a list that fails shows as empty, with the error alert (docs/product.md §7).
   loader: ({ context, params, deps }) => {
     void context.queryClient.prefetchQuery(customerUsersQueryOptions(params.id, deps));
   },
