@@ -168,6 +168,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     sterilizationsModule({
       db,
       sessionIdleMinutes: config.sessionIdleMinutes,
+      deviceClockSkewSeconds: config.deviceClockSkewSeconds,
       onRecordsStored: alerts.recordsStored,
       chain,
       appUrl: config.mail.appUrl ?? openUrl(config.host, config.port),
@@ -183,6 +184,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
   registerOperations(app, loadContract().operations, modules, sessions, {
     login: rateLimitPerMinute(config.loginRateLimitPerMinute),
     ingestSterilizations: rateLimitPerMinute(config.ingestRateLimitPerMinute),
+    chainRpc: rateLimitPerMinute(config.chainRpcRateLimitPerMinute),
   });
   await registerSpa(app, config.clientDist);
 

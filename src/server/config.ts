@@ -1,4 +1,4 @@
-/** Every environment variable the server reads, parsed and documented once (README "Configuration"). */
+/** Every environment variable the server reads, parsed and documented once (docs/configuration.md). */
 import path from 'node:path';
 
 export interface AppConfig {
@@ -33,6 +33,11 @@ export interface AppConfig {
    */
   sessionCacheSeconds: number;
   /**
+   * How much later than its arrival (or its token's iat) a device's own cycle time may be before the
+   * record is marked as coming from a clock that runs ahead (DEVICE_CLOCK_SKEW_SECONDS, default 300).
+   */
+  deviceClockSkewSeconds: number;
+  /**
    * Failed logins for one account from one client address before each further failure doubles the
    * wait for that pair (1 s, 2 s, 4 s…) with 429 (LOGIN_MAX_FAILURES, default 5). Other addresses are
    * not slowed, so nobody can lock an account out from elsewhere.
@@ -52,6 +57,12 @@ export interface AppConfig {
   loginRateLimitPerMinute: number;
   /** Device ingestion requests per client address per minute before 429 (INGEST_RATE_LIMIT_PER_MINUTE, default 600; 0 = off). */
   ingestRateLimitPerMinute: number;
+  /**
+   * Requests to the public read-only chain endpoint POST /chain-rpc per client address per minute before
+   * 429 (CHAIN_RPC_RATE_LIMIT_PER_MINUTE, default 600; 0 = off). Checking a proof bundle in the browser
+   * asks about two calls per anchoring transaction it names.
+   */
+  chainRpcRateLimitPerMinute: number;
   /**
    * Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY, default false): the client address the login
    * throttle and the rate limits count by is then the one the proxy reports, not the proxy's own.
@@ -169,6 +180,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTTY = process.stdout.
     sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 120),
     sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 12),
     sessionCacheSeconds: integer(env, 'SESSION_CACHE_SECONDS', 10),
+    deviceClockSkewSeconds: integer(env, 'DEVICE_CLOCK_SKEW_SECONDS', 300),
     loginMaxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5),
     loginAddressMaxFailures: integer(env, 'LOGIN_ADDRESS_MAX_FAILURES', 30),
     loginMaxDelaySeconds: integer(env, 'LOGIN_MAX_DELAY_SECONDS', 900),
@@ -177,6 +189,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTTY = process.stdout.
     bodyMaxBytes: integer(env, 'BODY_MAX_BYTES', 1024 * 1024),
     loginRateLimitPerMinute: integer(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 120),
     ingestRateLimitPerMinute: integer(env, 'INGEST_RATE_LIMIT_PER_MINUTE', 600),
+    chainRpcRateLimitPerMinute: integer(env, 'CHAIN_RPC_RATE_LIMIT_PER_MINUTE', 600),
     trustProxy: flag(env, 'TRUST_PROXY', false),
     https: flag(env, 'HTTPS', false),
     serverTiming: flag(env, 'SERVER_TIMING', false),

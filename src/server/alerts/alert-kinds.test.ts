@@ -219,6 +219,12 @@ const cases: Case[] = [
     where: `customer_id = $1 and condition_key like 'record_out_of_order:%'`,
   },
   {
+    kind: 'device_clock_ahead',
+    label: 'a device dating its cycles later than they arrive',
+    cause: (c) => ingest(c, [record(c, { cycle_ts: new Date(Date.now() + 2 * HOUR).toISOString() })]),
+    again: (c) => ingest(c, [record(c, { cycle_ts: new Date(Date.now() + 3 * HOUR).toISOString() })]),
+  },
+  {
     kind: 'lot_uncertified',
     label: 'a lot without a certificate',
     cause: (c) => ingest(c, [record(c, { consumables_lot: c.lot, lot_progressive_id: 1 })]),

@@ -21,6 +21,8 @@ export const conditionKeys = {
   recordGap: (deviceId: number, customerId: number) => `record_gap:${deviceId}:${customerId}`,
   /** One record came after a higher progressive id: a fact to look at, cleared only by a person. */
   outOfOrder: (recordId: number) => `record_out_of_order:${recordId}`,
+  /** A device dated its newest cycle later than it arrived; cleared by a newest cycle dated right. */
+  deviceClockAhead: (deviceId: number, customerId: number) => `device_clock_ahead:${deviceId}:${customerId}`,
   /** A clinic used a lot without a certificate in force; cleared when a certificate covers its records. */
   lotUncertified: (customerId: number, lot: string) => `lot_uncertified:${customerId}:${lot}`,
 };

@@ -1,6 +1,6 @@
 /**
  * Alerts raised by records as they arrive: a failed cycle, a lamp under its clinic's threshold, a
- * consumable batch at 80 % or full. One statement reads the records with their device, clinic and batch,
+ * consumable batch at 80 % or full, a device whose clock runs ahead. One statement reads the records with their device, clinic and batch,
  * a second clears what they end (the device spoke, so it is not silent; a lamp above the threshold was
  * replaced), and a third raises, only when there is something to raise.
  */
@@ -27,6 +27,9 @@ type StoredRecord = {
   lot_progressive: number | null;
   sterilization_count: number | null;
   batch_quantity: number | null;
+  clock_suspect: boolean;
+  cycle_ts: string | null;
+  received_ts: string;
 };
 
 export async function evaluateStoredRecords(
@@ -40,7 +43,9 @@ export async function evaluateStoredRecords(
       s.residual_lamp_life::float8 as residual, d.device_serial,
       coalesce(c.alert_lamp_life_threshold, ${thresholds.lampLifeThreshold}) as lamp_threshold,
       s.progressive_id = max(s.progressive_id) over (partition by s.device_id) as newest,
-      b.id as batch_id, b.lot_code, b.lot_progressive, b.sterilization_count, b.batch_quantity
+      b.id as batch_id, b.lot_code, b.lot_progressive, b.sterilization_count, b.batch_quantity,
+      s.clock_suspect, to_char(s.cycle_ts at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as cycle_ts,
+      to_char(s.received_ts at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as received_ts
     from sterilizations s
     join devices d on d.id = s.device_id
     join customers c on c.id = s.customer_id
@@ -54,6 +59,9 @@ export async function evaluateStoredRecords(
     ended.add(conditionKeys.deviceSilent(record.device_id, record.customer_id));
     if (record.newest && record.residual >= record.lamp_threshold)
       ended.add(conditionKeys.lampLifeLow(record.device_id, record.customer_id));
+    // A device's clock is judged on its newest cycle: set right, its alert clears.
+    if (record.newest && !record.clock_suspect)
+      ended.add(conditionKeys.deviceClockAhead(record.device_id, record.customer_id));
   }
   await resolveAlertsFor(db, [...ended]);
   const raises: AlertToRaise[] = [];
@@ -85,6 +93,20 @@ export async function evaluateStoredRecords(
           residual_lamp_life: record.residual,
           threshold: record.lamp_threshold,
           progressive_id: record.progressive_id,
+        },
+      });
+    }
+    if (record.newest && record.clock_suspect) {
+      raises.push({
+        ...common,
+        kind: 'device_clock_ahead',
+        subjectId: record.device_id,
+        conditionKey: conditionKeys.deviceClockAhead(record.device_id, record.customer_id),
+        details: {
+          device_serial: record.device_serial,
+          progressive_id: record.progressive_id,
+          cycle_ts: record.cycle_ts,
+          received_ts: record.received_ts,
         },
       });
     }

@@ -1,5 +1,5 @@
 /**
- * The tenant and role matrix (issues 3 and 7): every operation of openapi/openapi.yaml × every role
+ * The tenant and role matrix: every operation of openapi/openapi.yaml × every role
  * (and no session) × the caller's own customer, another customer, and an object put under the wrong
  * customer id in the path. One table states the expected status of each combination; each answer is
  * checked against the contract's schema for that status, a refusal must leave every table as it was,
@@ -484,6 +484,39 @@ const CASES: Record<string, Case> = {
       url: `/api/v1/devices/${await makeDevice(t, customerId)}/gaps`,
     }),
   },
+  listDeviceKeyEvents: {
+    tenants: ['own', 'other'],
+    // Like the device's gaps: every role, a customer user only for a device it has or had.
+    expect: (tenant) => ({ ...every(200), CUSTOMER: tenant === 'own' ? 200 : 404 }),
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'GET',
+      url: `/api/v1/devices/${await makeDevice(t, customerId, devicePublicPem)}/key-events`,
+    }),
+  },
+  revokeDeviceKey: {
+    tenants: ['own', 'other'],
+    // Key management is the SUPER_ADMIN's alone.
+    expect: () => ({ ...every(403), SUPER_ADMIN: 200 }),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'POST',
+      url: `/api/v1/devices/${await makeDevice(t, customerId, devicePublicPem)}/keys/1/revoke`,
+      payload: { reason: 'Matrix revocation' },
+    }),
+  },
+  getSterilizationEvidence: {
+    tenants: ['own', 'other'],
+    expect: tenantRead,
+    write: false,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'GET',
+      url: `/api/v1/sterilizations/evidence/${(await blockOf(customerId)).recordId}`,
+    }),
+  },
   listSterilizations: {
     tenants: ['own', 'other'],
     // Callers without canSeeAllSterilizations get their own records whatever customerId says.
@@ -603,7 +636,7 @@ const CASES: Record<string, Case> = {
     request: async () => ({ method: 'GET', url: `/api/v1/transactions/${transactionHash}` }),
   },
   calculateHash: {
-    // Issue 17: the block root answers "does this guess match?", so a block is read like any object.
+    // The block root answers "does this guess match?", so a block is read like any object.
     tenants: ['own', 'other'],
     expect: tenantRead,
     write: false,

@@ -1,5 +1,5 @@
 /**
- * Bad input, everywhere (issue 7): for every operation of openapi/openapi.yaml, fast-check derives a
+ * Bad input, everywhere: for every operation of openapi/openapi.yaml, fast-check derives a
  * valid request from the operation's schemas (plus the few values a schema cannot invent: real object
  * ids, a signed device token) and then breaks it — bad path ids, wrong types, missing and extra
  * fields, huge strings, unicode and NUL, extreme numbers, wrong media types, malformed and oversized
@@ -38,7 +38,15 @@ import {
   signDeviceToken,
   userIdByEmail,
 } from '../test/contract-support.ts';
-import { customerIdOf, makeCustomer, makeDevice, makeUser, productId, unique } from '../test/fixtures.ts';
+import {
+  customerIdOf,
+  makeCustomer,
+  makeDevice,
+  makeUser,
+  productId,
+  rsaPublicKeyPem,
+  unique,
+} from '../test/fixtures.ts';
 import { expectContract } from '../test/response-checks.ts';
 import { createTestApp, DEMO, DEMO_PASSWORD, type TestApp, uniqueClientAddress } from '../test/test-app.ts';
 import type { ContractOperation, JsonSchema } from './load-contract.ts';
@@ -203,6 +211,7 @@ interface Input {
   mutations?: () => fc.Arbitrary<Mutation>[];
 }
 
+const revocableKey = rsaPublicKeyPem();
 const STAFF_AND_CUSTOMER: Caller[] = ['SUPER_ADMIN', 'CUSTOMER'];
 const MANAGER: Caller[] = ['SUPER_ADMIN'];
 const ANYONE: Caller[] = ['anonymous'];
@@ -369,6 +378,20 @@ const INPUTS: Record<string, Input> = {
     callers: STAFF_AND_CUSTOMER,
     path: async () => ({ deviceId: String(ownDevice) }),
     query: async () => ({ limit: '50' }),
+  },
+  listDeviceKeyEvents: {
+    callers: STAFF_AND_CUSTOMER,
+    path: async () => ({ deviceId: String(ownDevice) }),
+  },
+  revokeDeviceKey: {
+    callers: MANAGER,
+    // Each request revokes the key of a device of its own.
+    path: async () => ({ deviceId: String(await makeDevice(t, ownCustomer, revocableKey)), slot: '1' }),
+    body: async () => ({ reason: 'Property revocation' }),
+  },
+  getSterilizationEvidence: {
+    callers: STAFF_AND_CUSTOMER,
+    path: async () => ({ id: String(ownRecord) }),
   },
   listSterilizations: {
     callers: STAFF_AND_CUSTOMER,

@@ -80,6 +80,9 @@ describe('migration 0007 (gaps and order)', () => {
   });
 
   it('rebuilds the pairs a delete or a key change touches, and empties with a truncate', async () => {
+    // The bookkeeping follows every change a database owner could still make, past the trigger that
+    // refuses the application any change of a record's values (migration 0017).
+    await query('alter table sterilizations disable trigger sterilizations_immutable');
     await query('delete from sterilizations where device_id = 1 and progressive_id in (1, 24)');
     expect((await progress())[0]).toMatchObject({
       device_id: 1,

@@ -32,7 +32,7 @@ export const BLOCK_STATUSES = ['PENDING', 'SENT', 'MINED', 'FAILED'] as const;
 export type BlockStatus = (typeof BLOCK_STATUSES)[number];
 export const CERTIFICATE_LANGUAGES = ['it', 'en'] as const;
 export type CertificateLanguage = (typeof CERTIFICATE_LANGUAGES)[number];
-/** Sterilization status codes (SPEC §4); other values are stored and shown raw. */
+/** Sterilization status codes (docs/product.md §4); other values are stored and shown raw. */
 export const STERILIZATION_STATUS = { ok: 0, nulled: 1, lampMalfunction: 2, probeMalfunction: 3 } as const;
 
 /** PDFs live in the database so that a certificate and its files commit or roll back together. */
@@ -163,6 +163,12 @@ export const devices = pgTable(
     /** SPKI PEM public keys; the device signs its JWTs with either. */
     publicKey: text('public_key'),
     publicKey2: text('public_key_2'),
+    /**
+     * The key events (device_key_events) that put today's keys in their slots: a token verified with a
+     * slot's key names this event, and the database refuses a token whose event is no longer current.
+     */
+    keyEvent1: integer('key_event_1'),
+    keyEvent2: integer('key_event_2'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', tz),
@@ -207,6 +213,69 @@ export const consumableBatches = pgTable(
     ),
     check('consumable_batches_quantity_chk', sql`${t.batchQuantity} > 0`),
     check('consumable_batches_count_chk', sql`${t.sterilizationCount} >= 0`),
+  ],
+);
+
+export const KEY_EVENT_ACTIONS = ['registered', 'replaced', 'removed', 'revoked'] as const;
+export type KeyEventAction = (typeof KEY_EVENT_ACTIONS)[number];
+
+/**
+ * Every change of a device's keys, append-only (docs/integrity.md, "Key history"): the slot, the key
+ * concerned (for `registered` and `replaced` the key that enters the slot, for `removed` and `revoked`
+ * the key that leaves it) and its RFC 7638 thumbprint, and when the change took effect: the moment it
+ * was written while the device's row was locked, never a time a client names. A key is in force from
+ * its event until the next event of the same device and slot.
+ */
+export const deviceKeyEvents = pgTable(
+  'device_key_events',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id),
+    slot: smallint('slot').notNull(),
+    action: text('action').$type<KeyEventAction>().notNull(),
+    publicKey: text('public_key').notNull(),
+    thumbprint: text('thumbprint').notNull(),
+    effectiveAt: timestamp('effective_at', tz).notNull(),
+    actorUserId: integer('actor_user_id').references(() => users.id),
+    reason: text('reason'),
+  },
+  (t) => [
+    index('device_key_events_device_slot_idx').on(t.deviceId, t.slot, t.id),
+    index('device_key_events_thumbprint_idx').on(t.thumbprint),
+    check('device_key_events_slot_chk', sql`${t.slot} in (1, 2)`),
+    check(
+      'device_key_events_action_chk',
+      sql`${t.action} in ('registered', 'replaced', 'removed', 'revoked')`,
+    ),
+    check('device_key_events_thumbprint_chk', sql`${t.thumbprint} ~ '^[A-Za-z0-9_-]{43}$'`),
+  ],
+);
+
+/**
+ * What devices signed, append-only: each accepted token's compact JWS exactly as it was posted (never
+ * re-serialised), the key event whose key verified it, and its SHA-256 (hex, of the JWS's ASCII bytes).
+ * A record points to its token and its position among the token's records.
+ */
+export const deviceTokens = pgTable(
+  'device_tokens',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id),
+    keyEventId: integer('key_event_id')
+      .notNull()
+      .references(() => deviceKeyEvents.id),
+    jws: text('jws').notNull(),
+    sha256: text('sha256').notNull(),
+    issuedAt: timestamp('issued_at', tz).notNull(),
+    receivedAt: timestamp('received_at', tz).notNull().defaultNow(),
+  },
+  (t) => [
+    index('device_tokens_device_id_idx').on(t.deviceId, t.id),
+    check('device_tokens_sha256_chk', sql`${t.sha256} ~ '^[0-9a-f]{64}$'`),
   ],
 );
 
@@ -263,6 +332,13 @@ export const sterilizations = pgTable(
     consumablesLot: text('consumables_lot'),
     lotProgressiveId: integer('lot_progressive_id'),
     notes: text('notes'),
+    /** When the device says the cycle ran (its own clock, optional); `received_ts` is the server's. */
+    cycleTs: timestamp('cycle_ts', tz),
+    /** The cycle's time is later than its arrival or its token's iat, beyond the allowed skew. */
+    clockSuspect: boolean('clock_suspect').notNull().default(false),
+    /** The token that carried the record (null for records stored before tokens were kept) and its index there. */
+    tokenId: bigint('token_id', { mode: 'number' }).references(() => deviceTokens.id),
+    tokenPosition: smallint('token_position'),
     hashingVersion: integer('hashing_version'),
     blockchainDataBlockId: integer('blockchain_data_block_id').references(() => blockchainDataBlocks.id),
     /** The record's Merkle proof in its block (siblings from the leaf up, 0x-hex), set with the block id. */
@@ -395,7 +471,7 @@ export const deviceOwners = pgTable(
 
 /**
  * Where each device's sequence of progressive ids stands, per owner (a clinic's records of a device are
- * their own sequence: docs/decisions.md, "Gaps and order"). Kept by a row trigger on sterilizations
+ * their own sequence: docs/adr/0023-gaps-and-arrival-order.md). Kept by a row trigger on sterilizations
  * (migration 0007), which locks this row, so concurrent records of one device and owner are counted one
  * after the other. missing_count is the sum of the pair's gap ranges, so "devices with missing records"
  * is a count over this small table.
@@ -610,7 +686,7 @@ export const reportVersions = pgTable(
   ],
 );
 
-// ---- State several server processes share (DESIGN §5: PostgreSQL is the only shared engine) ----
+// ---- State several server processes share (docs/adr/0018-postgresql-is-the-only-shared-engine.md) ----
 
 /**
  * Failed logins, one row per key: `pair:<email> <address>` (one account from one client address) or
@@ -640,7 +716,7 @@ export const rateLimitHits = pgTable(
 );
 
 /**
- * E-mails waiting to be sent, and the record of those sent (docs/decisions.md, "E-mail outbox"). A mail
+ * E-mails waiting to be sent, and the record of those sent (docs/adr/0021-e-mail-outbox.md). A mail
  * is written once per dedupe key (one alert and recipient), so a second evaluation, a restart or another
  * process never queues it twice; a sender claims due rows with a lease (next_attempt_at moved ahead), so
  * two processes never send the same row at once. Without SMTP_URL nothing is sent and the rows stay as a
@@ -669,7 +745,7 @@ export const mailOutbox = pgTable(
   ],
 );
 
-// ---- Alerts (DESIGN §5: alerts are rows; the bell, e-mail and live updates are views of them) ----
+// ---- Alerts (docs/adr/0020-alerts-are-rows.md: the bell, e-mail and live updates are views of them) ----
 
 export const ALERT_STATES = ['open', 'acknowledged', 'resolved'] as const;
 export type AlertState = (typeof ALERT_STATES)[number];
@@ -731,6 +807,8 @@ export type Device = typeof devices.$inferSelect;
 export type NewDevice = typeof devices.$inferInsert;
 export type ConsumableBatch = typeof consumableBatches.$inferSelect;
 export type NewConsumableBatch = typeof consumableBatches.$inferInsert;
+export type DeviceKeyEvent = typeof deviceKeyEvents.$inferSelect;
+export type DeviceToken = typeof deviceTokens.$inferSelect;
 export type Sterilization = typeof sterilizations.$inferSelect;
 export type NewSterilization = typeof sterilizations.$inferInsert;
 export type BlockchainDataBlock = typeof blockchainDataBlocks.$inferSelect;

@@ -75,6 +75,11 @@ const TEXTS: Record<MailLanguage, Record<AlertKind, KindText>> = {
       body: (_a, d) =>
         `Records used lot ${d.lot_number ?? d.consumables_lot}, which has no certificate in force on the day they were received.`,
     },
+    device_clock_ahead: {
+      subject: (a) => `The clock of device ${value(a.deviceSerial)} runs ahead`,
+      body: (a, d) =>
+        `Device ${value(a.deviceSerial)} dated cycle ${d.progressive_id} at ${d.cycle_ts}, later than it reached the server (${d.received_ts}). Check the device's clock: its cycle times cannot be trusted until it is set right.`,
+    },
   },
   it: {
     failed_cycle: {
@@ -126,6 +131,11 @@ const TEXTS: Record<MailLanguage, Record<AlertKind, KindText>> = {
       subject: (_a, d) => `Il lotto ${d.lot_number ?? d.consumables_lot} non ha un certificato valido`,
       body: (_a, d) =>
         `Alcuni record hanno usato il lotto ${d.lot_number ?? d.consumables_lot}, senza un certificato in vigore il giorno in cui sono stati ricevuti.`,
+    },
+    device_clock_ahead: {
+      subject: (a) => `L'orologio del dispositivo ${value(a.deviceSerial)} è avanti`,
+      body: (a, d) =>
+        `Il dispositivo ${value(a.deviceSerial)} ha datato il ciclo ${d.progressive_id} alle ${d.cycle_ts}, dopo il suo arrivo al server (${d.received_ts}). Controllare l'orologio del dispositivo: fino ad allora i suoi orari dei cicli non sono affidabili.`,
     },
   },
 };

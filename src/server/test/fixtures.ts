@@ -2,9 +2,12 @@
  * Fixtures the API tests share: rows made directly in the database (so a test never depends on the
  * demo data beyond the demo users), and table snapshots to prove that a refused request changed nothing.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import type { PoolClient } from 'pg';
+import { ensureKeyEvents } from '#server/crypto/key-history.ts';
+import type { WriteRequest } from '#server/modules/sterilizations/record-writer.ts';
 import type { Role } from '#shared/access/index.ts';
-import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
+import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
 import type { TestApp } from './test-app.ts';
 
 let counter = 0;
@@ -121,4 +124,67 @@ export function cycleClaim(
     notes: null,
     ...overrides,
   };
+}
+
+/** The key event of a device's slot 1 (written now when its key has none yet): what a token of its key names. */
+export async function slotOneKeyEvent(t: TestApp, deviceId: number): Promise<number> {
+  await ensureKeyEvents(t.database.db, deviceId);
+  const found = await t.database.pool.query('select key_event_1 from devices where id = $1', [deviceId]);
+  return Number(found.rows[0].key_event_1);
+}
+
+const base64url = (bytes: Buffer | string) => Buffer.from(bytes).toString('base64url');
+
+/**
+ * A record writer's request for a seed device, as ingestion makes it: a real RS256 token over the
+ * records, signed with the device's private key (synchronously, so a test can hand several requests
+ * to the writer in one tick), naming the key event of the slot that verifies it.
+ */
+export function signedWriteRequest(
+  device: { id: number; serial: string; privateKeyPem: string },
+  records: SterilizationClaim[],
+  keyEventId: number,
+): WriteRequest {
+  const claims = ingestionClaims(device.serial, records);
+  const signingInput = `${base64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }))}.${base64url(JSON.stringify(claims))}`;
+  const signature = sign(
+    'sha256',
+    Buffer.from(signingInput, 'ascii'),
+    createPrivateKey(device.privateKeyPem),
+  );
+  const jws = `${signingInput}.${base64url(signature)}`;
+  return {
+    deviceId: device.id,
+    records,
+    token: {
+      jws,
+      sha256: createHash('sha256').update(jws, 'ascii').digest('hex'),
+      issuedAt: claims.iat,
+      keyEventId,
+    },
+  };
+}
+
+/**
+ * Runs a statement as someone holding the database's owner rights could, past the triggers that
+ * refuse a change of a record's values to everyone else (they switch off with every other trigger for
+ * this one transaction): how a test plays the insider that evidence must catch.
+ */
+export async function asDatabaseOwner(
+  database: { pool: { connect(): Promise<PoolClient> } },
+  statement: string,
+  params: unknown[] = [],
+): Promise<void> {
+  const client = await database.pool.connect();
+  try {
+    await client.query('begin');
+    await client.query('set local session_replication_role = replica');
+    await client.query(statement, params);
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  } finally {
+    client.release();
+  }
 }

@@ -14,6 +14,7 @@ export const ALERT_KINDS = [
   'block_not_mined',
   'record_gap',
   'lot_uncertified',
+  'device_clock_ahead',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

@@ -65,6 +65,9 @@ export type User = Schemas['User'];
 export type Product = Schemas['Product'];
 export type Device = Schemas['Device'];
 export type DeviceGaps = Schemas['DeviceGaps'];
+export type DeviceKeyEvent = Schemas['DeviceKeyEvent'];
+export type DeviceToken = Schemas['DeviceToken'];
+export type RecordEvidence = Schemas['RecordEvidence'];
 export type Batch = Schemas['Batch'];
 export type Dashboard = Schemas['Dashboard'];
 export type BlockchainDataBlock = Schemas['BlockchainDataBlock'];
@@ -110,6 +113,7 @@ export type CalculateHashForm = Schemas['CalculateHashForm'];
 export type IngestRequest = Schemas['IngestRequest'];
 export type ExportTicketRequest = Schemas['ExportTicketRequest'];
 export type AlertActionRequest = Schemas['AlertActionRequest'];
+export type RevokeKeyRequest = Schemas['RevokeKeyRequest'];
 export type ExportKind = ExportTicketRequest['export'];
 
 // Live updates (streamEvents)

@@ -443,7 +443,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Sign a report electronically (21 CFR Part 11): the signer's password again, a meaning and an optional comment. Makes a new immutable version (the previous one, or the draft, with this signature's manifestation printed on every page). A wrong password is 422 on `password` and changes nothing; an approved report takes no further signature (409 `reports.already_approved`). */
+    /** Sign a report electronically (21 CFR Part 11): the signer's password again, a meaning and an optional comment. Makes a new immutable version (the previous one, or the draft, with this signature's manifestation printed on every page). A wrong password is 422 on `password` and changes nothing; an approved report takes no further signature (409 `reports.already_approved`), and a signer who signed the report with the same meaning less than a minute ago is refused (409 `reports.already_signed`: a replayed or repeated request adds no second signature). */
     post: operations['signReport'];
     delete?: never;
     options?: never;
@@ -559,6 +559,54 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/devices/{deviceId}/key-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Device id. */
+        deviceId: components['parameters']['DeviceIdPath'];
+      };
+      cookie?: never;
+    };
+    /**
+     * The device's key history, oldest first.
+     * @description Every registration, replacement, removal and revocation of the device's two key slots, each with the key, its RFC 7638 thumbprint and when it took effect (docs/integrity.md, "Key history"). A key is in force from its event until the next event of the same slot. Customer users see the history of a device they have or had; another device is 404.
+     */
+    get: operations['listDeviceKeyEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/devices/{deviceId}/keys/{slot}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Device id. */
+        deviceId: components['parameters']['DeviceIdPath'];
+        /** @description The key slot (1 for public_key, 2 for public_key_2). */
+        slot: 1 | 2;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke the key of a slot, with a reason (canGenerateDeviceKeys; audited).
+     * @description The slot empties at once; the key stays in the history as revoked, and a token signed with it that arrives afterwards is refused (401 `key_revoked`). An empty slot answers 409 `devices.keys.slot_empty`.
+     */
+    post: operations['revokeDeviceKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/sterilizations': {
     parameters: {
       query?: never;
@@ -607,6 +655,29 @@ export interface paths {
     };
     /** List the devices of a customer the caller may filter sterilizations by. */
     get: operations['getSterilizationDeviceFilter'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sterilizations/evidence/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Sterilization record id. */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * What the device signed for this record, and the key that verified it.
+     * @description The token the record arrived in (its compact JWS exactly as posted, and its SHA-256), the record's position among the token's records, and the key event whose key verified the token (docs/integrity.md, "What the device signed"). Records stored before tokens were kept have no token (`token` null). Read under the same tenant rules as the record: another tenant's record is 404.
+     */
+    get: operations['getSterilizationEvidence'];
     put?: never;
     post?: never;
     delete?: never;
@@ -829,7 +900,7 @@ export interface paths {
     put?: never;
     /**
      * Read-only Ethereum JSON-RPC for the browser's own verification.
-     * @description Forwards to the embedded devnet (or to CHAIN_RPC_URL) only eth_chainId, net_version, eth_blockNumber, eth_getBlockByNumber, eth_getTransactionByHash, eth_getTransactionReceipt, eth_call and eth_getLogs; any other method answers a JSON-RPC error -32601. Answers are JSON-RPC 2.0 objects, not the envelope.
+     * @description Forwards to the embedded devnet (or to CHAIN_RPC_URL) only the reads a verifier needs: eth_chainId, eth_blockNumber, eth_getBlockByNumber (without full transactions), eth_getTransactionByHash, eth_getTransactionReceipt, eth_call (on the anchor contract only) and eth_getLogs (over at most 10,000 blocks; "earliest", "latest", "pending", "safe" and "finalized" count as the block numbers the node resolves them to, and a bound it cannot resolve is refused). Any other method answers a JSON-RPC error -32601, a refused parameter -32602, a range over the limit -32005; a batch of more than 10 calls is refused whole with one error -32005 (id null). Answers are JSON-RPC 2.0 objects, not the envelope, except 422 for a body that is no JSON-RPC request and 429 past CHAIN_RPC_RATE_LIMIT_PER_MINUTE requests from one client address in a minute.
      */
     post: operations['chainRpc'];
     delete?: never;
@@ -1357,8 +1428,20 @@ export interface components {
     Sterilization: {
       id: number;
       device_id: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the server received the record (its clock).
+       */
       received_ts: string;
+      /**
+       * Format: date-time
+       * @description When the device says the cycle ran (its own clock, in UTC), when the device sent it.
+       */
+      cycle_ts: string | null;
+      /** @description The device's cycle time is later than the record's arrival or its token's iat, beyond the allowed clock skew: the device's clock runs ahead. */
+      clock_suspect: boolean;
+      /** @description The stored device token that carried the record; null for records stored before tokens were kept. */
+      token_id: number | null;
       device_serial: string;
       /** @description Per-device cycle counter. */
       progressive_id: number;
@@ -1495,7 +1578,7 @@ export interface components {
       expires_at: string;
     };
     /**
-     * @description failed_cycle (status_code ≠ 0), lamp_life_low (residual lamp life under the threshold), batch_80 / batch_100 (consumable batch at 80 % / full), device_silent (no record for longer than the threshold), certificate_expiring / certificate_expired, block_not_mined (staff only), record_gap (missing or out-of-order progressive ids), lot_uncertified (a lot without a valid certificate).
+     * @description failed_cycle (status_code ≠ 0), lamp_life_low (residual lamp life under the threshold), batch_80 / batch_100 (consumable batch at 80 % / full), device_silent (no record for longer than the threshold), certificate_expiring / certificate_expired, block_not_mined (staff only), record_gap (missing or out-of-order progressive ids), lot_uncertified (a lot without a valid certificate), device_clock_ahead (a device's cycle times are later than their arrival).
      * @enum {string}
      */
     AlertKind:
@@ -1508,7 +1591,55 @@ export interface components {
       | 'certificate_expired'
       | 'block_not_mined'
       | 'record_gap'
-      | 'lot_uncertified';
+      | 'lot_uncertified'
+      | 'device_clock_ahead';
+    DeviceKeyEvent: {
+      id: number;
+      /** @enum {integer} */
+      slot: 1 | 2;
+      /**
+       * @description registered / replaced: `public_key` entered the slot; removed / revoked: it left the slot.
+       * @enum {string}
+       */
+      action: 'registered' | 'replaced' | 'removed' | 'revoked';
+      /** @description The key concerned, SPKI PEM. */
+      public_key: string;
+      /** @description RFC 7638 JWK thumbprint (SHA-256, base64url) of the key. */
+      thumbprint: string;
+      /**
+       * Format: date-time
+       * @description When the change took effect (when it was written; never a time a client names).
+       */
+      effective_at: string;
+      actor: components['schemas']['AlertPerson'];
+      /** @description Why a key was revoked. */
+      reason: string | null;
+      /** @description The event put today's key of its slot there. */
+      in_force: boolean;
+    };
+    RevokeKeyRequest: {
+      reason: string;
+    };
+    RecordEvidence: {
+      record_id: number;
+      /** @description Null for a record stored before tokens were kept. */
+      token: components['schemas']['DeviceToken'] | null;
+      /** @description The record's index (from 0) among the token's records (`sterilizations`; 0 for `sterilization`). */
+      position: number | null;
+      /** @description The event whose key verified the token. */
+      key_event: components['schemas']['DeviceKeyEvent'] | null;
+    };
+    DeviceToken: {
+      id: number;
+      /** @description The compact JWS exactly as the device posted it. */
+      jws: string;
+      /** @description SHA-256 of the JWS's ASCII bytes, lowercase hex. */
+      sha256: string;
+      /** Format: date-time */
+      issued_at: string;
+      /** Format: date-time */
+      received_at: string;
+    };
     /** @enum {string} */
     AlertState: 'open' | 'acknowledged' | 'resolved';
     AlertPerson: {
@@ -2246,7 +2377,7 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description The device JWT does not verify with the device's public keys (message `invalid_token`). */
+    /** @description The device JWT does not verify with the device's public keys (message `invalid_token` and the others of docs/product.md's ingestion), or it verifies with a key that was replaced or revoked before it arrived (`key_replaced`, `key_revoked`). */
     InvalidDeviceToken: {
       headers: {
         [name: string]: unknown;
@@ -2458,7 +2589,7 @@ export interface components {
     FromQuery: string;
     /** @description Only records received on or before this day. */
     ToQuery: string;
-    /** @description Only records in this lot compliance state; `flagged` is uncertified or expired (docs/decisions.md, "Lot compliance"). */
+    /** @description Only records in this lot compliance state; `flagged` is uncertified or expired (docs/adr/0024-lot-compliance-and-recall.md). */
     LotStatusQuery: components['schemas']['LotStatusFilter'];
     /** @description The consumables lot (exact match, as the device sent it). */
     LotQuery: string;
@@ -3461,6 +3592,77 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listDeviceKeyEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Device id. */
+        deviceId: components['parameters']['DeviceIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key events. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['DeviceKeyEvent'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  revokeDeviceKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Device id. */
+        deviceId: components['parameters']['DeviceIdPath'];
+        /** @description The key slot (1 for public_key, 2 for public_key_2). */
+        slot: 1 | 2;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RevokeKeyRequest'];
+      };
+    };
+    responses: {
+      /** @description The device's key history after the revocation. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['DeviceKeyEvent'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   listSterilizations: {
     parameters: {
       query?: {
@@ -3478,7 +3680,7 @@ export interface operations {
         from?: components['parameters']['FromQuery'];
         /** @description Only records received on or before this day. */
         to?: components['parameters']['ToQuery'];
-        /** @description Only records in this lot compliance state; `flagged` is uncertified or expired (docs/decisions.md, "Lot compliance"). */
+        /** @description Only records in this lot compliance state; `flagged` is uncertified or expired (docs/adr/0024-lot-compliance-and-recall.md). */
         lotStatus?: components['parameters']['LotStatusQuery'];
       };
       header?: never;
@@ -3542,6 +3744,38 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Envelope'] & {
             data: components['schemas']['DeviceOption'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getSterilizationEvidence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Sterilization record id. */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The record's evidence. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['RecordEvidence'];
           };
         };
       };
@@ -4178,7 +4412,7 @@ export interface operations {
         deviceId?: components['parameters']['DeviceIdQuery'];
         /** @description Only records with this anomaly: `out_of_order`, records stored after a higher progressive id of their device and owner; `gaps`, every record of a device and owner with missing progressive ids. */
         anomaly?: components['parameters']['AnomalyQuery'];
-        /** @description Only records in this lot compliance state; `flagged` is uncertified or expired (docs/decisions.md, "Lot compliance"). */
+        /** @description Only records in this lot compliance state; `flagged` is uncertified or expired (docs/adr/0024-lot-compliance-and-recall.md). */
         lotStatus?: components['parameters']['LotStatusQuery'];
       };
       header?: never;
@@ -4211,7 +4445,7 @@ export interface operations {
         deviceId?: components['parameters']['DeviceIdQuery'];
         /** @description Only records with this anomaly: `out_of_order`, records stored after a higher progressive id of their device and owner; `gaps`, every record of a device and owner with missing progressive ids. */
         anomaly?: components['parameters']['AnomalyQuery'];
-        /** @description Only records in this lot compliance state; `flagged` is uncertified or expired (docs/decisions.md, "Lot compliance"). */
+        /** @description Only records in this lot compliance state; `flagged` is uncertified or expired (docs/adr/0024-lot-compliance-and-recall.md). */
         lotStatus?: components['parameters']['LotStatusQuery'];
       };
       header?: never;

@@ -27,6 +27,11 @@ export interface SterilizationClaim {
   /** Size of the sleeve batch the record used, when the device knows it. */
   batch_quantity?: number | null;
   notes?: string | null;
+  /**
+   * When the cycle ran by the device's own clock: an ISO-8601 instant with its offset
+   * (`2026-11-25T09:14:03+01:00`, `…Z`), at most millisecond precision. Optional.
+   */
+  cycle_ts?: string | null;
 }
 
 export interface IngestionClaims {
@@ -48,6 +53,34 @@ const text = (field: string, max: number) =>
     .optional()
     .max(max, msg(field))
     .test('no-nul', msg(field), (value) => !value?.includes('\u0000'));
+
+/** An instant with a date, a time to the second or millisecond, and an offset (Z or ±hh:mm). */
+const INSTANT_WITH_OFFSET =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,3})?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+/** Earliest cycle time taken: no device of ours ran before it. */
+export const EARLIEST_CYCLE_TS = Date.UTC(2000, 0, 1);
+/**
+ * How far ahead of the server's clock a cycle time may be and still be stored (flagged as a suspect
+ * clock): further is not a clock that runs ahead but a wrong value, refused.
+ */
+export const MAX_CYCLE_TS_AHEAD_MS = 24 * 60 * 60 * 1000;
+
+/** Whether a text is a cycle time the server stores (the date must exist: 2026-02-30 does not). */
+export function isCycleTimestamp(value: string, nowMs = Date.now()): boolean {
+  if (!INSTANT_WITH_OFFSET.test(value)) return false;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms) || ms < EARLIEST_CYCLE_TS || ms > nowMs + MAX_CYCLE_TS_AHEAD_MS) return false;
+  // Date.parse rolls 2026-02-30 over to March: the calendar date must read back the same.
+  const [date] = value.split('T');
+  const offset = /(Z|[+-]\d{2}:\d{2})$/.exec(value)?.[1] ?? 'Z';
+  const offsetMs =
+    offset === 'Z'
+      ? 0
+      : (offset.startsWith('-') ? -1 : 1) *
+        (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6))) *
+        60_000;
+  return new Date(ms + offsetMs).toISOString().slice(0, 10) === date;
+}
 
 const bounded = (field: string, max: number) =>
   number().typeError(msg(field)).required(msg(field)).min(0, msg(field)).max(max, msg(field));
@@ -92,6 +125,15 @@ export const sterilizationClaimSchema = object({
     .min(1, msg('batch_quantity'))
     .max(1_000_000, msg('batch_quantity')),
   notes: text('notes', 2000),
+  cycle_ts: string()
+    .typeError(msg('cycle_ts'))
+    .nullable()
+    .optional()
+    .test(
+      'instant',
+      msg('cycle_ts'),
+      (value) => value === null || value === undefined || isCycleTimestamp(value),
+    ),
 })
   .noUnknown(msg('unknown_field'))
   .typeError(msg('sterilizations'))

@@ -1,5 +1,5 @@
 /**
- * SPEC §2 "data integrity verification" modal. Left: the record's 14 fields, editable; right: the
+ * docs/product.md §2 "data integrity verification" modal. Left: the record's 14 fields, editable; right: the
  * control string and the block control string computed in this browser (shared integrity module),
  * the anchoring transaction as read from the chain by this browser (GET /chain → rpc_url, viem), and
  * the verdict with the checks behind it. The server's calculateHash is shown as a second opinion only.
@@ -33,7 +33,9 @@ import {
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { CycleReportButton } from '#client/components/cycle-report-button.tsx';
+import { CycleTime } from '#client/components/cycle-time.tsx';
 import { LotStatusChip } from '#client/components/lot-status-chip.tsx';
+import { RecordEvidence } from '#client/components/record-evidence.tsx';
 import { formatDateTimeWithUtc } from '#client/lib/dates.ts';
 import { saveBlob } from '#client/lib/save-blob.ts';
 import type { Sterilization } from '#shared/api/index.ts';
@@ -190,6 +192,14 @@ function VerificationBody({ record }: { record: Sterilization }) {
             </Typography>
             <LotStatusChip status={record.lot_status} />
           </Stack>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline' }} data-testid="integrity-cycle-ts">
+            <Typography variant="body2" color="text.secondary">
+              {intl.formatMessage({ id: 'sterilizations.details.cycle_ts' })}
+            </Typography>
+            <Typography variant="body2" component="span">
+              <CycleTime record={record} />
+            </Typography>
+          </Stack>
           {changed.size > 0 && (
             <Alert severity="warning" data-testid="integrity-changed">
               {intl.formatMessage({ id: 'integrity.changed.count' }, { count: changed.size })}
@@ -273,7 +283,7 @@ function VerificationBody({ record }: { record: Sterilization }) {
         )}
         <Divider />
         {!data && record.blockchain_enabled === false ? (
-          // Issue 15: such a record is never anchored, so "it requires some time" would be untrue.
+          // Such a record is never anchored, so "it requires some time" would be untrue.
           <Alert severity="info" data-testid="integrity-not-enabled">
             <div>{intl.formatMessage({ id: 'integrity.not_enabled' })}</div>
             <div>{intl.formatMessage({ id: 'integrity.not_enabled_detail' })}</div>
@@ -357,6 +367,7 @@ function VerificationBody({ record }: { record: Sterilization }) {
           </Stack>
         )}
         <VerdictView verdict={verdict} onVerify={() => void anchorTx.refetch()} />
+        <RecordEvidence recordId={record.id} />
         {block?.status === 'MINED' && (
           <CheckList
             checks={checks}

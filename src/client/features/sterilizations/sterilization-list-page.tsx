@@ -5,6 +5,7 @@ import VerifiedUser from '@mui/icons-material/VerifiedUser';
 import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
+import { CycleTime } from '#client/components/cycle-time.tsx';
 import { DateRangeFilter } from '#client/components/data-table/date-filter.tsx';
 import {
   type DataColumn,
@@ -68,7 +69,7 @@ function TwoLines({ main, sub }: { main: string; sub: string | null }) {
 }
 
 /**
- * SPEC §2 Sterilization list. Filters, sort and page live in the URL (a filtered view is a link);
+ * docs/product.md §2 Sterilization list. Filters, sort and page live in the URL (a filtered view is a link);
  * `onVerify` opens the verification modal, which the route provides (features stay independent).
  */
 export function SterilizationListPage({
@@ -148,6 +149,7 @@ export function SterilizationListPage({
         cell: (row) => (
           <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
             {formatDateTime(row.received_ts)}
+            <CycleTime record={row} prefixed />
           </Box>
         ),
       },
@@ -243,7 +245,7 @@ export function SterilizationListPage({
                 filters={filters}
                 labelId="sterilizations.filter.download"
               />
-              {/* The same records' proofs, to check on /verify or with verify-receipt (issue 17). */}
+              {/* The same records' proofs, to check on /verify or with verify-receipt. */}
               <ExportLink
                 exportName="sterilizations-proof-bundle"
                 filters={filters}

@@ -1,5 +1,5 @@
 /**
- * Devices: the devices list, a customer's devices (SPEC §2 Customer devices, Devices list; §7) and
+ * Devices: the devices list, a customer's devices (docs/product.md §2 Customer devices, Devices list; §7) and
  * reassignment to another customer. Setting or changing a public key is a separate permission
  * (canGenerateDeviceKeys): a request without it that would change either key is refused as a whole
  * (403, nothing written), while sending the stored key back unchanged is fine, so the same edit form
@@ -7,17 +7,25 @@
  */
 
 import { changedFields } from '#server/audit/changes.ts';
+import type { AuditChanges } from '#server/audit/hash-chain.ts';
 import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
+import {
+  type KeySlot,
+  type KeySlotChange,
+  listKeyEvents,
+  recordKeyChanges,
+  revokeKey,
+} from '#server/crypto/key-history.ts';
 import { isRsaSpkiPem, normalizePem, samePublicKey } from '#server/crypto/public-key.ts';
 import type { Db, Tx } from '#server/db/client.ts';
 import { findCustomer } from '#server/db/lookups.ts';
-import { devices, type NewDevice } from '#server/db/schema.ts';
+import { type Device, devices, type NewDevice } from '#server/db/schema.ts';
 import { searchText } from '#server/db/text-search.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
 import { updateRowById } from '#server/db/update-row.ts';
 import { written } from '#server/db/written.ts';
-import { forbidden, notFound, ok, validationFailed } from '#server/http/envelope.ts';
+import { ApiError, forbidden, notFound, ok, validationFailed } from '#server/http/envelope.ts';
 import { filledFields } from '#server/http/form-fields.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import {
@@ -54,10 +62,38 @@ function productIdOf(text: string | undefined): number | null {
   return id >= 1 && id <= MAX_INT4 ? id : null;
 }
 
-/** An update of a device's columns, with what the audit trail records of it. */
-async function updateDevice(tx: Tx, id: number, columns: Partial<NewDevice>) {
+/**
+ * An update of a device's columns, with what the audit trail records of it; a changed key also becomes
+ * a key event (key-history.ts), in the same transaction and after the update locked the row.
+ */
+async function updateDevice(tx: Tx, id: number, columns: Partial<NewDevice>, actorUserId: number) {
   const { before, after } = await updateRowById(tx, devices, id, columns);
+  await recordKeyChanges(tx, id, keyChangesOf(before, after), actorUserId);
   return { result: undefined, changes: changedFields(deviceAuditFields(before), deviceAuditFields(after)) };
+}
+
+/** The slots whose key text an update changed ('' and null both mean no key). */
+function keyChangesOf(
+  before: Pick<Device, 'publicKey' | 'publicKey2'> | null,
+  after: Pick<Device, 'publicKey' | 'publicKey2'>,
+): KeySlotChange[] {
+  const pairs: KeySlotChange[] = [
+    { slot: 1, before: before?.publicKey || null, after: after.publicKey || null },
+    { slot: 2, before: before?.publicKey2 || null, after: after.publicKey2 || null },
+  ];
+  return pairs.filter((pair) => pair.before !== pair.after);
+}
+
+/**
+ * A key is in force from the moment its change is written, never from a time a client names: a form
+ * that tries to date a key change is refused as a whole (docs/integrity.md, "Key history").
+ */
+const KEY_TIME_FIELDS = ['effective_at', 'in_force_from', 'valid_from', 'from'] as const;
+function refuseKeyTimes(body: unknown): void {
+  const source = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const named = KEY_TIME_FIELDS.filter((field) => source[field] !== undefined);
+  if (named.length > 0)
+    throw validationFailed(Object.fromEntries(named.map((field) => [field, ['validation.device.key_time']])));
 }
 
 const serialTakenError = () => validationFailed({ device_serial: ['validation.device.serial.taken'] });
@@ -176,11 +212,41 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         return ok(await deviceGaps(db, deviceId, owners, request.query.limit ?? 100));
       },
 
+      /** Open to every role that may see the device, like its gaps: a clinic, for a device it has or had. */
+      async listDeviceKeyEvents(request) {
+        const auth = currentAuth(request);
+        const { deviceId } = request.params;
+        if ((await visibleOwners(db, deviceId, tenantScope(auth))) === null) throw notFound();
+        return ok(await listKeyEvents(db, deviceId));
+      },
+
+      async revokeDeviceKey(request) {
+        const auth = requireAbility(request, 'canGenerateDeviceKeys');
+        const { deviceId, slot } = request.params;
+        const reason = request.body.reason.trim();
+        if (reason.length === 0) throw validationFailed({ reason: ['devices.keys.reason_required'] });
+        if (!(await findDevice(db, deviceId))) throw notFound();
+        const revoked = { action: 'key_change', entityType: 'device', entityId: deviceId } as const;
+        const done = await writeAudited(db, auditSource(request, auth), revoked, async (tx) => {
+          const result = await revokeKey(tx, deviceId, slot as KeySlot, auth.user.id, reason);
+          const field = slot === 1 ? 'public_key' : 'public_key_2';
+          const changes: AuditChanges = {};
+          if (result) {
+            changes[field] = { old: result.revoked, new: null };
+            changes.revocation_reason = { old: null, new: reason };
+          }
+          return { result, changes };
+        });
+        if (!done) throw new ApiError(409, 'devices.keys.slot_empty');
+        return ok(await listKeyEvents(db, deviceId), 'devices.keys.revoked');
+      },
+
       async createCustomerDevice(request, reply) {
         const auth = requireAbility(request, 'canCreateDevices');
         assertTenant(auth, request.params.id);
         const customer = await findCustomer(db, request.params.id);
         if (!customer) throw notFound();
+        refuseKeyTimes(request.body);
         const form: DeviceForm = filledFields(request.body, DEVICE_FIELDS);
         const keys = changedKeys(form, undefined);
         if (keys.length > 0 && !can(auth.user.role, 'canGenerateDeviceKeys')) throw forbidden();
@@ -197,6 +263,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
               label: columns.label ?? '',
               productId: columns.productId ?? 0,
             });
+            await recordKeyChanges(tx, row.id, keyChangesOf(null, row), auth.user.id);
             return { result: row.id, entityId: row.id, changes: changedFields(null, deviceAuditFields(row)) };
           });
         } catch (error) {
@@ -210,6 +277,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
       async updateCustomerDevice(request) {
         const auth = requireAbility(request, 'canUpdateDevices');
         const existing = await deviceOrNotFound(auth, request.params.id, request.params.deviceId);
+        refuseKeyTimes(request.body);
         const form: DeviceForm = filledFields(request.body, DEVICE_FIELDS);
         const keys = changedKeys(form, existing);
         if (keys.length > 0 && !can(auth.user.role, 'canGenerateDeviceKeys')) throw forbidden();
@@ -225,7 +293,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
               skipUnchanged: true,
             } as const;
             await writeAudited(db, auditSource(request, auth), updated, (tx) =>
-              updateDevice(tx, existing.id, columns),
+              updateDevice(tx, existing.id, columns, auth.user.id),
             );
           } catch (error) {
             if (isUniqueViolation(error)) throw serialTakenError();
@@ -257,7 +325,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
           skipUnchanged: true,
         } as const;
         await writeAudited(db, auditSource(request, auth), reassigned, (tx) =>
-          updateDevice(tx, device.id, { customerId: target.id }),
+          updateDevice(tx, device.id, { customerId: target.id }, auth.user.id),
         );
         return ok(written(await findDevice(db, device.id), 'device'), 'devices.assigned');
       },

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { decodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANCHOR_ABI } from '#server/chain/artifact.ts';
-import { customerIdOf, makeDevice } from '#server/test/fixtures.ts';
+import { asDatabaseOwner, customerIdOf, makeDevice } from '#server/test/fixtures.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
 import {
@@ -50,7 +50,7 @@ async function listed(): Promise<Listed[]> {
   return response.json().data.data;
 }
 
-/** The modal's form as SPEC §7 describes it: every field a string, a null one as "" (issue 17). */
+/** The modal's form as docs/product.md §7 describes it: every field a string, a null one as "". */
 const specFormOf = (row: Listed) => {
   const fields: Record<string, string> = {
     hashing_version: String(row.blockchain_data!.hashing_version),
@@ -189,7 +189,7 @@ describe('anchoring in the app', () => {
       { block: 1, record: 1, v1: true },
       { block: 2, record: 2, v1: false },
     ]);
-    // Issue 15: each record says whether its customer anchors at all, so the modal can tell "not yet" from "never".
+    // Each record says whether its customer anchors at all, so the modal can tell "not yet" from "never".
     expect(anchored.every((row) => row.blockchain_enabled === true)).toBe(true);
     const disabled = await t.database.db.execute<{ id: number }>(
       sql`select c.id from customers c where not c.enable_blockchain and exists
@@ -316,7 +316,9 @@ describe('anchoring in the app', () => {
     try {
       expect(await answer()).toBe(root);
       // Rebuilt, another record changed in the database changes every member's root...
-      await t.database.db.execute(sql`update sterilizations set notes = 'tampered' where id = ${other.id}`);
+      await asDatabaseOwner(t.database, `update sterilizations set notes = 'tampered' where id = $1`, [
+        other.id,
+      ]);
       expect(await answer()).not.toBe(root);
     } finally {
       await t.database.db.execute(
@@ -330,9 +332,10 @@ describe('anchoring in the app', () => {
       const changed = (await listed()).find((item) => item.id === other.id)!;
       expect((await calculate(token, formOf(changed))).json().data.block_hash).not.toBe(root);
     } finally {
-      await t.database.db.execute(
-        sql`update sterilizations set notes = ${other.notes} where id = ${other.id}`,
-      );
+      await asDatabaseOwner(t.database, 'update sterilizations set notes = $1 where id = $2', [
+        other.notes,
+        other.id,
+      ]);
     }
   });
 

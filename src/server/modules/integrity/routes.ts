@@ -1,5 +1,5 @@
 /**
- * Transactions and integrity hashes (SPEC §7): a transaction read from the chain with its decoded
+ * Transactions and integrity hashes (docs/product.md §7): a transaction read from the chain with its decoded
  * inputs, the server-side leaf/root computation of the verification modal, the chain settings the
  * browser needs to verify on its own, and the read-only JSON-RPC endpoint it reads the chain through.
  */
@@ -116,7 +116,7 @@ async function blockRecords(db: Db, blockId: number): Promise<BlockRecordRow[]> 
 }
 
 /**
- * Issue 17: the block root is an oracle ("does this guess of a record's fields match?"), so it answers
+ * The block root is an oracle ("does this guess of a record's fields match?"), so it answers
  * only about records the caller may read. A tenant-scoped caller sees a block that holds one of its
  * records, and may not put its guess in place of another tenant's record of that (shared) block.
  */
@@ -233,7 +233,9 @@ export function integrityModule(deps: { db: Db; chain: ChainService }): ApiModul
           throw new ApiError(503, 'service_unavailable');
         }
         reply.header('cache-control', 'no-store');
-        return forwardReadOnly(connected.request, request.body as Parameters<typeof forwardReadOnly>[1]);
+        return forwardReadOnly(connected.request, request.body as Parameters<typeof forwardReadOnly>[1], {
+          contractAddress: connected.contractAddress,
+        });
       },
     },
   };

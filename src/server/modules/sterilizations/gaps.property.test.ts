@@ -1,5 +1,5 @@
 /**
- * Gaps and order (issue 13), as a property: random sets of progressive ids, sent by a device in random
+ * Gaps and order, as a property: random sets of progressive ids, sent by a device in random
  * order and random token sizes through the real ingestion code against the database (some of them
  * again, and with the device reassigned midway), leave device_progress and device_progress_gaps equal
  * to the ranges computed naively per (device, owner) from the stored ids, flag exactly the records that
@@ -38,7 +38,11 @@ async function send(serial: string, ids: number[]) {
   const token = await signDeviceToken(ingestionClaims(serial, ids.map(claim)), privatePem);
   // A writer of its own per token, as if each came through another server process: what is tested here
   // is the database's ordering and locking, not one process's queue (record-writer.test.ts).
-  await ingest(t.database.db, createRecordWriter(t.database.db, { concurrentWrites: 1 }), token);
+  await ingest(
+    t.database.db,
+    createRecordWriter(t.database.db, { concurrentWrites: 1, deviceClockSkewSeconds: 300 }),
+    token,
+  );
 }
 
 async function newDevice(): Promise<{ id: number; serial: string }> {

@@ -2,13 +2,25 @@
  * Device ingestion: a device posts its cycle records as a compact RS256 JWT signed with its own private
  * key. The token is checked before anything is stored, each failure with its own message:
  * unsupported_algorithm, invalid_token (not a JWT / bad claims shape), unknown_device, device_disabled,
- * device_has_no_key, invalid_signature, token_expired, token_not_yet_valid; record fields → 422.
+ * device_has_no_key, invalid_signature, key_replaced / key_revoked (signed with a key the device no longer
+ * has), token_expired, token_not_yet_valid; record fields → 422. The accepted token is kept verbatim with
+ * its records (docs/integrity.md, "What the device signed").
  * Storing is idempotent per (device, progressive_id), and batch usage moves in the same statement
  * (record-writer.ts, which stores the records of concurrent requests together).
  */
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { decodeJwt, decodeProtectedHeader, importSPKI, errors as joseErrors, jwtVerify } from 'jose';
+import {
+  compactVerify,
+  decodeJwt,
+  decodeProtectedHeader,
+  importSPKI,
+  errors as joseErrors,
+  jwtVerify,
+} from 'jose';
+import { ensureKeyEvents, formerKeys } from '#server/crypto/key-history.ts';
 import type { Db } from '#server/db/client.ts';
+import { errorCauses } from '#server/db/error-causes.ts';
 import { ApiError, validationFailed } from '#server/http/envelope.ts';
 import {
   CLOCK_SKEW_SECONDS,
@@ -25,7 +37,14 @@ type DeviceKeys = {
   deleted_at: Date | null;
   public_key: string | null;
   public_key_2: string | null;
+  key_event_1: number | null;
+  key_event_2: number | null;
 };
+
+/** A slot holds a key but no event names it: the key was stored without its history (key-history.ts). */
+const lacksKeyEvent = (device: DeviceKeys) =>
+  (device.public_key !== null && device.key_event_1 === null) ||
+  (device.public_key_2 !== null && device.key_event_2 === null);
 
 const refuse = (message: string, status = 401) => new ApiError(status, message);
 
@@ -64,24 +83,34 @@ function importDeviceKey(pem: string): Promise<CryptoKey> {
   return key;
 }
 
-async function verifyWithDeviceKeys(token: string, serial: string, device: DeviceKeys) {
-  const keys = [device.public_key, device.public_key_2].filter((key): key is string => Boolean(key));
-  if (keys.length === 0) throw refuse('device_has_no_key');
+const verifyOptions = (serial: string) => ({
+  algorithms: ['RS256'],
+  issuer: serial,
+  requiredClaims: ['iat', 'exp', 'iss'],
+  clockTolerance: CLOCK_SKEW_SECONDS,
+  maxTokenAge: MAX_TOKEN_LIFETIME_SECONDS,
+});
+
+/** The verified claims, and the key event of the slot whose key verified them. */
+type Verified = { payload: Awaited<ReturnType<typeof jwtVerify>>['payload']; keyEventId: number };
+
+async function verifyWithDeviceKeys(token: string, serial: string, device: DeviceKeys): Promise<Verified> {
+  const slots = [
+    { pem: device.public_key, keyEventId: device.key_event_1 },
+    { pem: device.public_key_2, keyEventId: device.key_event_2 },
+  ].filter(
+    (slot): slot is { pem: string; keyEventId: number } => Boolean(slot.pem) && slot.keyEventId !== null,
+  );
+  if (slots.length === 0) throw refuse('device_has_no_key');
   let lastError: unknown;
-  for (const pem of keys) {
+  for (const { pem, keyEventId } of slots) {
     try {
       const key = await importDeviceKey(pem);
-      const { payload } = await jwtVerify(token, key, {
-        algorithms: ['RS256'],
-        issuer: serial,
-        requiredClaims: ['iat', 'exp', 'iss'],
-        clockTolerance: CLOCK_SKEW_SECONDS,
-        maxTokenAge: MAX_TOKEN_LIFETIME_SECONDS,
-      });
+      const { payload } = await jwtVerify(token, key, verifyOptions(serial));
       if (typeof payload.exp === 'number' && typeof payload.iat === 'number') {
         if (payload.exp - payload.iat > MAX_TOKEN_LIFETIME_SECONDS) throw refuse('token_lifetime_too_long');
       }
-      return payload;
+      return { payload, keyEventId };
     } catch (error) {
       if (error instanceof ApiError) throw error;
       lastError = error;
@@ -98,6 +127,27 @@ async function verifyWithDeviceKeys(token: string, serial: string, device: Devic
   }
   if (lastError instanceof joseErrors.JWSSignatureVerificationFailed) throw refuse('invalid_signature');
   throw refuse('invalid_token');
+}
+
+/**
+ * Why a signature that no key in force verifies is refused: signed with a key this device once had
+ * (replaced or removed: `key_replaced`; revoked: `key_revoked`), or with none of its keys. Only the
+ * holder of a key that was registered can learn the first two.
+ */
+async function refusedSignature(db: Db, token: string, device: DeviceKeys): Promise<ApiError> {
+  for (const former of await formerKeys(db, device.id)) {
+    try {
+      await compactVerifyWith(token, former.publicKey);
+      return refuse(former.ended === 'revoked' ? 'key_revoked' : 'key_replaced');
+    } catch {
+      // Not this key: the next former one.
+    }
+  }
+  return refuse('invalid_signature');
+}
+
+async function compactVerifyWith(token: string, pem: string): Promise<void> {
+  await compactVerify(token, await importDeviceKey(pem), { algorithms: ['RS256'] });
 }
 
 /**
@@ -132,6 +182,17 @@ function normalizeNotes(records: unknown): unknown {
  * `onStored` hears the ids of the stored records once the answer's data is ready; it must return at
  * once and never throw (the alert evaluation queues them: src/server/alerts/service.ts).
  */
+async function findDevice(db: Db, serial: string): Promise<DeviceKeys | undefined> {
+  const devices = await db.execute<DeviceKeys>(
+    sql`select id, deleted_at, public_key, public_key_2, key_event_1, key_event_2 from devices where device_serial = ${serial}`,
+  );
+  return devices.rows[0];
+}
+
+/** The store refused the token because its key left the slot after the signature was checked. */
+const isKeyNoLongerInForce = (error: unknown) =>
+  [...errorCauses(error)].some((level) => level.code === '28000');
+
 export async function ingest(
   db: Db,
   writer: RecordWriter,
@@ -139,13 +200,25 @@ export async function ingest(
   onStored?: (recordIds: number[]) => void,
 ) {
   const serial = unverifiedIssuer(token);
-  const devices = await db.execute<DeviceKeys>(
-    sql`select id, deleted_at, public_key, public_key_2 from devices where device_serial = ${serial}`,
-  );
-  const device = devices.rows[0];
+  let device = await findDevice(db, serial);
   if (!device) throw refuse('unknown_device');
   if (device.deleted_at) throw refuse('device_disabled', 403);
-  const claims = await verifyWithDeviceKeys(token, serial, device);
+  if (lacksKeyEvent(device)) {
+    await ensureKeyEvents(db, device.id);
+    device = (await findDevice(db, serial)) as DeviceKeys;
+  }
+  let verified: Verified;
+  try {
+    verified = await verifyWithDeviceKeys(token, serial, device);
+  } catch (error) {
+    // A device whose keys were all revoked or removed has none left: its token is told why, too.
+    if (error instanceof ApiError && ['invalid_signature', 'device_has_no_key'].includes(error.message)) {
+      const refused = await refusedSignature(db, token, device);
+      throw refused.message === 'invalid_signature' ? error : refused;
+    }
+    throw error;
+  }
+  const claims = verified.payload;
   const sent = normalizeNotes(recordsOf(claims));
   const inherited = inheritedKeyErrors(sent);
   if (inherited) throw validationFailed(inherited);
@@ -156,7 +229,21 @@ export async function ingest(
   if (progressiveIds.size !== records.length) {
     throw validationFailed({ sterilizations: ['ingest.invalid.duplicate_progressive_id'] });
   }
-  const { stored, answer } = await writer.write({ deviceId: device.id, records });
+  const { stored, answer } = await writer
+    .write({
+      deviceId: device.id,
+      records,
+      token: {
+        jws: token,
+        sha256: createHash('sha256').update(token, 'ascii').digest('hex'),
+        issuedAt: Number(claims.iat),
+        keyEventId: verified.keyEventId,
+      },
+    })
+    .catch((error: unknown) => {
+      if (isKeyNoLongerInForce(error)) throw refuse('key_replaced');
+      throw error;
+    });
   onStored?.(stored.map((record) => record.id));
   return answer;
 }

@@ -6,21 +6,28 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedDevice } from '#server/db/seed.ts';
-import { cycleClaim } from '#server/test/fixtures.ts';
+import { cycleClaim, signedWriteRequest, slotOneKeyEvent } from '#server/test/fixtures.ts';
 import { createTestApp, type TestApp } from '#server/test/test-app.ts';
 import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
-import { createRecordWriter, type RecordWriter } from './record-writer.ts';
+import { createRecordWriter, type RecordWriter, type WriteRequest } from './record-writer.ts';
 
 let t: TestApp;
 let devices: SeedDevice[];
 let writer: RecordWriter;
 let nextProgressive = 700_000;
+const keyEvents = new Map<number, number>();
 
 beforeAll(async () => {
   t = await createTestApp();
   devices = t.seed.devices.slice(0, 5);
-  writer = createRecordWriter(t.database.db, { concurrentWrites: 1 });
+  writer = createRecordWriter(t.database.db, { concurrentWrites: 1, deviceClockSkewSeconds: 300 });
+  for (const device of devices) keyEvents.set(device.id, await slotOneKeyEvent(t, device.id));
 });
+
+/** What ingestion hands the writer for these records of a device: signed, synchronously. */
+function request(device: SeedDevice, records: SterilizationClaim[]): WriteRequest {
+  return signedWriteRequest(device, records, keyEvents.get(device.id)!);
+}
 afterAll(() => t?.close());
 
 function record(overrides: Partial<SterilizationClaim> = {}): SterilizationClaim {
@@ -58,7 +65,7 @@ describe('record writer', () => {
   it('stores the requests that waited for a write together, each with its own answer and owner', async () => {
     const sent = devices.map((device) => ({ device, records: [record(), record()] }));
     const results = await Promise.all(
-      sent.map(({ device, records }) => writer.write({ deviceId: device.id, records })),
+      sent.map(({ device, records }) => writer.write(request(device, records))),
     );
     for (const [i, { device, records }] of sent.entries()) {
       const result = results[i]!;
@@ -85,10 +92,10 @@ describe('record writer', () => {
     const [device, other] = devices as [SeedDevice, SeedDevice];
     const [a, b, c] = [record(), record(), record()];
     const results = await Promise.all([
-      writer.write({ deviceId: other.id, records: [record()] }),
-      writer.write({ deviceId: device.id, records: [a] }),
-      writer.write({ deviceId: device.id, records: [b] }),
-      writer.write({ deviceId: device.id, records: [c] }),
+      writer.write(request(other, [record()])),
+      writer.write(request(device, [a])),
+      writer.write(request(device, [b])),
+      writer.write(request(device, [c])),
     ]);
     const ids = results.slice(1).map((result) => result.stored[0]!.id);
     const rows = await storedRows(ids);
@@ -99,12 +106,10 @@ describe('record writer', () => {
   });
 
   it("keeps each device's order with several writes under way at once", async () => {
-    const parallel = createRecordWriter(t.database.db, { concurrentWrites: 3 });
+    const parallel = createRecordWriter(t.database.db, { concurrentWrites: 3, deviceClockSkewSeconds: 300 });
     const sent = devices
       .slice(0, 3)
-      .flatMap((device) =>
-        [record(), record(), record()].map((claim) => ({ deviceId: device.id, records: [claim] })),
-      );
+      .flatMap((device) => [record(), record(), record()].map((claim) => request(device, [claim])));
     const results = await Promise.all(sent.map((request) => parallel.write(request)));
     const rows = await storedRows(results.map((result) => result.stored[0]!.id));
     expect(rows).toHaveLength(sent.length);
@@ -121,11 +126,11 @@ describe('record writer', () => {
     const [device, other] = devices as [SeedDevice, SeedDevice];
     const lot = 'L-WRITER-RESENT';
     const original = record({ consumables_lot: lot });
-    const [first] = (await writer.write({ deviceId: device.id, records: [original] })).stored;
+    const [first] = (await writer.write(request(device, [original]))).stored;
     const fresh = record({ consumables_lot: lot });
     const results = await Promise.all([
-      writer.write({ deviceId: other.id, records: [record()] }),
-      writer.write({ deviceId: device.id, records: [original, fresh] }),
+      writer.write(request(other, [record()])),
+      writer.write(request(device, [original, fresh])),
     ]);
     const again = results[1]!;
     expect(again.stored[0]).toEqual({ id: first!.id, newOwner: null });
@@ -139,10 +144,10 @@ describe('record writer', () => {
     // Past numeric(12, 2): what validation refuses before a request gets here, refused by the column.
     const overflowing = record({ supplied_energy: 1e12 });
     const outcomes = await Promise.allSettled([
-      writer.write({ deviceId: starter.id, records: [record()] }),
-      writer.write({ deviceId: good.id, records: [record()] }),
-      writer.write({ deviceId: bad.id, records: [record(), overflowing] }),
-      writer.write({ deviceId: alsoGood.id, records: [record()] }),
+      writer.write(request(starter, [record()])),
+      writer.write(request(good, [record()])),
+      writer.write(request(bad, [record(), overflowing])),
+      writer.write(request(alsoGood, [record()])),
     ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual([
       'fulfilled',

@@ -1,5 +1,5 @@
 /**
- * Ingestion's writes, gathered (docs/decisions.md, "Records of concurrent requests stored together").
+ * Ingestion's writes, gathered (docs/adr/0008-ingestion-writes.md).
  * A request whose token is verified hands its records to the writer; while as many writes as allowed
  * are under way (one on the embedded database), the requests that arrive wait and are then stored
  * together: one statement for all their records, one read of their answers, one publication of their
@@ -30,10 +30,23 @@ import {
 /** A stored record: its id, and its owner when this write stored it (null: it was sent before). */
 export type StoredRecord = { id: number; newOwner: number | null };
 
-/** One request's part of a write: a device's verified records, in the token's order. */
+/** The token a request's records came in, kept verbatim with them (device_tokens). */
+export interface SignedToken {
+  /** The compact JWS exactly as posted. */
+  jws: string;
+  /** SHA-256 of the JWS's ASCII bytes, lowercase hex. */
+  sha256: string;
+  /** Its `iat`, seconds. */
+  issuedAt: number;
+  /** The key event whose key verified it. */
+  keyEventId: number;
+}
+
+/** One request's part of a write: a device's verified records, in the token's order, and the token. */
 export interface WriteRequest {
   deviceId: number;
   records: SterilizationClaim[];
+  token: SignedToken;
 }
 
 export interface WriteResult {
@@ -52,7 +65,7 @@ const MAX_RECORDS_PER_WRITE = 2_000;
 /**
  * Stores the records of several requests (one per device) in one statement, and counts them in their
  * consumable batches. The record's owner (and its batch's) is the device's customer as this statement
- * reads it: the owner at reception (docs/decisions.md, "Record owner").
+ * reads it: the owner at reception (docs/adr/0010-record-owner.md).
  *
  * The devices' rows are locked first, in id order, and held to the end of the statement: a device's
  * records are stored one write after the other, and the gap trigger (migration 0009) finds its
@@ -60,7 +73,19 @@ const MAX_RECORDS_PER_WRITE = 2_000;
  * then device, then the token's order, so two writes take the owners' daily-count rows (moved by the
  * insert trigger) in the same order too.
  */
-async function storeAll(db: Db, requests: WriteRequest[]): Promise<StoredRecord[][]> {
+async function storeAll(
+  db: Db,
+  requests: WriteRequest[],
+  clockSkewSeconds: number,
+): Promise<StoredRecord[][]> {
+  // One token per request, and one request per device in a write: the device names its token.
+  const tokens = requests.map(({ deviceId, token }) => ({
+    device_id: deviceId,
+    key_event_id: token.keyEventId,
+    jws: token.jws,
+    sha256: token.sha256,
+    issued_at: new Date(token.issuedAt * 1000).toISOString(),
+  }));
   const rows = requests.flatMap(({ deviceId, records }) =>
     records.map((record, ord) => ({
       device_id: deviceId,
@@ -76,6 +101,7 @@ async function storeAll(db: Db, requests: WriteRequest[]): Promise<StoredRecord[
       consumables_lot: record.consumables_lot ?? null,
       lot_progressive_id: record.lot_progressive_id ?? null,
       notes: record.notes ?? null,
+      cycle_ts: record.cycle_ts ?? null,
       batch_quantity: record.batch_quantity ?? DEFAULT_BATCH_QUANTITY,
       // A record counts in a batch when it names a lot and its progressive.
       counts:
@@ -97,17 +123,31 @@ async function storeAll(db: Db, requests: WriteRequest[]): Promise<StoredRecord[
         device_id integer, ord integer, progressive_id integer, supplied_energy numeric, nominal_time numeric,
         effective_time numeric, residual_lamp_life numeric, status_code integer, latitude numeric,
         longitude numeric, consumables_lot text, lot_progressive_id integer, notes text,
-        batch_quantity integer, counts boolean)),
+        cycle_ts timestamptz, batch_quantity integer, counts boolean)),
+    signed as (
+      select * from jsonb_to_recordset(${JSON.stringify(tokens)}::jsonb) as t(
+        device_id integer, key_event_id integer, jws text, sha256 text, issued_at timestamptz)),
     locked as materialized (
       select id, customer_id from devices where id in (select device_id from incoming)
       order by id
       for no key update),
+    kept as (
+      -- Refused by the table's trigger when the verifying key left its slot meanwhile (key-history.ts).
+      insert into device_tokens (device_id, key_event_id, jws, sha256, issued_at)
+      select t.device_id, t.key_event_id, t.jws, t.sha256, t.issued_at
+      from signed t join locked d on d.id = t.device_id
+      order by t.device_id
+      returning id, device_id, issued_at),
     stored as (
       insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
-        effective_time, residual_lamp_life, status_code, latitude, longitude, consumables_lot, lot_progressive_id, notes)
+        effective_time, residual_lamp_life, status_code, latitude, longitude, consumables_lot, lot_progressive_id, notes,
+        cycle_ts, clock_suspect, token_id, token_position)
       select d.id, d.customer_id, now(), i.progressive_id, i.supplied_energy, i.nominal_time, i.effective_time,
-        i.residual_lamp_life, i.status_code, i.latitude, i.longitude, i.consumables_lot, i.lot_progressive_id, i.notes
-      from incoming i join locked d on d.id = i.device_id
+        i.residual_lamp_life, i.status_code, i.latitude, i.longitude, i.consumables_lot, i.lot_progressive_id, i.notes,
+        i.cycle_ts,
+        coalesce(i.cycle_ts > least(now(), k.issued_at) + make_interval(secs => ${clockSkewSeconds}), false),
+        k.id, i.ord
+      from incoming i join locked d on d.id = i.device_id join kept k on k.device_id = i.device_id
       order by d.customer_id, d.id, i.ord
       on conflict (device_id, progressive_id) do nothing
       returning id, device_id, customer_id, progressive_id),
@@ -182,8 +222,12 @@ function newRecordEvents(requests: WriteRequest[], stored: StoredRecord[][]): Pu
 }
 
 /** Stores, reads the answers and publishes the events of these requests together. */
-async function writeTogether(db: Db, requests: WriteRequest[]): Promise<WriteResult[]> {
-  const stored = await storeAll(db, requests);
+async function writeTogether(
+  db: Db,
+  requests: WriteRequest[],
+  clockSkewSeconds: number,
+): Promise<WriteResult[]> {
+  const stored = await storeAll(db, requests, clockSkewSeconds);
   // Not awaited: an answer never waits for its live event, and publishing never fails.
   void publishEvents(db, newRecordEvents(requests, stored));
   const answers = await answersOf(db, stored);
@@ -201,7 +245,14 @@ type Waiting = {
  * would only queue a second write, which then gathers nothing); a few on a PostgreSQL server, whose
  * connections work in parallel, so that a write slowed by a busy machine does not hold every device.
  */
-export function createRecordWriter(db: Db, options: { concurrentWrites: number }): RecordWriter {
+export function createRecordWriter(
+  db: Db,
+  options: {
+    concurrentWrites: number;
+    /** A cycle time later than its arrival or its token's iat by more than this marks a suspect clock. */
+    deviceClockSkewSeconds: number;
+  },
+): RecordWriter {
   const queue: Waiting[] = [];
   /** Devices with a request in a write under way: their next request waits for it (arrival order). */
   const writingDevices = new Set<number>();
@@ -237,6 +288,7 @@ export function createRecordWriter(db: Db, options: { concurrentWrites: number }
       const results = await writeTogether(
         db,
         batch.map((waiting) => waiting.request),
+        options.deviceClockSkewSeconds,
       );
       for (const [i, waiting] of batch.entries()) waiting.resolve(results[i] as WriteResult);
     } catch (error) {
@@ -244,7 +296,7 @@ export function createRecordWriter(db: Db, options: { concurrentWrites: number }
       // One request's failure (or a deadlock with another write) must not fail the others.
       else
         for (const waiting of batch)
-          await writeTogether(db, [waiting.request]).then(
+          await writeTogether(db, [waiting.request], options.deviceClockSkewSeconds).then(
             ([result]) => waiting.resolve(result as WriteResult),
             waiting.reject,
           );

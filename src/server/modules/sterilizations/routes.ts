@@ -1,5 +1,5 @@
 /**
- * Sterilization records: device ingestion, the list and its filter options (SPEC §2 Sterilization
+ * Sterilization records: device ingestion, the list and its filter options (docs/product.md §2 Sterilization
  * list), and the CSV exports with their one-time tickets (§7 /export/...).
  */
 
@@ -13,6 +13,7 @@ import { receivedWindow } from '#server/http/received-window.ts';
 import { requireAbility, requireModule, tenantScope } from '#server/security/guards.ts';
 import { can, isTenantScoped } from '#shared/access/index.ts';
 import { cycleReportPdf, findCycleRecord } from './cycle-report.ts';
+import { recordEvidence } from './evidence.ts';
 import { attachmentName, EXPORT_BATCH_ROWS, filteredExport, okExport } from './exports.ts';
 import { ingest } from './ingestion.ts';
 import type { Direction, SterilizationFilter, SterilizationSort } from './list.ts';
@@ -63,15 +64,18 @@ const SINGLE_CONNECTION_BATCH_ROWS = 1_000;
  * every round trip, so the requests that arrive meanwhile are best written together. On a PostgreSQL
  * server two per process: a statement's fixed cost (planning, opening the table's 14 indexes, the
  * commit's WAL flush) is then shared by the requests that gather, and single-record tokens went from
- * ~720 to ~940 records/s (16 in flight), with the 200-user list p95 unchanged (docs/decisions.md,
- * "Daily counts in slots"). Session 8 had measured the opposite (4 at a time: list p95 514 ms against
- * 309) while every write of an owner's records still queued for one daily-count row (migration 0015).
+ * ~720 to ~940 records/s (16 in flight), with the 200-user list p95 unchanged
+ * (docs/adr/0008-ingestion-writes.md). Four at a time measured worse for batches, and before the count slots
+ * (migration 0015) for the 200-user list too, when every write of an owner's records queued for one
+ * daily-count row.
  */
 const CONCURRENT_WRITES = { singleConnection: 1, server: 2 };
 
 export function sterilizationsModule(deps: {
   db: Db;
   sessionIdleMinutes: number;
+  /** DEVICE_CLOCK_SKEW_SECONDS: a cycle time later than its arrival by more marks a suspect clock. */
+  deviceClockSkewSeconds: number;
   /** Hears stored record ids after each ingestion (the alert evaluation); must not throw. */
   onRecordsStored?: (recordIds: number[]) => void;
   /** The chain the proof bundle and the cycle report's QR name (network, chain id, contract). */
@@ -135,6 +139,7 @@ export function sterilizationsModule(deps: {
   const batchRows = singleConnection ? SINGLE_CONNECTION_BATCH_ROWS : EXPORT_BATCH_ROWS;
   const recordWriter = createRecordWriter(db, {
     concurrentWrites: singleConnection ? CONCURRENT_WRITES.singleConnection : CONCURRENT_WRITES.server,
+    deviceClockSkewSeconds: deps.deviceClockSkewSeconds,
   });
   return {
     handlers: {
@@ -172,6 +177,13 @@ export function sterilizationsModule(deps: {
         if (scope !== null && scope !== customerId) throw notFound();
         if (!(await customerExists(db, customerId))) throw notFound();
         return ok(await deviceOptions(db, customerId));
+      },
+
+      async getSterilizationEvidence(request) {
+        const auth = requireModule(request, 'sterilizations');
+        const evidence = await recordEvidence(db, request.params.id, tenantScope(auth));
+        if (!evidence) throw notFound();
+        return ok(evidence);
       },
 
       async downloadCycleReport(request, reply) {

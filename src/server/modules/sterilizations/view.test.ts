@@ -40,6 +40,9 @@ describe('the API numbers of a record', () => {
       notes: null,
       merkle_proof: null,
       block_id: null,
+      cycle_ts: null,
+      clock_suspect: false,
+      token_id: null,
       ...widest,
     } as unknown as SterilizationRow;
     const parsed = JSON.parse(JSON.stringify(sterilizationView(row))) as Record<string, unknown>;

@@ -34,6 +34,9 @@ export type SterilizationRow = {
   block_sent_at: Date | string | null;
   block_mined_at: Date | string | null;
   lot_status: LotStatus;
+  cycle_ts: Date | string | null;
+  clock_suspect: boolean;
+  token_id: string | number | null;
 };
 
 /** Columns and joins every query returning records uses, so the view always has what it needs. */
@@ -44,7 +47,8 @@ export const STERILIZATION_SELECT = sql`
   b.id as block_id, b.status as block_status, b.network as block_network,
   b.transaction_hash as block_transaction_hash, b.merkle_root as block_merkle_root,
   b.hashing_version as block_hashing_version, b.created_at as block_created_at, b.sent_at as block_sent_at,
-  b.mined_at as block_mined_at, c.enable_blockchain as customer_enable_blockchain, s.lot_status`;
+  b.mined_at as block_mined_at, c.enable_blockchain as customer_enable_blockchain, s.lot_status,
+  s.cycle_ts, s.clock_suspect, s.token_id`;
 
 export const STERILIZATION_FROM = sql`
   sterilizations s
@@ -75,6 +79,9 @@ export function sterilizationView(row: SterilizationRow): Sterilization {
     id: Number(row.id),
     device_id: row.device_id,
     received_ts: iso(row.received_ts),
+    cycle_ts: isoOrNull(row.cycle_ts),
+    clock_suspect: row.clock_suspect,
+    token_id: row.token_id === null ? null : Number(row.token_id),
     device_serial: row.device_serial,
     progressive_id: row.progressive_id,
     arrived_out_of_order: row.arrived_out_of_order,
@@ -90,7 +97,7 @@ export function sterilizationView(row: SterilizationRow): Sterilization {
     notes: row.notes,
     created_at: iso(row.created_at),
     device: { device_serial: row.device_serial, customer: { name: row.customer_name } },
-    // Issue 15: a record of a customer without blockchain will never be anchored; the modal says so.
+    // A record of a customer without blockchain will never be anchored; the modal says so.
     blockchain_enabled: row.customer_enable_blockchain,
     // Kept by the database (migration 0007) from the lot's certificates; never computed here.
     lot_status: row.lot_status,

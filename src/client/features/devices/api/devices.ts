@@ -1,6 +1,6 @@
 /**
- * Devices calls (SPEC §7): a customer's devices (list, one, create, update), the paged devices list,
- * reassignment to another customer. The option lists of its type select and assign dialog are
+ * Devices calls (docs/product.md §7): a customer's devices (list, one, create, update), the paged devices
+ * list, reassignment to another customer. The option lists of its type select and assign dialog are
  * lib/reference-lists (the audit view names products and customers with them too).
  */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -121,3 +121,28 @@ export const deviceGapsQueryOptions = (deviceId: number) =>
   });
 
 export const useDeviceGaps = (deviceId: number) => useQuery(deviceGapsQueryOptions(deviceId));
+
+/** GET /devices/{deviceId}/key-events: every change of the device's two key slots, oldest first. */
+export const deviceKeyEventsQueryOptions = (deviceId: number) =>
+  queryOptions({
+    queryKey: ['devices', deviceId, 'key-events'],
+    queryFn: () => unwrap(api.GET('/devices/{deviceId}/key-events', { params: { path: { deviceId } } })),
+  });
+
+export const useDeviceKeyEvents = (deviceId: number) => useQuery(deviceKeyEventsQueryOptions(deviceId));
+
+/** POST /devices/{deviceId}/keys/{slot}/revoke, with its reason. */
+export function useRevokeDeviceKey(deviceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['devices', deviceId, 'revoke-key'],
+    mutationFn: ({ slot, reason }: { slot: 1 | 2; reason: string }) =>
+      unwrap(
+        api.POST('/devices/{deviceId}/keys/{slot}/revoke', {
+          params: { path: { deviceId, slot } },
+          body: { reason },
+        }),
+      ),
+    onSuccess: () => invalidateDevices(queryClient),
+  });
+}

@@ -2,11 +2,16 @@ import { Box, Card, CardContent, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { CycleReportButton } from '#client/components/cycle-report-button.tsx';
+import { CycleTime } from '#client/components/cycle-time.tsx';
 import { LotStatusChip } from '#client/components/lot-status-chip.tsx';
+import { RecordEvidence } from '#client/components/record-evidence.tsx';
 import type { Sterilization } from '#shared/api/index.ts';
 import { notesText, statusMessageId } from '../format';
 
-/** SPEC §2 details card: status, UV dose, nominal and effective time (minutes), lamp life (hours), notes. */
+/**
+ * docs/product.md §2 details card: status, UV dose, nominal and effective time (minutes), lamp life (hours),
+ * notes; the device's own cycle time and what the device signed.
+ */
 export function SterilizationDetails({ record }: { record: Sterilization }) {
   const intl = useIntl();
   const number = (value: number) => intl.formatNumber(value, { maximumFractionDigits: 6 });
@@ -33,6 +38,7 @@ export function SterilizationDetails({ record }: { record: Sterilization }) {
       ),
     ],
     ['sterilizations.details.notes', notesText(record.notes)],
+    ['sterilizations.details.cycle_ts', <CycleTime key="cycle" record={record} />],
     [
       'sterilizations.details.arrival',
       intl.formatMessage({
@@ -69,6 +75,9 @@ export function SterilizationDetails({ record }: { record: Sterilization }) {
               </Typography>
             </Box>
           ))}
+        </Box>
+        <Box sx={{ mt: 1 }}>
+          <RecordEvidence recordId={record.id} />
         </Box>
         <Box sx={{ mt: 1 }}>
           <CycleReportButton recordId={record.id} />

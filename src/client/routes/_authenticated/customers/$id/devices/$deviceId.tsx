@@ -4,11 +4,12 @@ import { OpenAlertsPanel } from '#client/features/alerts/open-alerts-panel.tsx';
 import { HistoryPanel } from '#client/features/audit/history-panel.tsx';
 import { customerDeviceQueryOptions, useCustomerDevice } from '#client/features/devices/api/devices.ts';
 import { DeviceGapsPanel } from '#client/features/devices/components/device-gaps-panel.tsx';
+import { DeviceKeyHistory } from '#client/features/devices/components/device-key-history.tsx';
 import { DeviceEditPage } from '#client/features/devices/device-edit-page.tsx';
 import { errorTitle, useDocumentTitle } from '#client/lib/document-title.ts';
 import { idParam } from '#client/lib/route-params.ts';
 
-/** SPEC §2 customer_device_edit. */
+/** docs/product.md §2 customer_device_edit. */
 export const Route = createFileRoute('/_authenticated/customers/$id/devices/$deviceId')({
   params: idParam('deviceId'),
   loader: ({ context, params }) => {
@@ -35,6 +36,7 @@ function DeviceEditRoute() {
       <DeviceEditPage key={`${id}/${deviceId}`} customerId={id} deviceId={deviceId} />
       <OpenAlertsPanel deviceId={deviceId} />
       <DeviceGapsPanel customerId={id} deviceId={deviceId} />
+      {device.isSuccess && <DeviceKeyHistory deviceId={deviceId} />}
       <HistoryPanel entityType="device" entityId={deviceId} />
     </Stack>
   );
