@@ -48,10 +48,11 @@ export async function recordKeyChanges(
         ? 'revoked'
         : 'removed';
     const inserted = await tx.execute<{ id: number }>(sql`
-      insert into device_key_events (device_id, slot, action, public_key, thumbprint, effective_at,
-        actor_user_id, reason)
-      values (${deviceId}, ${slot}, ${action}, ${key}, ${await keyThumbprint(key)}, clock_timestamp(),
-        ${actorUserId}, ${action === 'revoked' ? revokeReason : null})
+      insert into device_key_events (device_id, device_serial, slot, action, public_key, thumbprint,
+        effective_at, actor_user_id, reason)
+      select ${deviceId}, d.device_serial, ${slot}, ${action}, ${key}, ${await keyThumbprint(key)},
+        clock_timestamp(), ${actorUserId}, ${action === 'revoked' ? revokeReason : null}
+      from devices d where d.id = ${deviceId}
       returning id`);
     const eventId = after ? Number(inserted.rows[0]?.id) : null;
     await tx.execute(sql`update devices set ${slotColumn(slot)} = ${eventId} where id = ${deviceId}`);

@@ -240,9 +240,15 @@ export const deviceKeyEvents = pgTable(
     effectiveAt: timestamp('effective_at', tz).notNull(),
     actorUserId: integer('actor_user_id').references(() => users.id),
     reason: text('reason'),
+    /** The device's serial when the change was made: the `iss` its tokens carry (a leaf field). */
+    deviceSerial: varchar('device_serial', { length: 8 }).notNull(),
+    /** Anchored like records: its block and Merkle proof, written once by the anchor worker. */
+    blockchainDataBlockId: integer('blockchain_data_block_id').references(() => blockchainDataBlocks.id),
+    merkleProof: text('merkle_proof').array(),
   },
   (t) => [
     index('device_key_events_device_slot_idx').on(t.deviceId, t.slot, t.id),
+    index('device_key_events_waiting_idx').on(t.id).where(sql`${t.blockchainDataBlockId} is null`),
     index('device_key_events_thumbprint_idx').on(t.thumbprint),
     check('device_key_events_slot_chk', sql`${t.slot} in (1, 2)`),
     check(
@@ -793,6 +799,34 @@ export const alerts = pgTable(
     check('alerts_state_chk', sql`${t.state} in ('open', 'acknowledged', 'resolved')`),
     check('alerts_resolution_chk', sql`${t.resolution} in ('cleared', 'manual')`),
   ],
+);
+
+/**
+ * Where the background integrity sweep has got to (src/server/integrity-sweep, docs/backups.md): one
+ * row, so a restarted server goes on from the phase and id it reached instead of starting over, and
+ * when the last full pass ended (the next is due INTEGRITY_SWEEP_INTERVAL_HOURS later).
+ */
+export const integritySweepState = pgTable(
+  'integrity_sweep_state',
+  {
+    id: smallint('id').primaryKey().default(1),
+    /** When the pass under way began; null between passes. */
+    cycleStartedAt: timestamp('cycle_started_at', tz),
+    phase: text('phase').notNull().default('blocks'),
+    /** The last id the phase has checked (a block, record, token, report version or audit entry id). */
+    cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
+    /** The audit phase's hash of the entry at the cursor, to go on checking the chain from it. */
+    auditHash: text('audit_hash'),
+    /** What the pass under way has checked so far, by kind. */
+    counts: jsonb('counts').notNull().default({}),
+    /** The condition keys of the mismatches the pass under way found (its alerts that still hold). */
+    mismatchKeys: jsonb('mismatch_keys').notNull().default([]),
+    /** When the last pass ended (before the first: when the sweep first looked at the database). */
+    lastCompletedAt: timestamp('last_completed_at', tz),
+    /** The last full pass's counts and mismatch count. */
+    lastSummary: jsonb('last_summary'),
+  },
+  (t) => [check('integrity_sweep_state_one_row_chk', sql`${t.id} = 1`)],
 );
 
 export type Customer = typeof customers.$inferSelect;

@@ -1442,6 +1442,10 @@ export interface components {
       clock_suspect: boolean;
       /** @description The stored device token that carried the record; null for records stored before tokens were kept. */
       token_id: number | null;
+      /** @description SHA-256 (lowercase hex) of that token's compact JWS, as a hashing_version 3 leaf holds it (docs/integrity.md §12). */
+      token_sha256: string | null;
+      /** @description The record's index (from 0) among the token's records. */
+      token_position: number | null;
       device_serial: string;
       /** @description Per-device cycle counter. */
       progressive_id: number;
@@ -1578,7 +1582,7 @@ export interface components {
       expires_at: string;
     };
     /**
-     * @description failed_cycle (status_code ≠ 0), lamp_life_low (residual lamp life under the threshold), batch_80 / batch_100 (consumable batch at 80 % / full), device_silent (no record for longer than the threshold), certificate_expiring / certificate_expired, block_not_mined (staff only), record_gap (missing or out-of-order progressive ids), lot_uncertified (a lot without a valid certificate), device_clock_ahead (a device's cycle times are later than their arrival).
+     * @description failed_cycle (status_code ≠ 0), lamp_life_low (residual lamp life under the threshold), batch_80 / batch_100 (consumable batch at 80 % / full), device_silent (no record for longer than the threshold), certificate_expiring / certificate_expired, block_not_mined (staff only), record_gap (missing or out-of-order progressive ids), lot_uncertified (a lot without a valid certificate), device_clock_ahead (a device's cycle times are later than their arrival), integrity_mismatch (staff only: the integrity sweep found a record, block, token, signed report or audit entry that no longer matches its evidence; docs/backups.md).
      * @enum {string}
      */
     AlertKind:
@@ -1592,7 +1596,8 @@ export interface components {
       | 'block_not_mined'
       | 'record_gap'
       | 'lot_uncertified'
-      | 'device_clock_ahead';
+      | 'device_clock_ahead'
+      | 'integrity_mismatch';
     DeviceKeyEvent: {
       id: number;
       /** @enum {integer} */

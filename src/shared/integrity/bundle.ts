@@ -8,7 +8,7 @@
  */
 import type { Hex } from 'viem';
 import { getChainId } from 'viem/actions';
-import type { IntegrityField } from './canonical.ts';
+import type { LeafField } from './canonical.ts';
 import { hashPair } from './merkle.ts';
 import {
   type AnchorRead,
@@ -35,7 +35,7 @@ export type BundleEntry =
   | {
       anchored: true;
       hashing_version: number;
-      record: Record<IntegrityField, string | null>;
+      record: Partial<Record<LeafField, string | null>>;
       leaf: string;
       proof: string[];
       root: string | null;
@@ -47,7 +47,7 @@ export type BundleEntry =
       anchored: false;
       anchor_status: NotAnchoredStatus;
       hashing_version: number;
-      record: Record<IntegrityField, string | null>;
+      record: Partial<Record<LeafField, string | null>>;
     };
 
 export type ProofBundle = {

@@ -1,22 +1,24 @@
 /**
- * The canonical form of a sterilization record and its leaf hash, hashing_version 1 and 2.
+ * The canonical form of a sterilization record and its leaf hash, hashing_version 1, 2 and 3.
  * Isomorphic (browser and server): no node: imports, no DOM. The byte-by-byte specification is
  * docs/integrity.md; this file is its reference implementation.
  * Version 2 differs from 1 in one rule only: an empty text field is null (v1 kept "" apart from null),
- * so a form, which sends every field as a string, can express a missing value. A block keeps
- * the version it was made with, so every function takes the version, defaulting to the current one.
+ * so a form, which sends every field as a string, can express a missing value. Version 3 adds the
+ * record's evidence after the 14 fields: the SHA-256 of the device's token, the record's position in it
+ * and the device's own cycle time (docs/integrity.md §12). A block keeps the version it was made with,
+ * so every function takes the version, defaulting to the current one.
  */
 import { bytesToHex, type Hex, stringToBytes } from 'viem';
 import { keccak256Bytes } from './hash.ts';
 
 /** The version new blocks are made with. */
-export const HASHING_VERSION = 2;
-export type HashingVersion = 1 | 2;
+export const HASHING_VERSION = 3;
+export type HashingVersion = 1 | 2 | 3;
 /**
  * Every version a stored block can have: all stay verifiable forever
  * (docs/adr/0011-integrity-leaf-and-merkle-tree.md).
  */
-export const HASHING_VERSIONS: readonly HashingVersion[] = [1, 2];
+export const HASHING_VERSIONS: readonly HashingVersion[] = [1, 2, 3];
 
 export function isHashingVersion(value: unknown): value is HashingVersion {
   return HASHING_VERSIONS.includes(value as HashingVersion);
@@ -51,8 +53,23 @@ export const INTEGRITY_FIELDS = [
 ] as const;
 export type IntegrityField = (typeof INTEGRITY_FIELDS)[number];
 
+/**
+ * What version 3 adds after the 14 fields: the token's SHA-256 (lowercase hex of the compact JWS's
+ * ASCII bytes), the record's index among the token's records, and the device's own cycle time. Null
+ * for a record stored without a token, or without a cycle time.
+ */
+export const EVIDENCE_FIELDS = ['token_sha256', 'token_position', 'cycle_ts'] as const;
+export type EvidenceField = (typeof EVIDENCE_FIELDS)[number];
+/** Every field a leaf may hold. */
+export type LeafField = IntegrityField | EvidenceField;
+
+/** The fields of a leaf of this version, in their order. */
+export function leafFields(version: HashingVersion = HASHING_VERSION): readonly LeafField[] {
+  return version >= 3 ? [...INTEGRITY_FIELDS, ...EVIDENCE_FIELDS] : INTEGRITY_FIELDS;
+}
+
 /** Fields holding numbers (integers or decimals): one canonical decimal form each. */
-export const NUMERIC_FIELDS: ReadonlySet<IntegrityField> = new Set([
+export const NUMERIC_FIELDS: ReadonlySet<LeafField> = new Set<LeafField>([
   'id',
   'progressive_id',
   'supplied_energy',
@@ -63,12 +80,16 @@ export const NUMERIC_FIELDS: ReadonlySet<IntegrityField> = new Set([
   'latitude',
   'longitude',
   'lot_progressive_id',
+  'token_position',
 ]);
 /** Fields holding an instant. */
-export const TIMESTAMP_FIELDS: ReadonlySet<IntegrityField> = new Set(['received_ts']);
+export const TIMESTAMP_FIELDS: ReadonlySet<LeafField> = new Set<LeafField>(['received_ts', 'cycle_ts']);
 
 export type IntegrityValue = string | number | bigint | Date | null | undefined;
-export type IntegrityRecord = { [K in IntegrityField]: IntegrityValue };
+/** A record's 14 fields, and from version 3 its evidence (absent: null). */
+export type IntegrityRecord = { [K in IntegrityField]: IntegrityValue } & {
+  [K in EvidenceField]?: IntegrityValue;
+};
 
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
@@ -195,7 +216,7 @@ export function canonicalTimestamp(value: string | Date): string | undefined {
  *   would break "exactly as stored"). Version 1: null and "" are different values.
  */
 export function canonicalValue(
-  field: IntegrityField,
+  field: LeafField,
   value: IntegrityValue,
   version: HashingVersion = HASHING_VERSION,
 ): string | null {
@@ -214,14 +235,14 @@ export function canonicalValue(
   return value instanceof Date ? value.toISOString() : String(value);
 }
 
-/** The canonical array: [leafDomain(version), ...the 14 canonical values in INTEGRITY_FIELDS order]. */
+/** The canonical array: [leafDomain(version), ...the canonical values in leafFields(version) order]. */
 export function canonicalArray(
   record: IntegrityRecord,
   version: HashingVersion = HASHING_VERSION,
 ): (string | null)[] {
   return [
     leafDomain(version),
-    ...INTEGRITY_FIELDS.map((field) => canonicalValue(field, record[field], version)),
+    ...leafFields(version).map((field) => canonicalValue(field, record[field], version)),
   ];
 }
 
@@ -261,5 +282,7 @@ export function leafHash(record: IntegrityRecord, version: HashingVersion = HASH
  * the timestamp, and for text fields from version 2 on; version 1 keeps a text field's "").
  */
 export function recordFromForm(form: Partial<Record<string, string | null | undefined>>): IntegrityRecord {
-  return Object.fromEntries(INTEGRITY_FIELDS.map((field) => [field, form[field] ?? null])) as IntegrityRecord;
+  return Object.fromEntries(
+    [...INTEGRITY_FIELDS, ...EVIDENCE_FIELDS].map((field) => [field, form[field] ?? null]),
+  ) as IntegrityRecord;
 }

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { bytesToHex, type Hex, hexToBytes } from 'viem';
 import { describe, expect, it } from 'vitest';
 import {
+  canonicalArray,
   canonicalDecimal,
   canonicalText,
   canonicalTimestamp,
@@ -141,13 +142,35 @@ describe.each([
 });
 
 describe('hashing versions', () => {
-  it('new blocks use version 2; its leaves differ from version 1 by the domain and empty texts', () => {
-    expect(HASHING_VERSION).toBe(2);
+  it('new blocks use version 3; version 2 leaves differ from version 1 by the domain and empty texts', () => {
+    expect(HASHING_VERSION).toBe(3);
     expect(leafDomain(1)).toBe('uvtrace/sterilization/1');
     expect(leafDomain(2)).toBe('uvtrace/sterilization/2');
-    expect(leafHash(EXAMPLE[0]!)).toBe(EXPECTED_V2.leaves[0]);
-    expect(isHashingVersion(1) && isHashingVersion(2)).toBe(true);
-    expect(isHashingVersion(3) || isHashingVersion('2')).toBe(false);
+    expect(leafDomain(3)).toBe('uvtrace/sterilization/3');
+    expect(leafHash(EXAMPLE[0]!, 2)).toBe(EXPECTED_V2.leaves[0]);
+    expect(isHashingVersion(1) && isHashingVersion(2) && isHashingVersion(3)).toBe(true);
+    expect(isHashingVersion(4) || isHashingVersion('2')).toBe(false);
+  });
+
+  it('version 3 adds the evidence after the 14 fields, each null when absent', () => {
+    const record = EXAMPLE[0]!;
+    const evidence = {
+      token_sha256: 'a'.repeat(64),
+      token_position: 2,
+      cycle_ts: '2025-03-14T10:26:53+01:00',
+    };
+    const array = canonicalArray({ ...record, ...evidence }, 3);
+    expect(array[0]).toBe('uvtrace/sterilization/3');
+    expect(array.slice(1, 15)).toEqual(canonicalArray(record, 2).slice(1));
+    expect(array.slice(15)).toEqual(['a'.repeat(64), '2', '2025-03-14T09:26:53.000Z']);
+    expect(canonicalArray(record, 3).slice(15)).toEqual([null, null, null]);
+    for (const field of ['token_sha256', 'token_position', 'cycle_ts'] as const) {
+      expect(leafHash({ ...record, ...evidence }, 3), field).not.toBe(
+        leafHash({ ...record, ...evidence, [field]: null }, 3),
+      );
+    }
+    // Versions 1 and 2 never see the evidence.
+    expect(leafHash({ ...record, ...evidence }, 2)).toBe(EXPECTED_V2.leaves[0]);
   });
 
   it('version 2: an empty text is no value, for every field; whitespace is kept', () => {
@@ -172,7 +195,7 @@ describe('hashing versions', () => {
       const form = Object.fromEntries(
         INTEGRITY_FIELDS.map((field) => [field, record[field] === null ? '' : String(record[field])]),
       );
-      expect(leafHash(recordFromForm(form))).toBe(EXPECTED_V2.leaves[i]);
+      expect(leafHash(recordFromForm(form), 2)).toBe(EXPECTED_V2.leaves[i]);
     }
   });
 });
@@ -265,7 +288,7 @@ describe('canonical forms', () => {
     const form = Object.fromEntries(
       INTEGRITY_FIELDS.map((field) => [field, record[field] === null ? undefined : String(record[field])]),
     );
-    expect(leafHash(recordFromForm(form))).toBe(EXPECTED.leaves[0]);
+    expect(leafHash(recordFromForm(form), 2)).toBe(EXPECTED.leaves[0]);
     expect(leafHash({ ...record, supplied_energy: 'twelve' })).not.toBe(EXPECTED.leaves[0]);
   });
 });
@@ -442,7 +465,7 @@ describe('rules a verifier must not guess (docs/integrity.md)', () => {
       INTEGRITY_FIELDS.map((field) => [field, canonicalValue(field, { ...EXAMPLE[0]!, latitude }[field])]),
     ) as ProofReceipt['record'];
     expect(Object.values(record).every((value) => value === null || typeof value === 'string')).toBe(true);
-    const leaf = leafHash(record);
+    const leaf = leafHash(recordFromForm(record), 2);
     const receipt: ProofReceipt = {
       format: 'uvtrace-proof-receipt/1',
       hashing_version: 2,
@@ -464,7 +487,10 @@ describe('rules a verifier must not guess (docs/integrity.md)', () => {
     expect(await leafOk(decodeReceiptFragment(encodeReceiptFragment(receipt)))).toBe(true);
     // A receipt written with numbers (by hand or another tool) is still read, its numbers as JSON gives them.
     const withNumbers = { ...receipt, record: { ...record, latitude: 45.464211, status_code: 0, id: 101 } };
-    const numbersLeaf = leafHash({ ...record, latitude: '45.464211', status_code: '0', id: '101' });
+    const numbersLeaf = leafHash(
+      recordFromForm({ ...record, latitude: '45.464211', status_code: '0', id: '101' }),
+      2,
+    );
     expect(await leafOk({ ...withNumbers, leaf: numbersLeaf, root: numbersLeaf })).toBe(true);
   });
 });

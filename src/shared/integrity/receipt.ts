@@ -11,9 +11,9 @@ import artifact from '../anchor-contract/Anchor.json' with { type: 'json' };
 import {
   canonicalValue,
   HASHING_VERSIONS,
-  INTEGRITY_FIELDS,
-  type IntegrityField,
   isHashingVersion,
+  type LeafField,
+  leafFields,
   leafHash,
   recordFromForm,
 } from './canonical.ts';
@@ -31,7 +31,8 @@ export const RECEIPT_FORMAT = 'uvtrace-proof-receipt/1';
 export type ProofReceipt = {
   format: 'uvtrace-proof-receipt/1';
   hashing_version: number;
-  record: Record<IntegrityField, string | null>;
+  /** The leaf's fields in canonical form: the 14 of docs/integrity.md §1, and from version 3 the evidence. */
+  record: Partial<Record<LeafField, string | null>>;
   leaf: string;
   proof: string[];
   root: string | null;
@@ -119,10 +120,10 @@ function formatCheck(receipt: ReceiptInput): ReceiptCheck {
  * (or null), so a value that is not (e.g. "12.50" typed for 12.5, a number instead of a string) was
  * changed by hand. A changed value that is still canonical cannot be told from the leaf alone.
  */
-export function suspectFields(record: unknown, version: number): IntegrityField[] {
+export function suspectFields(record: unknown, version: number): LeafField[] {
   if (typeof record !== 'object' || record === null || !isHashingVersion(version)) return [];
-  const fields = record as Partial<Record<IntegrityField, unknown>>;
-  return INTEGRITY_FIELDS.filter((field) => {
+  const fields = record as Partial<Record<LeafField, unknown>>;
+  return leafFields(version).filter((field) => {
     const value = fields[field];
     if (value === null) return false;
     if (typeof value !== 'string') return true;

@@ -7,10 +7,10 @@ import type { Hex } from 'viem';
 import {
   canonicalValue,
   HASHING_VERSION,
-  INTEGRITY_FIELDS,
-  type IntegrityField,
   type IntegrityRecord,
   isHashingVersion,
+  type LeafField,
+  leafFields,
   leafHash,
 } from './canonical.ts';
 import { processProof } from './merkle.ts';
@@ -29,7 +29,7 @@ export type RecordAnchor = {
 export type ReceiptChain = { chain_id: number; contract_address: string };
 
 /**
- * The receipt: the 14 canonical values (in the block's version), the leaf, the root the proof folds it
+ * The receipt: the canonical values of the leaf's fields (in the block's version), the leaf, the root the proof folds it
  * into (null for a malformed proof), and the anchor. An unknown version hashes as the current one, so
  * such a receipt fails to verify rather than pretending.
  */
@@ -40,8 +40,8 @@ export function recordReceipt(
 ): ProofReceipt {
   const version = isHashingVersion(anchor.hashing_version) ? anchor.hashing_version : HASHING_VERSION;
   const values = Object.fromEntries(
-    INTEGRITY_FIELDS.map((field) => [field, canonicalValue(field, record[field], version)]),
-  ) as Record<IntegrityField, string | null>;
+    leafFields(version).map((field) => [field, canonicalValue(field, record[field], version)]),
+  ) as Record<LeafField, string | null>;
   const leaf = leafHash(record, version);
   let root: Hex | null = null;
   try {

@@ -122,8 +122,11 @@ describe('form and hashes', () => {
     expect(hashes).toEqual({ leaf: V2_LEAF_101, root: V2_ROOT });
     // The raw form ("" for null, as docs/product.md §7 sends it) is the same record in version 2.
     expect(leafHash(recordFromForm(initialForm(record101)), 2)).toBe(V2_LEAF_101);
-    // A record not in a block yet is hashed as the current version.
-    expect(computeHashes(initialForm(record101), record101, null).leaf).toBe(V2_LEAF_101);
+    // A record not in a block yet is hashed as the current version (3: with its evidence, here none).
+    expect(computeHashes(initialForm(record101), record101, null).leaf).toBe(
+      leafHash(recordFromForm(initialForm(record101)), 3),
+    );
+    expect(computeHashes(initialForm(record101), record101, null).leaf).not.toBe(V2_LEAF_101);
     // Clearing a note that has a value changes the leaf.
     const withNotes = { ...record101, notes: 'ok' } as Sterilization;
     const cleared = { ...initialForm(withNotes), notes: '' };

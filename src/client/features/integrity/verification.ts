@@ -6,12 +6,14 @@
 import type { BlockchainData, Sterilization } from '#shared/api/index.ts';
 import {
   canonicalValue,
+  EVIDENCE_FIELDS,
   HASHING_VERSION,
   type HashingVersion,
   INTEGRITY_FIELDS,
   type IntegrityField,
   type IntegrityRecord,
   isHashingVersion,
+  type LeafField,
   leafHash,
   processProof,
 } from '#shared/integrity/index.ts';
@@ -26,7 +28,7 @@ export type VerificationForm = Record<IntegrityField, string>;
 /** Version 1 text fields keep null and "" apart (docs/integrity.md §2); in version 2 "" is null anyway. */
 const TEXT_FIELDS: ReadonlySet<IntegrityField> = new Set(['device_serial', 'consumables_lot', 'notes']);
 
-type RecordLike = Partial<Record<IntegrityField, unknown>>;
+type RecordLike = Partial<Record<LeafField, unknown>>;
 
 /** docs/product.md §2 "no form data": nothing to verify without the record and its identity. */
 export function hasFormData(record: unknown): record is Sterilization {
@@ -55,16 +57,22 @@ export function initialForm(record: RecordLike): VerificationForm {
 /**
  * The record the form describes. An empty text field means what the stored record had when it was
  * empty too (null or ""), since the two look the same in an input; a cleared non-empty field is null.
- * (Needed for version 1 blocks only: version 2 hashes "" as null.)
+ * (Needed for version 1 blocks only: version 2 hashes "" as null.) The record's evidence (version 3:
+ * its token's hash, its position there, its cycle time) is not edited: it comes from the record.
  */
 export function formRecord(form: VerificationForm, original: RecordLike): IntegrityRecord {
-  return Object.fromEntries(
-    INTEGRITY_FIELDS.map((field) => {
+  const evidence = EVIDENCE_FIELDS.map((field) => {
+    const value = original[field];
+    return [field, typeof value === 'string' || typeof value === 'number' ? value : null];
+  });
+  return Object.fromEntries([
+    ...INTEGRITY_FIELDS.map((field) => {
       const value = form[field];
       if (TEXT_FIELDS.has(field) && value === '') return [field, original[field] === '' ? '' : null];
       return [field, value];
     }),
-  ) as IntegrityRecord;
+    ...evidence,
+  ]) as IntegrityRecord;
 }
 
 /**

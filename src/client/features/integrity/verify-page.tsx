@@ -17,6 +17,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { useIntl } from 'react-intl';
 import { isProofBundle } from '#shared/integrity/bundle.ts';
+import { isHashingVersion, leafFields } from '#shared/integrity/index.ts';
 import { type ReceiptInput, verifyReceipt } from '#shared/integrity/receipt.ts';
 import { decodeReceiptFragment } from '#shared/integrity/receipt-link.ts';
 import { BundleVerification } from './bundle-verification';
@@ -122,7 +123,10 @@ function Summary({ receipt }: { receipt: ReceiptInput }) {
         sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' }, gap: 0.5, m: 0 }}
       >
         {record &&
-          INTEGRITY_FIELDS.map((field) => (
+          (isHashingVersion(receipt.hashing_version)
+            ? leafFields(receipt.hashing_version)
+            : INTEGRITY_FIELDS
+          ).map((field) => (
             <Box key={field} sx={{ display: 'contents' }}>
               <Box component="dt" sx={{ color: 'text.secondary', pr: 2 }}>
                 {intl.formatMessage({ id: `integrity.field.${field}` })}

@@ -25,12 +25,19 @@ export type RecordRow = Pick<
   | 'lot_progressive_id'
   | 'notes'
   | 'created_at'
+  | 'token_sha256'
+  | 'token_position'
+  | 'cycle_ts'
 >;
 
-/** The 14 integrity fields of records, joined with their device (the one query shape of leaves). */
+/**
+ * The 14 integrity fields of records, joined with their device, and their evidence (the one query
+ * shape of leaves). The token's hash is read by its key, so every query of this shape keeps its joins.
+ */
 export const RECORD_FIELDS_SQL = sql`s.id, s.received_ts, d.device_serial, s.progressive_id, s.supplied_energy,
   s.nominal_time, s.effective_time, s.residual_lamp_life, s.status_code, s.latitude, s.longitude,
-  s.consumables_lot, s.lot_progressive_id, s.notes`;
+  s.consumables_lot, s.lot_progressive_id, s.notes,
+  (select t.sha256 from device_tokens t where t.id = s.token_id) as token_sha256, s.token_position, s.cycle_ts`;
 
 export function integrityRecord(row: Omit<RecordRow, 'created_at'>): IntegrityRecord {
   return {
@@ -48,6 +55,9 @@ export function integrityRecord(row: Omit<RecordRow, 'created_at'>): IntegrityRe
     consumables_lot: row.consumables_lot,
     lot_progressive_id: row.lot_progressive_id,
     notes: row.notes,
+    token_sha256: row.token_sha256,
+    token_position: row.token_position,
+    cycle_ts: row.cycle_ts,
   };
 }
 

@@ -8,6 +8,9 @@ CREATE TABLE "device_key_events" (
 	"effective_at" timestamp with time zone NOT NULL,
 	"actor_user_id" integer,
 	"reason" text,
+	"device_serial" varchar(8) NOT NULL,
+	"blockchain_data_block_id" integer,
+	"merkle_proof" text[],
 	CONSTRAINT "device_key_events_slot_chk" CHECK ("device_key_events"."slot" in (1, 2)),
 	CONSTRAINT "device_key_events_action_chk" CHECK ("device_key_events"."action" in ('registered', 'replaced', 'removed', 'revoked')),
 	CONSTRAINT "device_key_events_thumbprint_chk" CHECK ("device_key_events"."thumbprint" ~ '^[A-Za-z0-9_-]{43}$')
@@ -32,12 +35,15 @@ ALTER TABLE "sterilizations" ADD COLUMN "token_id" bigint;--> statement-breakpoi
 ALTER TABLE "sterilizations" ADD COLUMN "token_position" smallint;--> statement-breakpoint
 ALTER TABLE "device_key_events" ADD CONSTRAINT "device_key_events_device_id_devices_id_fk" FOREIGN KEY ("device_id") REFERENCES "public"."devices"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "device_key_events" ADD CONSTRAINT "device_key_events_actor_user_id_users_id_fk" FOREIGN KEY ("actor_user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "device_key_events" ADD CONSTRAINT "device_key_events_blockchain_data_block_id_blockchain_data_blocks_id_fk" FOREIGN KEY ("blockchain_data_block_id") REFERENCES "public"."blockchain_data_blocks"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "device_tokens" ADD CONSTRAINT "device_tokens_device_id_devices_id_fk" FOREIGN KEY ("device_id") REFERENCES "public"."devices"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "device_tokens" ADD CONSTRAINT "device_tokens_key_event_id_device_key_events_id_fk" FOREIGN KEY ("key_event_id") REFERENCES "public"."device_key_events"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "device_key_events_device_slot_idx" ON "device_key_events" USING btree ("device_id","slot","id");--> statement-breakpoint
+CREATE INDEX "device_key_events_waiting_idx" ON "device_key_events" USING btree ("id") WHERE "device_key_events"."blockchain_data_block_id" is null;--> statement-breakpoint
 CREATE INDEX "device_key_events_thumbprint_idx" ON "device_key_events" USING btree ("thumbprint");--> statement-breakpoint
 CREATE INDEX "device_tokens_device_id_idx" ON "device_tokens" USING btree ("device_id","id");--> statement-breakpoint
-ALTER TABLE "sterilizations" ADD CONSTRAINT "sterilizations_token_id_device_tokens_id_fk" FOREIGN KEY ("token_id") REFERENCES "public"."device_tokens"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sterilizations" ADD CONSTRAINT "sterilizations_token_id_device_tokens_id_fk" FOREIGN KEY ("token_id") REFERENCES "public"."device_tokens"("id") ON DELETE no action ON UPDATE no action;
+--> statement-breakpoint
 -- What devices signed and the history of their keys are evidence: never changed, never deleted
 -- (docs/integrity.md, "What the device signed"). Only a table owner who disables these triggers can.
 CREATE FUNCTION "evidence_refuse_change"() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -46,8 +52,23 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
+-- A key event's own columns never change; only the anchor worker's (its block and proof) are written later.
+CREATE FUNCTION "device_key_events_refuse_change"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'UPDATE'
+     AND (NEW."id", NEW."device_id", NEW."slot", NEW."action", NEW."public_key", NEW."thumbprint",
+          NEW."effective_at", NEW."actor_user_id", NEW."reason", NEW."device_serial")
+         IS NOT DISTINCT FROM
+         (OLD."id", OLD."device_id", OLD."slot", OLD."action", OLD."public_key", OLD."thumbprint",
+          OLD."effective_at", OLD."actor_user_id", OLD."reason", OLD."device_serial") THEN
+    RETURN NEW;
+  END IF;
+  RAISE EXCEPTION '% is append-only: % refused', TG_TABLE_NAME, TG_OP USING ERRCODE = 'insufficient_privilege';
+END;
+$$;
+--> statement-breakpoint
 CREATE TRIGGER "device_key_events_append_only" BEFORE UPDATE OR DELETE ON "device_key_events"
-  FOR EACH ROW EXECUTE FUNCTION "evidence_refuse_change"();
+  FOR EACH ROW EXECUTE FUNCTION "device_key_events_refuse_change"();
 --> statement-breakpoint
 CREATE TRIGGER "device_key_events_no_truncate" BEFORE TRUNCATE ON "device_key_events"
   FOR EACH STATEMENT EXECUTE FUNCTION "evidence_refuse_change"();

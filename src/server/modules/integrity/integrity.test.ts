@@ -154,6 +154,13 @@ const formOf = (row: Listed, overrides: Record<string, string> = {}) => {
   return { ...fields, ...overrides };
 };
 
+/** A version 3 leaf's evidence fields, as the API gives them with the record. */
+const evidenceOf = (row: Listed) => ({
+  token_sha256: row.token_sha256 as string | null,
+  token_position: row.token_position === null ? null : String(row.token_position),
+  cycle_ts: row.cycle_ts as string | null,
+});
+
 beforeAll(async () => {
   t = await createTestApp({ ANCHOR_ENABLED: 'true', ANCHOR_INTERVAL_SECONDS: '0', ANCHOR_BATCH_SIZE: '8' });
   token = await t.login(DEMO.super);
@@ -172,7 +179,7 @@ describe('anchoring in the app', () => {
       const data = row.blockchain_data!;
       expect(data.blockchain_data_block.status).toBe('MINED');
       expect(data.blockchain_data_block.network).toBe('devnet');
-      const leaf = leafHash(recordFromForm(formOf(row)), versionOf(row));
+      const leaf = leafHash(recordFromForm({ ...formOf(row), ...evidenceOf(row) }), versionOf(row));
       expect(processProof(leaf, data.proof)).toBe(data.blockchain_data_block.merkle_root);
     }
     // records of customers without blockchain stay without blockchain data
@@ -180,14 +187,14 @@ describe('anchoring in the app', () => {
       select count(*) as n from sterilizations s join devices d on d.id = s.device_id
       join customers c on c.id = d.customer_id where not c.enable_blockchain and s.blockchain_data_block_id is not null`);
     expect(Number(off.rows[0]!.n)).toBe(0);
-    // The worker makes new blocks with hashing_version 2, on the block and on its records; only the
-    // v1 fixture block keeps 1.
+    // The worker makes new blocks with the current hashing_version, on the block and on its records;
+    // only the v1 fixture block keeps 1.
     const versions = await t.database.db.execute<{ block: number; record: number | null; v1: boolean }>(sql`
       select distinct b.hashing_version as block, s.hashing_version as record, b.id = ${v1.blockId} as v1
       from blockchain_data_blocks b join sterilizations s on s.blockchain_data_block_id = b.id order by 1`);
     expect(versions.rows).toEqual([
       { block: 1, record: 1, v1: true },
-      { block: 2, record: 2, v1: false },
+      { block: HASHING_VERSION, record: HASHING_VERSION, v1: false },
     ]);
     // Each record says whether its customer anchors at all, so the modal can tell "not yet" from "never".
     expect(anchored.every((row) => row.blockchain_enabled === true)).toBe(true);
@@ -246,8 +253,9 @@ describe('anchoring in the app', () => {
     });
     expectContract('calculateHash', same, 200);
     expect(same.json().data).toEqual({
-      hash: leafHash(recordFromForm(formOf(row)), versionOf(row)),
-      hashing_version: 2,
+      // The form holds the 14 fields; the server adds the stored record's evidence to a version 3 leaf.
+      hash: leafHash(recordFromForm({ ...formOf(row), ...evidenceOf(row) }), versionOf(row)),
+      hashing_version: HASHING_VERSION,
       block_hash: root,
     });
     expect(row.blockchain_data!.hashing_version).toBe(HASHING_VERSION);
@@ -339,16 +347,16 @@ describe('anchoring in the app', () => {
     }
   });
 
-  it('calculateHash: the spec form, "" for every null field, gives the anchored root (hashing_version 2)', async () => {
+  it('calculateHash: the spec form, "" for every null field, gives the anchored root (current hashing_version)', async () => {
     const rows = (await listed()).filter((row) => withoutValues.includes(row.id));
     expect(rows.map((row) => row.id).sort()).toEqual([...withoutValues].sort());
     for (const row of rows) {
-      expect(row.blockchain_data!.hashing_version).toBe(2);
+      expect(row.blockchain_data!.hashing_version).toBe(HASHING_VERSION);
       const root = row.blockchain_data!.blockchain_data_block.merkle_root;
       const response = await calculate(token, specFormOf(row));
       expectContract('calculateHash', response, 200);
       expect(response.json().data, `record ${row.id}`).toMatchObject({
-        hashing_version: 2,
+        hashing_version: HASHING_VERSION,
         block_hash: root,
       });
       // Without hashing_version the block's own version is used.

@@ -154,6 +154,34 @@ async function blockRootWith(
   return merkleRootAsync(entries.map((entry) => entry.leaf));
 }
 
+/**
+ * The evidence fields of a version 3 leaf (docs/integrity.md §12) of the stored record with this id,
+ * read under the caller's scope; none for an id that names no record the caller may read.
+ */
+async function storedEvidence(
+  db: Db,
+  recordId: string | null,
+  scope: number | null,
+): Promise<Record<string, string | null>> {
+  if (recordId === null || !/^\d{1,18}$/.test(recordId)) return {};
+  const tenant = scope === null ? sql`true` : sql`s.customer_id = ${scope}`;
+  const found = await db.execute<{
+    token_sha256: string | null;
+    token_position: number | null;
+    cycle_ts: string | null;
+  }>(sql`
+    select (select t.sha256 from device_tokens t where t.id = s.token_id) as token_sha256, s.token_position,
+      s.cycle_ts::text as cycle_ts
+    from sterilizations s where s.id = ${recordId} and ${tenant}`);
+  const row = found.rows[0];
+  if (!row) return {};
+  return {
+    token_sha256: row.token_sha256,
+    token_position: row.token_position === null ? null : String(row.token_position),
+    cycle_ts: row.cycle_ts,
+  };
+}
+
 /** The form's hashing_version; absent: the block's (else the current one). Unknown → 422. */
 function requestedVersion(text: string | undefined, blockVersion: number | undefined): HashingVersion {
   const trimmed = text?.trim();
@@ -194,9 +222,11 @@ export function integrityModule(deps: { db: Db; chain: ChainService }): ApiModul
         const block = blockId === null ? null : await blockFacts(db, blockId, recordId, scope);
         if (blockId !== null && (!block || !visibleTo(scope, block))) throw notFound();
         const version = requestedVersion(form.hashing_version, block?.version);
-        const record = recordFromForm(
-          Object.fromEntries(INTEGRITY_FIELDS.map((field) => [field, form[field]])),
-        );
+        const record = recordFromForm({
+          ...Object.fromEntries(INTEGRITY_FIELDS.map((field) => [field, form[field]])),
+          // The form edits the 14 fields; a version 3 leaf also holds the stored record's evidence.
+          ...(version >= 3 ? await storedEvidence(db, recordId, scope) : {}),
+        });
         const leaf = leafBytes(record, version);
         const hash = bytesToHex(leaf);
         let blockHash: Hex | null = null;

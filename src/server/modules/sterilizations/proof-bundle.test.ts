@@ -2,6 +2,7 @@
 // one-time ticket, and that what it carries verifies against the chain (read through /chain-rpc).
 import { sql } from 'drizzle-orm';
 import { custom } from 'viem';
+import { HASHING_VERSION } from '#shared/integrity/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerIdOf } from '#server/test/fixtures.ts';
 import { expectContract } from '#server/test/response-checks.ts';
@@ -150,7 +151,7 @@ describe('GET /export/sterilizations-proof-bundle', () => {
       {
         anchored: false,
         anchor_status: 'blockchain_disabled',
-        hashing_version: 2,
+        hashing_version: HASHING_VERSION,
         record: expect.objectContaining({ id: made.rows[0].id, supplied_energy: '0.1', notes: null }),
       },
     ]);

@@ -18,9 +18,9 @@ import {
   canonicalValue,
   HASHING_VERSION,
   type HashingVersion,
-  INTEGRITY_FIELDS,
-  type IntegrityField,
   isHashingVersion,
+  type LeafField,
+  leafFields,
   leafHash,
 } from '#shared/integrity/index.ts';
 import { before, type Cursor, EXPORT_BATCH_ROWS } from './exports.ts';
@@ -43,11 +43,11 @@ type BundleRow = Parameters<typeof integrityRecord>[0] & {
   block_hashing_version: number | null;
 } & Pick<SterilizationRow, 'id'>;
 
-function canonicalRecord(row: BundleRow, version: HashingVersion): Record<IntegrityField, string | null> {
+function canonicalRecord(row: BundleRow, version: HashingVersion): Partial<Record<LeafField, string | null>> {
   const record = integrityRecord(row);
   return Object.fromEntries(
-    INTEGRITY_FIELDS.map((field) => [field, canonicalValue(field, record[field], version)]),
-  ) as Record<IntegrityField, string | null>;
+    leafFields(version).map((field) => [field, canonicalValue(field, record[field], version)]),
+  );
 }
 
 /** One record of the bundle. */

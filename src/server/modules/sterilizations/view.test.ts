@@ -25,10 +25,11 @@ describe('the API numbers of a record', () => {
         continue;
       }
       const { precision, scale } = column as unknown as { precision?: number; scale?: number };
-      // integer columns: 10 digits (int4); numeric(p, s): p digits, s of them after the point.
-      const digits = column.columnType === 'PgInteger' ? 10 : (precision ?? Infinity);
+      // integer columns: 10 digits (int4), 5 (int2); numeric(p, s): p digits, s of them after the point.
+      const integerDigits: Record<string, number> = { PgInteger: 10, PgSmallInt: 5 };
+      const digits = integerDigits[column.columnType] ?? precision ?? Infinity;
       expect(digits, column.name).toBeLessThanOrEqual(15);
-      const fraction = column.columnType === 'PgInteger' ? 0 : (scale ?? 0);
+      const fraction = column.columnType in integerDigits ? 0 : (scale ?? 0);
       const integer = '9'.repeat(digits - fraction);
       widest[column.name] = fraction > 0 ? `-${integer}.${'9'.repeat(fraction - 1)}1` : `-${integer}`;
     }

@@ -37,6 +37,8 @@ export type SterilizationRow = {
   cycle_ts: Date | string | null;
   clock_suspect: boolean;
   token_id: string | number | null;
+  token_sha256: string | null;
+  token_position: number | null;
 };
 
 /** Columns and joins every query returning records uses, so the view always has what it needs. */
@@ -48,7 +50,8 @@ export const STERILIZATION_SELECT = sql`
   b.transaction_hash as block_transaction_hash, b.merkle_root as block_merkle_root,
   b.hashing_version as block_hashing_version, b.created_at as block_created_at, b.sent_at as block_sent_at,
   b.mined_at as block_mined_at, c.enable_blockchain as customer_enable_blockchain, s.lot_status,
-  s.cycle_ts, s.clock_suspect, s.token_id`;
+  s.cycle_ts, s.clock_suspect, s.token_id, s.token_position,
+  (select t.sha256 from device_tokens t where t.id = s.token_id) as token_sha256`;
 
 export const STERILIZATION_FROM = sql`
   sterilizations s
@@ -82,6 +85,8 @@ export function sterilizationView(row: SterilizationRow): Sterilization {
     cycle_ts: isoOrNull(row.cycle_ts),
     clock_suspect: row.clock_suspect,
     token_id: row.token_id === null ? null : Number(row.token_id),
+    token_sha256: row.token_sha256,
+    token_position: row.token_position,
     device_serial: row.device_serial,
     progressive_id: row.progressive_id,
     arrived_out_of_order: row.arrived_out_of_order,
