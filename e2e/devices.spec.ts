@@ -90,6 +90,12 @@ test.describe('customer devices', () => {
     await expect(toast(page, 'Verify inserted data')).toBeVisible();
     await expect(serialField(page)).toHaveAccessibleDescription("Device's serial must be 8 chars length");
     await expect(labelField(page)).toHaveAccessibleDescription('Device label is mandatory');
+    // Eight characters, but markup: a serial is letters, digits, - and _ only.
+    await serialField(page).fill('<b>X</b>');
+    await serialField(page).blur();
+    await expect(serialField(page)).toHaveAccessibleDescription(
+      "Device's serial may hold only letters, digits, - and _",
+    );
 
     await serialField(page).fill(serial);
     await labelField(page).fill(`  Room ${tag}  `);

@@ -19,6 +19,7 @@ export const validationMessages = {
   'validation.user.password.short': 'Password too short',
   'validation.user.password.mismatch': 'Passwords must match',
   'validation.device.serial.length': "Device's serial must be 8 chars length",
+  'validation.device.serial.characters': "Device's serial may hold only letters, digits, - and _",
   'validation.device.serial.taken': 'This serial is already used by another device',
   'validation.device.label.required': 'Device label is mandatory',
   'validation.device.product.required': 'Product type is mandatory',
@@ -54,6 +55,7 @@ export const validationMessages = {
   'validation.customer.alert_lamp_life_threshold.invalid':
     'Enter whole hours from 0 to 999999, or leave empty',
   'validation.alert.comment.too_long': 'The comment can be at most 1000 characters long',
+  'validation.name.control_characters': 'Remove the line breaks and other control characters',
 } as const;
 
 export type ValidationMessageId = keyof typeof validationMessages;

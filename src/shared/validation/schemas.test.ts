@@ -107,8 +107,64 @@ describe('customer, user and device schemas', () => {
   it('counts a serial in characters, as the database does, not in UTF-16 units', async () => {
     const device = (serial: string) => ({ device_serial: serial, label: 'x', product_id: '1' });
     expect(await errorsOf(deviceSchema, device('\u{1F600}'.repeat(4)))).toEqual({
-      device_serial: ['validation.device.serial.length'],
+      device_serial: ['validation.device.serial.length', 'validation.device.serial.characters'],
     });
-    expect(await errorsOf(deviceSchema, device('\u{1F600}'.repeat(8)))).toEqual({});
+    expect(await errorsOf(deviceSchema, device('\u{1F600}'.repeat(8)))).toEqual({
+      device_serial: ['validation.device.serial.characters'],
+    });
+  });
+  it('wants a serial of letters, digits, - and _ only: no space, control character or markup', async () => {
+    const device = (serial: string) => ({ device_serial: serial, label: 'x', product_id: '1' });
+    for (const serial of ['A\r\nBcc:x', '<b>X</b>', 'AB CD EF', 'ABC.DEF1', 'ÀBCDEFGH', 'AB\tCDEFG'])
+      expect([serial, await errorsOf(deviceSchema, device(serial))]).toEqual([
+        serial,
+        { device_serial: ['validation.device.serial.characters'] },
+      ]);
+    for (const serial of ['NP000201', 'ab-cd_EF', 'E2E12345'])
+      expect(await errorsOf(deviceSchema, device(serial))).toEqual({});
+  });
+});
+
+describe('names', () => {
+  const CONTROL = [
+    'A\r\nBcc: x',
+    'Line\nbreak',
+    'Tab\there',
+    'Nul\u0000',
+    'Esc\u001b[31m',
+    'Del\u007f',
+    'C1\u0085',
+    'Sep\u2028x',
+  ];
+  const named = [
+    ['customer', customerSchema, { country: 'IT' }, 'name'],
+    ['user', userSchema(false), { email: 'bo@example.com' }, 'name'],
+    [
+      'profile',
+      profileSchema,
+      { email: 'ann@example.com', new_password: 'longenough', repeat_new_password: 'longenough' },
+      'name',
+    ],
+    ['device', deviceSchema, { device_serial: 'NP000201', product_id: '1' }, 'label'],
+  ] as const;
+
+  it('refuse control characters in customer, user, profile and device names', async () => {
+    for (const [what, schema, rest, field] of named) {
+      for (const name of CONTROL)
+        expect([what, name, await errorsOf(schema, { ...rest, [field]: name })]).toEqual([
+          what,
+          name,
+          { [field]: ['validation.name.control_characters'] },
+        ]);
+      expect([
+        what,
+        await errorsOf(schema, { ...rest, [field]: 'Clinica <b>San</b> Marco — Ferrè' }),
+      ]).toEqual([what, {}]);
+    }
+  });
+
+  it('trim line breaks at either end away rather than refuse them', async () => {
+    const result = await validateForm(customerSchema, { name: ' Clinica San Marco\r\n', country: 'IT' });
+    expect(result).toMatchObject({ ok: true, value: { name: 'Clinica San Marco' } });
   });
 });

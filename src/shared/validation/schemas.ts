@@ -2,7 +2,7 @@
  * Form schemas shared by the client forms and the server handlers. Inputs are the raw string
  * values of a form (multipart fields); `.trim()` makes both sides see trimmed text (SPEC §5).
  */
-import { mixed, object, string } from 'yup';
+import { mixed, object, type StringSchema, string } from 'yup';
 import { ROLES } from '../access/index.ts';
 import { ALERT_COMMENT_MAX_LENGTH } from '../alerts/index.ts';
 import type { ValidationMessageId } from './messages.ts';
@@ -11,6 +11,26 @@ const id = (messageId: ValidationMessageId) => messageId;
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const DEVICE_SERIAL_LENGTH = 8;
+
+/**
+ * A serial is printed on labels, typed by people, sent by devices and shown in e-mails, PDFs and CSV
+ * files: printable ASCII without spaces or markup (letters, digits, `-` and `_`).
+ */
+const DEVICE_SERIAL_CHARACTERS = /^[A-Za-z0-9_-]*$/;
+/**
+ * Control characters in a name (customer, user, device) would forge lines wherever it is printed: a
+ * line break becomes a fake header line in an alert e-mail's body, or a new row in a text file. The
+ * Unicode line and paragraph separators count as line breaks too.
+ */
+const CONTROL_CHARACTERS = /[\p{Cc}\u2028\u2029]/u;
+
+function withoutControlCharacters(schema: StringSchema<string | undefined>) {
+  return schema.test(
+    'no-control-characters',
+    id('validation.name.control_characters'),
+    (value) => value === undefined || !CONTROL_CHARACTERS.test(value),
+  );
+}
 
 export const loginSchema = object({
   email: string()
@@ -33,7 +53,7 @@ function equalsField(field: string, messageId: ValidationMessageId) {
 }
 
 export const profileSchema = object({
-  name: string().trim().required(id('validation.profile.name.required')),
+  name: withoutControlCharacters(string().trim()).required(id('validation.profile.name.required')),
   email: string()
     .trim()
     .required(id('validation.profile.email.required'))
@@ -50,7 +70,7 @@ export const profileSchema = object({
 const countryCode = /^[A-Za-z]{2}$/;
 
 export const customerSchema = object({
-  name: string().trim().required(id('validation.customer.name.required')),
+  name: withoutControlCharacters(string().trim()).required(id('validation.customer.name.required')),
   address: string().trim().optional(),
   postcode: string().trim().optional(),
   city: string().trim().optional(),
@@ -77,7 +97,7 @@ export const customerSchema = object({
 export function userSchema(isNew: boolean) {
   const password = string().min(PASSWORD_MIN_LENGTH, id('validation.user.password.short'));
   return object({
-    name: string().trim().required(id('validation.user.name.required')),
+    name: withoutControlCharacters(string().trim()).required(id('validation.user.name.required')),
     email: string()
       .trim()
       .required(id('validation.user.email.required'))
@@ -105,8 +125,13 @@ export const deviceSchema = object({
       'serial-length',
       id('validation.device.serial.length'),
       (value) => value === undefined || [...value].length === DEVICE_SERIAL_LENGTH,
+    )
+    .test(
+      'serial-characters',
+      id('validation.device.serial.characters'),
+      (value) => value === undefined || DEVICE_SERIAL_CHARACTERS.test(value),
     ),
-  label: string().trim().required(id('validation.device.label.required')),
+  label: withoutControlCharacters(string().trim()).required(id('validation.device.label.required')),
   product_id: string().trim().required(id('validation.device.product.required')),
 });
 

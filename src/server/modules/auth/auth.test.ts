@@ -303,6 +303,19 @@ describe('PUT /auth/me (profile)', () => {
     expect((await login(DEMO.care, DEMO_PASSWORD)).statusCode).toBe(200);
   });
 
+  it('refuses a name with a line break or another control character', async () => {
+    const token = await t.login(DEMO.care);
+    for (const name of ['Carla\r\nBcc: x@example.com', 'Carla\u001b[2J']) {
+      const response = await t.as(token, {
+        method: 'PUT',
+        url: '/api/v1/auth/me',
+        ...formBody({ ...profile, name, new_password: DEMO_PASSWORD, repeat_new_password: DEMO_PASSWORD }),
+      });
+      expect(response.statusCode).toBe(422);
+      expect(response.json().data).toEqual({ name: ['validation.name.control_characters'] });
+    }
+  });
+
   it('refuses an email used by another user', async () => {
     const token = await t.login(DEMO.care);
     const response = await t.as(token, {

@@ -226,6 +226,12 @@ describe('POST /customers', () => {
         { name: ['validation.customer.name.required'], country: ['validation.customer.country.required'] },
       ],
       [{ name: '   ', country: 'IT' }, { name: ['validation.customer.name.required'] }],
+      // A line break would forge a header line in the alert e-mails that name the customer.
+      [
+        { name: 'Clinic\r\nBcc: x@example.com', country: 'IT' },
+        { name: ['validation.name.control_characters'] },
+      ],
+      [{ name: 'Clinic\u0007', country: 'IT' }, { name: ['validation.name.control_characters'] }],
       [{ name: 'X', country: 'ITA' }, { country: ['validation.customer.country.required'] }],
       [{ name: 'X', country: 'I1' }, { country: ['validation.customer.country.required'] }],
       [{ name: 'X', country: 'I' }, { country: ['validation.customer.country.required'] }],

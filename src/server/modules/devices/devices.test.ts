@@ -233,6 +233,10 @@ describe('POST /customers/{id}/devices', () => {
       [{ ...valid, device_serial: '123456789' }, { device_serial: ['validation.device.serial.length'] }],
       [{ ...valid, device_serial: 'ZQ000001' }, { device_serial: ['validation.device.serial.taken'] }],
       [{ ...valid, label: '   ' }, { label: ['validation.device.label.required'] }],
+      [{ ...valid, device_serial: 'A\r\nBcc:x' }, { device_serial: ['validation.device.serial.characters'] }],
+      [{ ...valid, device_serial: '<b>X</b>' }, { device_serial: ['validation.device.serial.characters'] }],
+      [{ ...valid, device_serial: 'AB CD EF' }, { device_serial: ['validation.device.serial.characters'] }],
+      [{ ...valid, label: 'Chair\r\nBcc: x' }, { label: ['validation.name.control_characters'] }],
       [{ ...valid, product_id: 'plug' }, { product_id: ['validation.device.product.required'] }],
       [{ ...valid, product_id: '987654' }, { product_id: ['validation.device.product.required'] }],
       [{ ...valid, product_id: '99999999999999' }, { product_id: ['validation.device.product.required'] }],
@@ -309,6 +313,8 @@ describe('PATCH /customers/{id}/devices/{deviceId}', () => {
     for (const [fields, errors] of [
       [{ device_serial: 'ZQ000002' }, { device_serial: ['validation.device.serial.taken'] }],
       [{ device_serial: 'SHORT' }, { device_serial: ['validation.device.serial.length'] }],
+      [{ device_serial: '<b>X</b>' }, { device_serial: ['validation.device.serial.characters'] }],
+      [{ label: 'Chair\nBcc: x' }, { label: ['validation.name.control_characters'] }],
       [{ product_id: '987654' }, { product_id: ['validation.device.product.required'] }],
     ] as const) {
       const response = await updateDevice(admin, clinic, id, fields);

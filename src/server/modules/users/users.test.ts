@@ -141,6 +141,10 @@ describe('POST /customers/{id}/users', () => {
         },
       ],
       [newUserForm({ name: '  ' }), { name: ['validation.user.name.required'] }],
+      [
+        newUserForm({ name: 'Mario\r\nBcc: x@example.com' }),
+        { name: ['validation.name.control_characters'] },
+      ],
       [newUserForm({ email: 'nope' }), { email: ['validation.user.email.invalid'] }],
       [newUserForm({ email: 'ADMIN@Example.com' }), { email: ['validation.user.email.taken'] }],
       [
