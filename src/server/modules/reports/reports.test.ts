@@ -4,11 +4,12 @@
  * audit), immutability and the tenant and ability rules.
  */
 import { extractText, getDocumentProxy } from 'unpdf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatCount, REPORT_TEXTS, type ReportLanguage } from '#server/pdf/report/texts.ts';
 import { hashPassword } from '#server/security/passwords.ts';
 import { databaseDigest } from '#server/test/contract-support.ts';
 import { makeCustomer, unique } from '#server/test/fixtures.ts';
+import { expectContract } from '#server/test/response-checks.ts';
 import {
   createTestApp,
   DEMO,
@@ -407,6 +408,48 @@ describe('signing', () => {
     const list = await t.as(otherClinicUser, { method: 'GET', url: `/api/v1/customers/${clinic}/reports` });
     expect(list.statusCode).toBe(404);
     expect(await databaseDigest(t)).toEqual(before);
+  });
+
+  it('refuses a repeated signature: the same signer, report and meaning within a minute', async () => {
+    const report = (await generate(clinicUser, clinic, { ...PERIOD, language: 'en' })).json().data.id;
+    const reviewed = { password: CLINIC_PASSWORD, meaning: 'reviewed' };
+    // Two copies of one request at once (a double click): one signature.
+    const [first, second] = await Promise.all([
+      sign(clinicUser, clinic, report, reviewed),
+      sign(clinicUser, clinic, report, reviewed),
+    ]);
+    expect([first.statusCode, second.statusCode].sort()).toEqual([201, 409]);
+    const refused = first.statusCode === 409 ? first : second;
+    expectContract('signReport', refused, 409);
+    expect(refused.json()).toEqual({ status: 'error', message: 'reports.already_signed', data: null });
+    // A replay a little later: still refused, and nothing changed.
+    const before = await databaseDigest(t);
+    const replayed = await sign(clinicUser, clinic, report, reviewed);
+    expect(replayed.statusCode).toBe(409);
+    expect(replayed.json().message).toBe('reports.already_signed');
+    expect(await databaseDigest(t)).toEqual(before);
+    const versions = async () =>
+      (await t.as(clinicUser, { method: 'GET', url: `/api/v1/customers/${clinic}/reports/${report}` })).json()
+        .data.versions as { meaning: string }[];
+    expect(await versions()).toHaveLength(1);
+
+    // Another signer, or another meaning, is a new decision.
+    expect(
+      (await sign(admin, clinic, report, { password: DEMO_PASSWORD, meaning: 'reviewed' })).statusCode,
+    ).toBe(201);
+    // And the same one again after a minute.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      expect((await sign(clinicUser, clinic, report, reviewed)).statusCode).toBe(201);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await versions()).map((version) => version.meaning)).toEqual([
+      'reviewed',
+      'reviewed',
+      'reviewed',
+    ]);
   });
 
   it('signs as reviewed, then approved: two immutable versions, the manifestations on every page, in the audit trail', async () => {

@@ -245,6 +245,22 @@ export async function insertReportVersion(
       ${version.meaning}, ${version.comment}, ${version.signedAt.toISOString()})`);
 }
 
+/** Whether this signer has signed the report with this meaning at or after `since`. */
+export async function signedSince(
+  tx: Tx,
+  reportId: number,
+  signerUserId: number,
+  meaning: SignatureMeaning,
+  since: Date,
+): Promise<boolean> {
+  const found = await tx.execute(sql`
+    select 1 from report_versions
+    where report_id = ${reportId} and signer_user_id = ${signerUserId} and meaning = ${meaning}
+      and signed_at >= ${since.toISOString()}
+    limit 1`);
+  return found.rows.length > 0;
+}
+
 /** What a version's proof receipt needs, once the version is in a block with a transaction. */
 export async function versionAnchor(
   db: Db,

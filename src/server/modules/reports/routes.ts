@@ -34,12 +34,19 @@ import {
   lockForSigning,
   nextReportId,
   readReportPdf,
+  signedSince,
   signerOf,
   versionAnchor,
 } from './repository.ts';
 import { complianceSummary, findReportCustomer } from './summary.ts';
 
 const LANGUAGES: readonly ReportLanguage[] = ['en', 'it'];
+/**
+ * A signer's second signature of one report with the same meaning within this time is refused: it is
+ * a replayed or repeated request (a double click, a resent form), not a new decision, and a signature
+ * once made can never be removed. A deliberate repetition can wait this long.
+ */
+const REPEATED_SIGNATURE_MS = 60_000;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** The public page that verifies receipts, on the origin the caller reached. */
@@ -224,6 +231,11 @@ export function reportsModule(deps: { db: Db; throttle: LoginThrottle; chain: Ch
           const report = await lockForSigning(tx, customerId, reportId);
           if (!report) throw notFound();
           if (report.lastMeaning === 'approved') throw new ApiError(409, 'reports.already_approved');
+          // Under the report's lock: two copies of one request sent at once are told apart too.
+          const repeatedSince = new Date(signedAt.getTime() - REPEATED_SIGNATURE_MS);
+          if (await signedSince(tx, reportId, auth.user.id, meaning, repeatedSince)) {
+            throw new ApiError(409, 'reports.already_signed');
+          }
           if (report.signatures >= MAX_SIGNATURES) throw new ApiError(409, 'reports.signatures_full');
           const version = report.signatures + 1;
           const pdf = await stampSignature(report.latestPdf, {
