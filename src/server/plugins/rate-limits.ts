@@ -1,8 +1,8 @@
 /**
- * Request rate limits per client address (as TRUST_PROXY resolves it) on the two public calls that
- * cost the most: login (each attempt is an argon2 verify) and device ingestion (a signature check and
- * a write). A limited request gets 429 `too_many_requests` in the envelope, with Retry-After. The
- * limits come from the configuration.
+ * Request rate limits per client address (as TRUST_PROXY resolves it) on the public calls that cost
+ * the most: login (each attempt is an argon2 verify), device ingestion (a signature check and a write)
+ * and the chain endpoint /chain-rpc (each call spends the node's quota). A limited request gets 429
+ * `too_many_requests` in the envelope, with Retry-After. The limits come from the configuration.
  *
  * On a PostgreSQL server the counters live in the database (rate_limit_hits, unlogged), one upsert per
  * counted request, so several server processes enforce one limit between them (DESIGN §5) instead of
