@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '#server/db/client.ts';
 import { isoInstant } from '#server/http/instants.ts';
-import type { DeviceKeyEvent as KeyEventAnswer } from '#shared/api/index.ts';
+import type { BlockStatus, DeviceKeyEvent as KeyEventAnswer } from '#shared/api/index.ts';
 import { keyThumbprint } from '#shared/integrity/device-key.ts';
 
 export type KeySlot = 1 | 2;
@@ -114,6 +114,13 @@ type KeyEventRow = {
   actor_name: string | null;
   reason: string | null;
   in_force: boolean;
+  device_serial: string;
+  block_id: number | null;
+  merkle_proof: string[] | null;
+  block_status: string | null;
+  block_root: string | null;
+  block_transaction_hash: string | null;
+  block_network: string | null;
 };
 
 /** The one place a key event row becomes the contract's DeviceKeyEvent. */
@@ -128,17 +135,32 @@ export function keyEventView(row: KeyEventRow): KeyEventAnswer {
     actor: row.actor_user_id === null ? null : { id: row.actor_user_id, name: row.actor_name ?? '' },
     reason: row.reason,
     in_force: row.in_force,
+    device_serial: row.device_serial,
+    anchor:
+      row.block_id === null
+        ? null
+        : {
+            block_id: row.block_id,
+            status: row.block_status as BlockStatus,
+            merkle_root: row.block_root,
+            transaction_hash: row.block_transaction_hash,
+            network: row.block_network,
+            proof: row.merkle_proof ?? [],
+          },
   };
 }
 
 export const KEY_EVENT_SELECT = sql`
   e.id, e.slot, e.action, e.public_key, e.thumbprint, e.effective_at, e.actor_user_id,
   u.name as actor_name, e.reason,
-  e.id in (coalesce(dv.key_event_1, 0), coalesce(dv.key_event_2, 0)) as in_force`;
+  e.id in (coalesce(dv.key_event_1, 0), coalesce(dv.key_event_2, 0)) as in_force, e.device_serial,
+  e.blockchain_data_block_id as block_id, e.merkle_proof, kb.status as block_status, kb.merkle_root as block_root,
+  kb.transaction_hash as block_transaction_hash, kb.network as block_network`;
 export const KEY_EVENT_FROM = sql`
   device_key_events e
   join devices dv on dv.id = e.device_id
-  left join users u on u.id = e.actor_user_id`;
+  left join users u on u.id = e.actor_user_id
+  left join blockchain_data_blocks kb on kb.id = e.blockchain_data_block_id`;
 
 /** A device's key events, oldest first. */
 export async function listKeyEvents(db: Executor, deviceId: number): Promise<KeyEventAnswer[]> {

@@ -1621,6 +1621,18 @@ export interface components {
       reason: string | null;
       /** @description The event put today's key of its slot there. */
       in_force: boolean;
+      /** @description The device's serial when the change was made (the `iss` of its tokens). */
+      device_serial: string;
+      /** @description The block the event is a leaf of (docs/integrity.md §13), with its proof; null until it is put in a block. Key events of every device are anchored, whatever its customer. */
+      anchor: components['schemas']['KeyEventAnchor'] | null;
+    };
+    KeyEventAnchor: {
+      block_id: number;
+      status: components['schemas']['BlockStatus'];
+      merkle_root: string | null;
+      transaction_hash: string | null;
+      network: string | null;
+      proof: string[];
     };
     RevokeKeyRequest: {
       reason: string;

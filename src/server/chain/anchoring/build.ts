@@ -9,15 +9,30 @@ import type { BlockContents } from './collect.ts';
  * A built block: its records' ids and device serials (as hashed) in id order, its report versions' ids
  * in id order, and its tree (leaf i < ids.length is record i, the next ones the report versions).
  */
-export type BuiltBlock = { ids: string[]; serials: string[]; reportVersionIds: string[]; tree: MerkleLevels };
+export type BuiltBlock = {
+  ids: string[];
+  serials: string[];
+  reportVersionIds: string[];
+  /** Key event ids: the leaves after the report versions'. */
+  keyEventIds: string[];
+  tree: MerkleLevels;
+};
 
-export async function buildBlock({ records, reports }: BlockContents, slicer: Slicer): Promise<BuiltBlock> {
+export async function buildBlock(
+  { records, reports, keyEvents }: BlockContents,
+  slicer: Slicer,
+): Promise<BuiltBlock> {
   return {
     ids: records.map((record) => record.id),
     serials: records.map((record) => record.serial),
     reportVersionIds: reports.map((report) => report.versionId),
+    keyEventIds: keyEvents.map((event) => event.eventId),
     tree: await merkleLevelsAsync(
-      [...records.map((record) => record.leaf), ...reports.map((report) => report.leaf)],
+      [
+        ...records.map((record) => record.leaf),
+        ...reports.map((report) => report.leaf),
+        ...keyEvents.map((event) => event.leaf),
+      ],
       slicer,
     ),
   };

@@ -6,7 +6,7 @@
  * once the oldest has waited as long as a record would (docs/integrity.md §10).
  */
 import { sql } from 'drizzle-orm';
-import { mapSliced, reportLeafBytes, type Slicer } from '#shared/integrity/index.ts';
+import { keyEventLeafBytes, mapSliced, reportLeafBytes, type Slicer } from '#shared/integrity/index.ts';
 import type { AnchoringContext } from './context.ts';
 import { blockLeaf, RECORD_FIELDS_SQL, type RecordRow } from './record-leaf.ts';
 
@@ -17,8 +17,14 @@ const READ_PAGE = 5000;
 export type Candidate = { id: string; serial: string; createdAt: number; leaf: Uint8Array };
 /** A signed report version waiting for its anchor (report_versions.id), as its leaf. */
 export type ReportCandidate = { versionId: string; createdAt: number; leaf: Uint8Array };
-/** What one block is made of: records (in id order), then report versions (in id order). */
-export type BlockContents = { records: Candidate[]; reports: ReportCandidate[] };
+/** A device key event waiting for its anchor (device_key_events.id), as its leaf. */
+export type KeyEventCandidate = { eventId: string; createdAt: number; leaf: Uint8Array };
+/** What one block is made of: records (in id order), then report versions, then key events (in id order). */
+export type BlockContents = {
+  records: Candidate[];
+  reports: ReportCandidate[];
+  keyEvents: KeyEventCandidate[];
+};
 
 /** Unanchored records of blockchain-enabled customers in id order, at most maxBlock of them. */
 async function readCandidates({ db, maxBlock }: AnchoringContext, slicer: Slicer): Promise<Candidate[]> {
@@ -86,16 +92,39 @@ async function readReportCandidates({ db, batchSize }: AnchoringContext): Promis
   }));
 }
 
-/** The records and report versions of the next block (both empty when no block is due). */
+/**
+ * Key events without a block, oldest first: every device's, whatever its customer (a key's history is
+ * anchored even for a clinic without blockchain, since every record's evidence starts there).
+ */
+async function readKeyEventCandidates({ db, batchSize }: AnchoringContext): Promise<KeyEventCandidate[]> {
+  const rows = await db.execute<{
+    id: number;
+    device_serial: string;
+    slot: number;
+    action: string;
+    thumbprint: string;
+    effective_at: Date | string;
+  }>(sql`
+    select id, device_serial, slot, action, thumbprint, effective_at from device_key_events
+    where blockchain_data_block_id is null order by id limit ${batchSize}`);
+  return rows.rows.map((row) => ({
+    eventId: String(row.id),
+    createdAt: new Date(row.effective_at).getTime(),
+    leaf: keyEventLeafBytes({ ...row, effective_at: new Date(row.effective_at) }),
+  }));
+}
+
+/** The records, report versions and key events of the next block (all empty when no block is due). */
 export async function collectBlockContents(
   context: AnchoringContext,
   slicer: Slicer,
 ): Promise<BlockContents> {
   const records = dueForBlock(context, await readCandidates(context, slicer));
   const reports = await readReportCandidates(context);
-  if (records.length > 0) return { records, reports };
-  const oldest = Math.min(...reports.map((report) => report.createdAt));
-  if (reports.length > 0 && Date.now() - oldest >= context.intervalSeconds * 1000)
-    return { records, reports };
-  return { records: [], reports: [] };
+  const keyEvents = await readKeyEventCandidates(context);
+  if (records.length > 0) return { records, reports, keyEvents };
+  // Without records, the others make a block of their own once the oldest has waited as a record would.
+  const oldest = Math.min(...[...reports, ...keyEvents].map((side) => side.createdAt));
+  if (Date.now() - oldest >= context.intervalSeconds * 1000) return { records, reports, keyEvents };
+  return { records: [], reports: [], keyEvents: [] };
 }

@@ -70,23 +70,39 @@ async function storePart(
 }
 
 /**
- * The block's report versions (leaves ids.length… of its tree), when each is still without a block;
- * false when any was taken meanwhile.
+ * Leaves of a block that are not records (report versions, key events), from leaf `first` of its tree,
+ * when each is still without a block; false when any was taken meanwhile.
  */
-async function storeReports(tx: Tx, blockId: number, block: BuiltBlock): Promise<boolean> {
-  const count = block.reportVersionIds.length;
-  if (count === 0) return true;
-  const ids = arrayLiteral(block.reportVersionIds);
-  const locked = await tx.execute(sql`select id from report_versions
+async function storeSideLeaves(
+  tx: Tx,
+  blockId: number,
+  block: BuiltBlock,
+  table: 'report_versions' | 'device_key_events',
+  sideIds: string[],
+  first: number,
+): Promise<boolean> {
+  if (sideIds.length === 0) return true;
+  const ids = arrayLiteral(sideIds);
+  const name = sql.raw(table);
+  const locked = await tx.execute(sql`select id from ${name}
     where id = any(${ids}::int[]) and blockchain_data_block_id is null for update skip locked`);
-  if (locked.rows.length !== count) return false;
-  const first = block.ids.length;
-  const proofs = block.reportVersionIds.map((_, i) => block.tree.proof(first + i).join(','));
+  if (locked.rows.length !== sideIds.length) return false;
+  const proofs = sideIds.map((_, i) => block.tree.proof(first + i).join(','));
   await tx.execute(sql`
-    update report_versions v set blockchain_data_block_id = ${blockId}, merkle_proof = string_to_array(p.proof, ',')
+    update ${name} v set blockchain_data_block_id = ${blockId}, merkle_proof = string_to_array(p.proof, ',')
     from (select unnest(${ids}::int[]) as id, unnest(${arrayLiteral(proofs)}::text[]) as proof) p
     where v.id = p.id`);
   return true;
+}
+
+/** The block's report versions and key events (the leaves after its records). */
+async function storeReports(tx: Tx, blockId: number, block: BuiltBlock): Promise<boolean> {
+  const reportsFrom = block.ids.length;
+  const keyEventsFrom = reportsFrom + block.reportVersionIds.length;
+  return (
+    (await storeSideLeaves(tx, blockId, block, 'report_versions', block.reportVersionIds, reportsFrom)) &&
+    (await storeSideLeaves(tx, blockId, block, 'device_key_events', block.keyEventIds, keyEventsFrom))
+  );
 }
 
 /** A block of at most writePage records: the block row, every record and report version in one transaction. */
@@ -184,6 +200,8 @@ async function releaseBlock({ db, writePage }: AnchoringContext, blockId: number
   await db.execute(sql`update blockchain_data_blocks set status = 'FAILED'
     where id = ${blockId} and merkle_root is null and status = 'PENDING'`);
   await db.execute(sql`update report_versions set blockchain_data_block_id = null, merkle_proof = null
+    where blockchain_data_block_id = ${blockId}`);
+  await db.execute(sql`update device_key_events set blockchain_data_block_id = null, merkle_proof = null
     where blockchain_data_block_id = ${blockId}`);
   for (;;) {
     // The block id is checked on the row itself too: a row another releaser freed and a worker put in

@@ -51,13 +51,15 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
   async function formBlock(): Promise<number | null> {
     const slicer = createSlicer();
     const contents = await collectBlockContents(context, slicer);
-    if (contents.records.length === 0 && contents.reports.length === 0) return null;
+    if (contents.records.length === 0 && contents.reports.length === 0 && contents.keyEvents.length === 0)
+      return null;
     const block = await buildBlock(contents, slicer);
     await context.beforeStore?.();
     const blockId = await storeBlock(context, block, slicer);
     if (blockId !== null) {
-      const reports = contents.reports.length > 0 ? ` and ${contents.reports.length} signed reports` : '';
-      log.info(`anchor: block ${blockId} formed with ${contents.records.length} records${reports}`);
+      const reports = contents.reports.length > 0 ? `, ${contents.reports.length} signed reports` : '';
+      const keys = contents.keyEvents.length > 0 ? `, ${contents.keyEvents.length} key events` : '';
+      log.info(`anchor: block ${blockId} formed with ${contents.records.length} records${reports}${keys}`);
     }
     return blockId;
   }
