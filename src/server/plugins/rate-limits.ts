@@ -5,10 +5,11 @@
  * `too_many_requests` in the envelope, with Retry-After. The limits come from the configuration.
  *
  * On a PostgreSQL server the counters live in the database (rate_limit_hits, unlogged), one upsert per
- * counted request, so several server processes enforce one limit between them (DESIGN §5) instead of
- * one limit each. The embedded PGlite can only ever be opened by one process, so there the plugin's
- * memory store gives the same limits without spending the single connection on a write per request
- * (docs/decisions.md).
+ * counted request, so several server processes enforce one limit between them
+ * (docs/adr/0018-postgresql-is-the-only-shared-engine.md) instead of one limit each. The embedded PGlite can
+ * only ever be opened by one process, so there the plugin's memory store gives the same limits without
+ * spending the single connection on a write per request
+ * (docs/adr/0018-postgresql-is-the-only-shared-engine.md).
  */
 import rateLimit from '@fastify/rate-limit';
 import { sql } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * Validation message ids and their English text (SPEC §5). The ids travel in API answers
+ * Validation message ids and their English text (docs/product.md §5). The ids travel in API answers
  * (`validation_error` data) and are translated by the client; en.json must carry these exact texts.
  */
 export const validationMessages = {
@@ -24,7 +24,7 @@ export const validationMessages = {
   'validation.device.label.required': 'Device label is mandatory',
   'validation.device.product.required': 'Product type is mandatory',
   'validation.device.public_key.invalid': 'The public key is not a valid RSA public key (PEM)',
-  // Device reassignment (SPEC §8), reported on the path's customerId.
+  // Device reassignment (docs/product.md §8), reported on the path's customerId.
   'devices.assign.same_customer': 'This device is already of the selected customer',
   'devices.assign.customer_disabled': 'The selected customer is disabled',
   'validation.certificate.lot_number.required': 'lot number is mandatory',

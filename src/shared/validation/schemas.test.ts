@@ -28,7 +28,7 @@ describe('login schema', () => {
     const values = { email: 'nope', password: 'x', constructor: 'c', toString: 't', hasOwnProperty: 'h' };
     expect(await errorsOf(loginSchema, values)).toEqual({ email: ['validation.login.email.invalid'] });
   });
-  it('has the SPEC texts for its ids', () => {
+  it('has the product texts for its ids', () => {
     expect(validationMessages['validation.login.email.required']).toBe('Email address is mandatory');
     expect(validationMessages['validation.login.email.invalid']).toBe('Email address is not valid');
     expect(validationMessages['validation.login.password.required']).toBe('Password is mandatory');
@@ -67,7 +67,7 @@ describe('profile schema', () => {
       repeat_new_password: ['validation.profile.repeat.required'],
     });
   });
-  it('has the SPEC texts for its ids', () => {
+  it('has the product texts for its ids', () => {
     expect(validationMessages['validation.profile.name.required']).toBe('user name is required');
     expect(validationMessages['validation.profile.email.required']).toBe('email is mandatory');
     expect(validationMessages['validation.profile.password.required']).toBe('password is mandatory');

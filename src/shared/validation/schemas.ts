@@ -1,6 +1,6 @@
 /**
  * Form schemas shared by the client forms and the server handlers. Inputs are the raw string
- * values of a form (multipart fields); `.trim()` makes both sides see trimmed text (SPEC §5).
+ * values of a form (multipart fields); `.trim()` makes both sides see trimmed text (docs/product.md §5).
  */
 import { mixed, object, type StringSchema, string } from 'yup';
 import { ROLES } from '../access/index.ts';

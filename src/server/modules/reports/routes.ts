@@ -1,5 +1,5 @@
 /**
- * Compliance reports (issue 14, docs/reports.md): the figures of a customer's period, the report's
+ * Compliance reports (docs/reports.md): the figures of a customer's period, the report's
  * draft PDF, its electronic signatures (21 CFR Part 11 §11.50, §11.70, §11.200) and each signed
  * version's proof receipt. Every call is tenant-scoped like the customer page: a clinic user reaches
  * only its own customer's reports; another customer's ids answer 404.
