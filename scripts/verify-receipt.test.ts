@@ -16,7 +16,7 @@ import {
 } from '#shared/integrity/index.ts';
 import { verifyReceipt as verifyWithConfirmations } from '#shared/integrity/receipt.ts';
 import { V1_BLOCK } from '#shared/integrity/v1-block.fixture.ts';
-import { type ReceiptInput, verifyReceipt } from './verify-receipt.ts';
+import { type ProofReceipt, type ReceiptInput, verifyReceipt } from './verify-receipt.ts';
 
 const RECORDS: IntegrityRecord[] = [1, 2, 3].map((id) => ({
   id,
@@ -36,7 +36,7 @@ const RECORDS: IntegrityRecord[] = [1, 2, 3].map((id) => ({
 }));
 
 let chain: Chain;
-let receipt: ReceiptInput;
+let receipt: ProofReceipt;
 const verify = (candidate: ReceiptInput) =>
   verifyReceipt(candidate, { transport: custom({ request: chain.request }) });
 

@@ -24,6 +24,7 @@ import {
 // The checks live in src/shared/integrity/receipt.ts, shared with the public /verify page.
 export {
   type CheckName,
+  type ProofReceipt,
   RECEIPT_FORMAT,
   type ReceiptCheck,
   type ReceiptInput,
@@ -97,6 +98,11 @@ async function main(): Promise<number> {
   const result = await verifyReceipt(receipt, { rpcUrl: values.rpc });
   for (const check of result.checks) {
     console.log(`${check.ok ? 'passed' : 'FAILED'}  ${check.name.padEnd(11)} ${check.detail}`);
+  }
+  // A receipt of format 2: the four links from the device's key to the chain, each on its own.
+  for (const [i, link] of (result.links ?? []).entries()) {
+    const status = { pass: 'passed', fail: 'FAILED', unavailable: 'n/a' }[link.status];
+    console.log(`${status.padEnd(6)}  (${i + 1}) ${link.link.padEnd(16)} ${link.detail}`);
   }
   console.log(result.ok ? 'receipt verified' : 'receipt NOT verified');
   return result.ok ? 0 : 1;

@@ -15,6 +15,7 @@ import {
   chainCheckNames,
   chainIdCheck,
   type Fold,
+  type ProofReceipt,
   RECEIPT_FORMAT,
   type ReceiptCheck,
   type ReceiptInput,
@@ -70,7 +71,10 @@ export function isProofBundle(value: unknown): value is ProofBundle {
 }
 
 /** A bundle's record as the receipt the modal would give for it (the bundle's chain and contract). */
-export function bundleReceipt(bundle: ProofBundle, entry: BundleEntry): ReceiptInput {
+export function bundleReceipt(
+  bundle: ProofBundle,
+  entry: BundleEntry,
+): ProofReceipt & { rpc_url?: string | null } {
   const anchored = entry as Extract<BundleEntry, { anchored: true }>;
   return {
     format: RECEIPT_FORMAT,

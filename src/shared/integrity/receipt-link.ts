@@ -3,7 +3,7 @@
  * JSON>` (docs/integrity.md §9). Apart from receipt.ts so the modal, which builds such links, does not
  * load viem's RPC client with it.
  */
-import type { ProofReceipt, ReceiptInput } from './receipt.ts';
+import type { ProofReceipt, ProofReceiptV2, ReceiptInput } from './receipt.ts';
 
 /** The fragment parameter that carries a receipt. */
 export const RECEIPT_FRAGMENT_KEY = 'r';
@@ -25,7 +25,7 @@ function base64UrlDecode(text: string): Uint8Array {
  * whitespace, UTF-8, base64url without padding. A fragment is never sent to a server, so following
  * the link reveals nothing of the record to the site that serves the page.
  */
-export function encodeReceiptFragment(receipt: ProofReceipt): string {
+export function encodeReceiptFragment(receipt: ProofReceipt | ProofReceiptV2): string {
   const json = JSON.stringify(receipt);
   return `${RECEIPT_FRAGMENT_KEY}=${base64UrlEncode(new TextEncoder().encode(json))}`;
 }

@@ -17,11 +17,24 @@ import {
   leafHash,
   recordFromForm,
 } from './canonical.ts';
+import {
+  anchoredLink,
+  type DeviceEvidence,
+  keyLink,
+  type LinkResult,
+  type ReceiptKeyAnchor,
+  signatureLink,
+  signedValuesLink,
+  unavailableLinks,
+} from './device-evidence.ts';
+import { keyEventLeafHash } from './key-event-leaf.ts';
 import { processProof } from './merkle.ts';
 
 const ANCHOR_ABI = artifact.abi as Abi;
 
 export const RECEIPT_FORMAT = 'uvtrace-proof-receipt/1';
+/** A receipt that also proves what happened before the anchor: the device's token and key (§14). */
+export const RECEIPT_FORMAT_2 = 'uvtrace-proof-receipt/2';
 
 /**
  * What the modal downloads: everything a third party needs to check the stored record against the
@@ -49,8 +62,22 @@ export type AnchorFields = Pick<
   'leaf' | 'proof' | 'root' | 'block_id' | 'chain_id' | 'contract_address' | 'transaction_hash'
 >;
 
+/**
+ * Format 2: format 1's fields (the anchor's null for a record of a customer without blockchain), whether
+ * the customer anchors at all, and the device's evidence.
+ */
+export type ProofReceiptV2 = Omit<ProofReceipt, 'format' | 'block_id'> & {
+  format: 'uvtrace-proof-receipt/2';
+  block_id: number | null;
+  blockchain: boolean;
+  device: DeviceEvidence;
+};
+
 /** A receipt as read from a file or a link: the modal's shape, possibly with a node's URL. */
-export type ReceiptInput = ProofReceipt & { rpc_url?: string | null };
+export type ReceiptInput = (ProofReceipt | ProofReceiptV2) & { rpc_url?: string | null };
+
+const isFormat2 = (receipt: ReceiptInput): receipt is ProofReceiptV2 & { rpc_url?: string | null } =>
+  receipt?.format === RECEIPT_FORMAT_2;
 
 export type CheckName =
   | 'format'
@@ -74,7 +101,12 @@ export type ReceiptCheck = {
   detail: string;
   values?: Record<string, string>;
 };
-export type ReceiptVerification = { ok: boolean; checks: ReceiptCheck[] };
+export type ReceiptVerification = {
+  ok: boolean;
+  checks: ReceiptCheck[];
+  /** Format 2: the four links from the device's key to the chain. */
+  links?: LinkResult[];
+};
 
 export type VerifyOptions = {
   /** JSON-RPC URL of a node of the receipt's chain. */
@@ -96,20 +128,31 @@ const message = (error: unknown) =>
 
 function formatCheck(receipt: ReceiptInput): ReceiptCheck {
   const problems: string[] = [];
-  if (receipt?.format !== RECEIPT_FORMAT) problems.push(`format is ${JSON.stringify(receipt?.format)}`);
+  const stated = (receipt as { format?: unknown } | null)?.format;
+  const format2 = stated === RECEIPT_FORMAT_2;
+  if (stated !== RECEIPT_FORMAT && !format2) problems.push(`format is ${JSON.stringify(stated)}`);
+  if (format2) {
+    const evidence = (receipt as ProofReceiptV2).device;
+    if (typeof evidence !== 'object' || evidence === null || typeof evidence.jws !== 'string')
+      problems.push('no device evidence');
+    else if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(evidence.jws))
+      // Whitespace or another base64 alphabet is not the token the device sent, byte for byte.
+      problems.push('the device token is not a compact JWS as stored');
+  }
   if (!isHashingVersion(receipt?.hashing_version)) {
     problems.push(
       `hashing_version ${JSON.stringify(receipt?.hashing_version)} is not one of ${HASHING_VERSIONS.join(', ')}`,
     );
   }
   if (typeof receipt?.record !== 'object' || receipt.record === null) problems.push('no record');
-  if (!Number.isSafeInteger(receipt?.block_id)) problems.push('block_id is not an integer');
+  const anchored = !format2 || (receipt as ProofReceiptV2).blockchain !== false;
+  if (anchored && !Number.isSafeInteger(receipt?.block_id)) problems.push('block_id is not an integer');
   return {
     name: 'format',
     ok: problems.length === 0,
     detail:
       problems.length === 0
-        ? `${RECEIPT_FORMAT}, hashing_version ${receipt.hashing_version}`
+        ? `${String(stated)}, hashing_version ${receipt.hashing_version}`
         : problems.join('; '),
     values: { version: String(receipt?.hashing_version) },
   };
@@ -378,15 +421,55 @@ export async function chainChecks(receipt: AnchorFields, options: VerifyOptions)
 export function recordChecks(receipt: ReceiptInput, fold?: Fold): ReceiptCheck[] {
   const format = formatCheck(receipt);
   if (!format.ok && (typeof receipt !== 'object' || receipt === null)) return [format];
-  return [format, leafCheck(receipt), rootCheck(receipt, fold)];
+  return [format, leafCheck(receipt), rootCheck(receipt as AnchorFields, fold)];
 }
 
-/** Every check of a receipt; ok only when all pass. */
+/** Every check of a receipt; ok only when all pass (format 2: when every link passes or is unavailable). */
 export async function verifyReceipt(
   receipt: ReceiptInput,
   options: VerifyOptions = {},
 ): Promise<ReceiptVerification> {
+  if (isFormat2(receipt)) return verifyFormat2(receipt, options);
   const checks = recordChecks(receipt);
-  if (checks.length > 1) checks.push(...(await chainChecks(receipt, options)));
+  if (checks.length > 1) checks.push(...(await chainChecks(receipt as ProofReceipt, options)));
   return { ok: checks.every((check) => check.ok), checks };
+}
+
+/**
+ * Format 2: the record checks and, when the customer anchors, the chain checks of the record's anchor;
+ * then the four links. A customer without blockchain has (1) and (2) only: (3) and (4) are unavailable.
+ */
+async function verifyFormat2(receipt: ProofReceiptV2, options: VerifyOptions): Promise<ReceiptVerification> {
+  const format = formatCheck(receipt);
+  if (!format.ok) return { ok: false, checks: [format] };
+  const leaf = leafCheck(receipt);
+  const evidence = receipt.device;
+  const links: LinkResult[] = [
+    await signatureLink(evidence),
+    await signedValuesLink(evidence, receipt.record),
+  ];
+  const checks = [format, leaf];
+  if (receipt.blockchain === false) {
+    links.push(...unavailableLinks());
+  } else {
+    const anchor = receipt as ProofReceiptV2 & AnchorFields;
+    checks.push(rootCheck(anchor), ...(await chainChecks(anchor, options)));
+    const keyAnchorChecks = (keyAnchor: ReceiptKeyAnchor) =>
+      chainChecks(
+        {
+          leaf: keyEventLeafHash({ ...evidence.key, id: evidence.key.event_id }),
+          proof: keyAnchor.proof,
+          root: keyAnchor.root,
+          block_id: keyAnchor.block_id,
+          chain_id: receipt.chain_id,
+          contract_address: receipt.contract_address,
+          transaction_hash: keyAnchor.transaction_hash,
+        },
+        options,
+      );
+    links.push(await keyLink(evidence, receipt.record, receipt.block_id, keyAnchorChecks));
+    links.push(anchoredLink(checks.slice(1)));
+  }
+  const ok = links.every((link) => link.status !== 'fail') && leaf.ok;
+  return { ok, checks, links };
 }

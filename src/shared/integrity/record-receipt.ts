@@ -14,7 +14,7 @@ import {
   leafHash,
 } from './canonical.ts';
 import { processProof } from './merkle.ts';
-import type { ProofReceipt } from './receipt.ts';
+import type { ProofReceipt, ProofReceiptV2 } from './receipt.ts';
 
 /** Where a record sits: its block, the version the block was hashed with, and the record's proof. */
 export type RecordAnchor = {
@@ -61,5 +61,82 @@ export function recordReceipt(
     chain_id: chain?.chain_id ?? null,
     contract_address: chain?.contract_address ?? null,
     transaction_hash: anchor.transaction_hash,
+  };
+}
+
+/** A record's evidence as the API answers it (GET /sterilizations/evidence/{id}). */
+export type EvidenceAnswer = {
+  token: { jws: string } | null;
+  position: number | null;
+  key_event: {
+    id: number;
+    device_serial: string;
+    slot: number;
+    action: string;
+    public_key: string;
+    thumbprint: string;
+    effective_at: string;
+    anchor: {
+      block_id: number;
+      merkle_root: string | null;
+      transaction_hash: string | null;
+      proof: string[];
+    } | null;
+  } | null;
+};
+
+/**
+ * The receipt of format 2 (docs/integrity.md §14): format 1's, plus the device's token exactly as it was
+ * stored and the key event that verified it with its anchor. `anchor` is null for a record of a customer
+ * without blockchain (`blockchain` false): such a receipt proves the device's signature and values only.
+ * Null when the record has no token kept (stored before tokens were).
+ */
+export function recordReceiptV2(
+  record: IntegrityRecord,
+  anchor: RecordAnchor | null,
+  chain: ReceiptChain | null | undefined,
+  evidence: EvidenceAnswer,
+  blockchain: boolean,
+): ProofReceiptV2 | null {
+  const key = evidence.key_event;
+  if (!evidence.token || key === null || evidence.position === null) return null;
+  const base = recordReceipt(
+    record,
+    anchor ?? {
+      hashing_version: HASHING_VERSION,
+      block_id: 0,
+      proof: [],
+      network: null,
+      transaction_hash: null,
+    },
+    chain,
+  );
+  return {
+    ...base,
+    format: 'uvtrace-proof-receipt/2',
+    block_id: anchor ? base.block_id : null,
+    root: anchor ? base.root : null,
+    blockchain,
+    device: {
+      jws: evidence.token.jws,
+      position: evidence.position,
+      key: {
+        event_id: key.id,
+        device_serial: key.device_serial,
+        slot: key.slot,
+        action: key.action,
+        public_key: key.public_key,
+        thumbprint: key.thumbprint,
+        effective_at: key.effective_at,
+      },
+      key_anchor: key.anchor
+        ? {
+            proof: key.anchor.proof,
+            root: key.anchor.merkle_root,
+            block_id: key.anchor.block_id,
+            transaction_hash: key.anchor.transaction_hash,
+          }
+        : null,
+    },
   };
 }
