@@ -17,6 +17,11 @@ import { createEmbeddedMaintenance } from './db/embedded-maintenance.ts';
 import { startEventBus } from './events/event-bus.ts';
 import { createEventStreams } from './events/event-streams.ts';
 import { registerServerTiming } from './http/server-timing.ts';
+import {
+  createIntegritySweep,
+  INTEGRITY_SWEEP_LOCK_KEY,
+  type IntegritySweepService,
+} from './integrity-sweep/background.ts';
 import { prettyLogStream } from './log-format.ts';
 import { createMailSender, type MailSender } from './mail/sender.ts';
 import { createSmtpTransport } from './mail/transport.ts';
@@ -48,6 +53,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** This process's alert evaluation and sweep (tests call sweep(now) and idle() on it). */
     alerts: AlertService;
+    /** The integrity sweep: its background passes, and a whole sweep on demand (docs/backups.md). */
+    integritySweep: IntegritySweepService;
   }
 }
 
@@ -137,16 +144,12 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
   const chain = createChainService({ db, config: config.chain, log: app.log, chain: deps.chain });
   // Mails of raised alerts are sent by the background sender (created below, when SMTP_URL is set).
   let nudgeMailSender: (() => void) | undefined;
-  const alerts = createAlertService({
+  const announceAlerts = createAlertAnnouncer({
     db,
-    config: config.alerts,
-    log: app.log,
-    onRaised: createAlertAnnouncer({
-      db,
-      appUrl: config.mail.appUrl ?? openUrl(config.host, config.port),
-      mailQueued: () => nudgeMailSender?.(),
-    }),
+    appUrl: config.mail.appUrl ?? openUrl(config.host, config.port),
+    mailQueued: () => nudgeMailSender?.(),
   });
+  const alerts = createAlertService({ db, config: config.alerts, log: app.log, onRaised: announceAlerts });
   app.decorate('alerts', alerts);
   const bus = startEventBus(deps.database, app.log);
   bus.followAuthChanges(sessions);
@@ -215,6 +218,27 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     : undefined;
   app.decorate('leadsBackgroundWork', () => leadership?.leading() ?? false);
   if (leadership) app.addHook('onReady', () => leadership.start());
+  // The integrity sweep leads apart from the anchor worker (its own lock): it runs where anchoring is off too.
+  const integritySweep = createIntegritySweep({
+    db,
+    chain: () => chain.chain(),
+    intervalHours: config.integritySweepIntervalHours,
+    log: app.log,
+    onRaised: announceAlerts,
+  });
+  app.decorate('integritySweep', integritySweep);
+  const sweepLeadership =
+    config.integritySweepIntervalHours > 0
+      ? createLeadership({
+          database: deps.database,
+          lead: async () => integritySweep.start(),
+          stepDown: () => integritySweep.stop(),
+          log: app.log,
+          retryMs: deps.leadershipRetryMs,
+          lockKey: INTEGRITY_SWEEP_LOCK_KEY,
+        })
+      : undefined;
+  if (sweepLeadership) app.addHook('onReady', () => sweepLeadership.start());
   // The first sweep runs at start, so a restarted server (or the freshly seeded demo) shows what holds now.
   app.addHook('onReady', async () => alerts.start());
   const maintenance =
@@ -230,6 +254,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     await alerts.stop();
     await maintenance?.stop();
     await mailSender?.stop();
+    await sweepLeadership?.stop();
+    await integritySweep.stop();
     await leadership?.stop();
     await chain.stop();
     await bus.close();

@@ -87,6 +87,12 @@ export interface AppConfig {
   mail: MailConfig;
   /** When conditions raise alerts (src/server/alerts). */
   alerts: AlertConfig;
+  /**
+   * Hours between two full passes of the background integrity sweep, which recomputes every stored
+   * record, block, token and audit entry (INTEGRITY_SWEEP_INTERVAL_HOURS, default 24; 0 = none;
+   * docs/backups.md).
+   */
+  integritySweepIntervalHours: number;
 }
 
 export interface AlertConfig {
@@ -197,6 +203,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTTY = process.stdout.
     chain: loadChainConfig(env),
     mail: loadMailConfig(env),
     alerts: loadAlertConfig(env),
+    integritySweepIntervalHours: integer(env, 'INTEGRITY_SWEEP_INTERVAL_HOURS', 24),
   };
 }
 

@@ -19,6 +19,11 @@ export async function startServer(deps: { chain?: Chain } = {}): Promise<Fastify
   // Imported here: a cluster's primary (same entry file) never builds an app, and starts sooner without it.
   const { buildApp } = await import('./app.ts');
   const app = await buildApp(config, { database, ownsDatabase: true, chain: deps.chain });
+  // The socket `npm run backup` and `npm run integrity:sweep` reach a running server through
+  // (docs/backups.md); a cluster's workers share a PostgreSQL database, which needs none.
+  const { openServerControlSocket } = await import('./control/server-control.ts');
+  const control = cluster.isWorker ? null : await openServerControlSocket(app, database, config);
+  app.addHook('onClose', async () => control?.close());
 
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

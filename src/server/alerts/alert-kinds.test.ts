@@ -11,7 +11,7 @@ import { ALERT_KINDS, type AlertKind, STAFF_ONLY_ALERT_KINDS } from '#shared/ale
 import type { Alert } from '#shared/api/index.ts';
 import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { mintSession, signDeviceToken } from '../test/contract-support.ts';
-import { makeCustomer, makeDevice, makeUser, unique, userIdOf } from '../test/fixtures.ts';
+import { asDatabaseOwner, makeCustomer, makeDevice, makeUser, unique, userIdOf } from '../test/fixtures.ts';
 import { createTestApp, DEMO, type TestApp } from '../test/test-app.ts';
 
 let t: TestApp;
@@ -41,7 +41,7 @@ interface Clinic {
   user: string;
   progressive: number;
   lot: string;
-  /** What a staff-only alert is about (a block id). */
+  /** What a staff-only alert is about (a block id, or the record an integrity mismatch names). */
   subject?: number;
 }
 
@@ -229,6 +229,25 @@ const cases: Case[] = [
     label: 'a lot without a certificate',
     cause: (c) => ingest(c, [record(c, { consumables_lot: c.lot, lot_progressive_id: 1 })]),
     again: (c) => ingest(c, [record(c, { consumables_lot: c.lot, lot_progressive_id: 2 })]),
+  },
+  {
+    kind: 'integrity_mismatch',
+    label: 'a record changed in the database after its device signed it',
+    cause: async (c) => {
+      await ingest(c, [record(c)]);
+      const stored = await t.database.pool.query('select id from sterilizations where device_id = $1', [
+        c.deviceId,
+      ]);
+      c.subject = Number(stored.rows[0].id);
+      await asDatabaseOwner(t.database, 'update sterilizations set status_code = 7 where id = $1', [
+        c.subject,
+      ]);
+      await t.app.integritySweep.runPass();
+    },
+    again: async () => {
+      await t.app.integritySweep.runPass();
+    },
+    where: `subject_id = $1`,
   },
 ];
 

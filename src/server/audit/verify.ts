@@ -8,24 +8,44 @@ import { auditLog } from '../db/schema.ts';
 import { type AuditChanges, entryHash, GENESIS_HASH } from './hash-chain.ts';
 
 export type ChainReport =
-  | { ok: true; count: number; head: string }
+  | {
+      ok: true;
+      count: number;
+      head: string;
+      /** The last entry checked (null: none), to resume from. */
+      headId: number | null;
+      /** False when it stopped at `maxEntries` before the end of the trail. */
+      complete: boolean;
+    }
   | { ok: false; count: number; brokenId: number; reason: string };
+
+/**
+ * Where to start: after the entry `afterId`, whose hash is `afterHash` (a check done in parts, such as
+ * the integrity sweep's, docs/backups.md), and how many entries to check at most. By default, the whole
+ * trail from its start.
+ */
+export interface ChainResume {
+  afterId: number;
+  afterHash: string;
+  maxEntries?: number;
+}
 
 /** Entries read per query: the trail can be long, memory stays flat. */
 const BATCH = 1000;
 
-export async function verifyAuditChain(db: Db): Promise<ChainReport> {
-  let previous = GENESIS_HASH;
-  let previousId: number | null = null;
-  let lastId = 0;
+export async function verifyAuditChain(db: Db, resume?: ChainResume): Promise<ChainReport> {
+  let previous = resume?.afterHash ?? GENESIS_HASH;
+  let previousId: number | null = resume && resume.afterId > 0 ? resume.afterId : null;
+  let lastId = resume?.afterId ?? 0;
   let count = 0;
+  const maxEntries = resume?.maxEntries ?? Number.POSITIVE_INFINITY;
   for (;;) {
     const rows = await db
       .select()
       .from(auditLog)
       .where(gt(auditLog.id, lastId))
       .orderBy(asc(auditLog.id))
-      .limit(BATCH);
+      .limit(Math.min(BATCH, maxEntries - count));
     for (const row of rows) {
       if (row.prevHash !== previous) {
         const before = previousId === null ? 'the start of the chain' : `entry ${previousId}`;
@@ -49,7 +69,8 @@ export async function verifyAuditChain(db: Db): Promise<ChainReport> {
       previousId = row.id;
       count += 1;
     }
-    if (rows.length < BATCH) return { ok: true, count, head: previous };
+    if (count >= maxEntries) return { ok: true, count, head: previous, headId: previousId, complete: false };
+    if (rows.length < BATCH) return { ok: true, count, head: previous, headId: previousId, complete: true };
     lastId = previousId ?? lastId;
   }
 }

@@ -36,6 +36,11 @@ export interface LeadershipOptions {
   log: Log;
   /** How often a follower tries the lock and a leader checks its connection (default 5 s). */
   retryMs?: number;
+  /**
+   * The advisory lock that names this work (default BACKGROUND_LOCK_KEY, the anchor worker's): work
+   * that may lead in another process than the anchor worker takes a key of its own (the integrity sweep).
+   */
+  lockKey?: number;
 }
 
 export interface Leadership {
@@ -57,10 +62,11 @@ interface LeadLock {
 export function createLeadership(options: LeadershipOptions): Leadership {
   const { lead, stepDown, log } = options;
   const retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
+  const lockKey = options.lockKey ?? BACKGROUND_LOCK_KEY;
   const lock =
     options.database.kind === 'postgres'
-      ? advisoryLock(options.database, () => queue(onLost))
-      : processLock(options.database);
+      ? advisoryLock(options.database, lockKey, () => queue(onLost))
+      : processLock(options.database, lockKey);
   let stopped = true;
   let isLeading = false;
   let timer: NodeJS.Timeout | undefined;
@@ -131,7 +137,7 @@ export function createLeadership(options: LeadershipOptions): Leadership {
 }
 
 /** PostgreSQL: pg_try_advisory_lock on a dedicated connection, opened when first needed. */
-function advisoryLock(database: Database, lost: () => void): LeadLock {
+function advisoryLock(database: Database, lockKey: number, lost: () => void): LeadLock {
   let client: pg.Client | undefined;
   let held = false;
 
@@ -164,7 +170,7 @@ function advisoryLock(database: Database, lost: () => void): LeadLock {
       const connection = await connected();
       const { rows } = await connection.query<{ taken: boolean }>(
         'select pg_try_advisory_lock($1) as taken',
-        [BACKGROUND_LOCK_KEY],
+        [lockKey],
       );
       held = rows[0]?.taken === true;
       return held;
@@ -184,23 +190,28 @@ function advisoryLock(database: Database, lost: () => void): LeadLock {
   };
 }
 
-/** The open embedded databases of this process and which leadership holds each. */
-const processLeaders = new WeakMap<Database, object>();
+/** The open embedded databases of this process and, for each lock key, which leadership holds it. */
+const processLeaders = new WeakMap<Database, Map<number, object>>();
 
-function processLock(database: Database): LeadLock {
+function processLock(database: Database, lockKey: number): LeadLock {
   const me = {};
+  const holders = () => {
+    const byKey = processLeaders.get(database) ?? new Map<number, object>();
+    processLeaders.set(database, byKey);
+    return byKey;
+  };
   return {
     async tryTake() {
-      const holder = processLeaders.get(database);
+      const holder = holders().get(lockKey);
       if (holder && holder !== me) return false;
-      processLeaders.set(database, me);
+      holders().set(lockKey, me);
       return true;
     },
     async stillHeld() {
-      return processLeaders.get(database) === me;
+      return holders().get(lockKey) === me;
     },
     async release() {
-      if (processLeaders.get(database) === me) processLeaders.delete(database);
+      if (holders().get(lockKey) === me) holders().delete(lockKey);
     },
   };
 }

@@ -34,6 +34,11 @@ export interface OpenDatabaseOptions {
    * migrating. Name it after the migrations (see test-database.ts).
    */
   pgliteTemplate?: string;
+  /**
+   * Opens the database as it is, without applying pending migrations: a backup copies a database in the
+   * schema it has (src/server/backup).
+   */
+  skipMigrations?: boolean;
 }
 
 export const MIGRATIONS_FOLDER = path.join(import.meta.dirname, 'migrations');
@@ -52,7 +57,7 @@ export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Data
     ? openPostgres(opts.databaseUrl)
     : await openPglite(opts.dataDir ?? embeddedDataDir('data'), opts.pgliteTemplate);
   try {
-    await migrate(database);
+    if (!opts.skipMigrations) await migrate(database);
     if (opts.pgliteTemplate && database.kind === 'pglite' && !existsSync(opts.pgliteTemplate)) {
       await dumpTemplate.get(database)?.(opts.pgliteTemplate);
     }
@@ -133,6 +138,17 @@ function openPostgres(databaseUrl: string): Database {
 
 /** How openDatabase asks a PGlite worker to write its template (kept off the public type). */
 const dumpTemplate = new WeakMap<Database, (target: string) => Promise<void>>();
+
+/**
+ * Writes an embedded database's files as one tarball (PGlite's dumpDataDir, which the socket's queries
+ * wait for: a crash-consistent copy taken while the server goes on, docs/backups.md). Loading it
+ * (pgliteTemplate) recovers to the last commit before the dump.
+ */
+export function dumpEmbeddedDatabase(database: Database, target: string): Promise<void> {
+  const dump = dumpTemplate.get(database);
+  if (!dump) throw new Error('only an embedded database opened by openDatabase can be dumped');
+  return dump(target);
+}
 
 async function openPglite(dataDir: string, template: string | undefined): Promise<Database> {
   const resolved = dataDir.startsWith('memory://') ? dataDir : path.resolve(dataDir);

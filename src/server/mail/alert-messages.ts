@@ -80,6 +80,11 @@ const TEXTS: Record<MailLanguage, Record<AlertKind, KindText>> = {
       body: (a, d) =>
         `Device ${value(a.deviceSerial)} dated cycle ${d.progressive_id} at ${d.cycle_ts}, later than it reached the server (${d.received_ts}). Check the device's clock: its cycle times cannot be trusted until it is set right.`,
     },
+    integrity_mismatch: {
+      subject: (_a, d) => `Integrity check failed: ${d.subject} ${d.subject_id}`,
+      body: (_a, d) =>
+        `The integrity sweep found that ${d.subject} ${d.subject_id} no longer matches its evidence (${d.check}${d.field === '—' ? '' : `, ${d.field}`}): ${d.message}. Compare it with the latest backup and the chain before anything else (docs/backups.md).`,
+    },
   },
   it: {
     failed_cycle: {
@@ -136,6 +141,11 @@ const TEXTS: Record<MailLanguage, Record<AlertKind, KindText>> = {
       subject: (a) => `L'orologio del dispositivo ${value(a.deviceSerial)} è avanti`,
       body: (a, d) =>
         `Il dispositivo ${value(a.deviceSerial)} ha datato il ciclo ${d.progressive_id} alle ${d.cycle_ts}, dopo il suo arrivo al server (${d.received_ts}). Controllare l'orologio del dispositivo: fino ad allora i suoi orari dei cicli non sono affidabili.`,
+    },
+    integrity_mismatch: {
+      subject: (_a, d) => `Controllo di integrità fallito: ${d.subject} ${d.subject_id}`,
+      body: (_a, d) =>
+        `Il controllo periodico di integrità ha trovato che ${d.subject} ${d.subject_id} non corrisponde più alle sue prove (${d.check}${d.field === '—' ? '' : `, ${d.field}`}): ${d.message}. Confrontarlo con l'ultimo backup e con la blockchain prima di ogni altra cosa (docs/backups.md).`,
     },
   },
 };

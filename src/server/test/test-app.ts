@@ -81,6 +81,8 @@ function testConfig(env: Record<string, string>): AppConfig {
     ANCHOR_ENABLED: 'false',
     // Tests sweep alerts themselves, with their own clock (app.alerts.sweep(now)).
     ALERT_SWEEP_INTERVAL_SECONDS: '0',
+    // Tests run the integrity sweep themselves (app.integritySweep).
+    INTEGRITY_SWEEP_INTERVAL_HOURS: '0',
     ...env,
   });
 }

@@ -36,6 +36,10 @@ export function alertSummary(intl: IntlShape, alert: Alert): string {
       blockStatus: text(d.status),
       lastSeen,
       never: d.last_received_ts === null ? 'yes' : 'no',
+      subject: text(d.subject),
+      subjectId: text(d.subject_id),
+      check: text(d.check),
+      field: typeof d.field === 'string' && d.field ? d.field : 'none',
     },
   );
 }
