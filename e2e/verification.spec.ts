@@ -165,7 +165,7 @@ test.describe('data integrity verification', () => {
       modal.getByRole('button', { name: 'Download proof' }).click(),
     ]);
     const receipt = JSON.parse(await readFile(await download.path(), 'utf8')) as Record<string, unknown>;
-    expect(receipt).toMatchObject({ leaf, root, hashing_version: 2, chain_id: 31337 });
+    expect(receipt).toMatchObject({ leaf, root, hashing_version: 3, chain_id: 31337 });
 
     // Any edit changes the control string and fails the check; the stored value, typed differently, verifies.
     const energy = modal.getByLabel('UV dose (supplied energy)', { exact: true });

@@ -30,12 +30,13 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { CycleReportButton } from '#client/components/cycle-report-button.tsx';
 import { CycleTime } from '#client/components/cycle-time.tsx';
 import { LotStatusChip } from '#client/components/lot-status-chip.tsx';
-import { RecordEvidence } from '#client/components/record-evidence.tsx';
+import { RecordEvidence, recordEvidenceQueryOptions } from '#client/components/record-evidence.tsx';
 import { formatDateTimeWithUtc } from '#client/lib/dates.ts';
 import { saveBlob } from '#client/lib/save-blob.ts';
 import type { Sterilization } from '#shared/api/index.ts';
@@ -56,6 +57,7 @@ import {
   initialForm,
   isPristine,
   proofReceipt,
+  proofReceiptWithEvidence,
   type Verdict,
   type VerificationForm,
   verification,
@@ -167,15 +169,21 @@ function VerificationBody({ record }: { record: Sterilization }) {
   const explorer = explorerTxUrl(block?.network, txHash);
   const calculatingText = intl.formatMessage({ id: 'integrity.calculating' });
 
+  // The receipt proves every link from the device's key when the record's token is kept (format 2).
+  const evidence = useQuery(recordEvidenceQueryOptions(record.id));
+  const receiptContent = useMemo(
+    () =>
+      proofReceiptWithEvidence(record, chainInfo.data, evidence.data) ?? proofReceipt(record, chainInfo.data),
+    [record, chainInfo.data, evidence.data],
+  );
   const receipt = () => {
-    const content = proofReceipt(record, chainInfo.data);
-    if (content) saveJson(content, `uvtrace-proof-${record.id}.json`);
+    if (receiptContent) saveJson(receiptContent, `uvtrace-proof-${record.id}.json`);
   };
   // The public page with this receipt in the fragment: shareable, and no server of ours sees the record.
-  const publicLink = useMemo(() => {
-    const content = chainInfo.data ? proofReceipt(record, chainInfo.data) : null;
-    return content ? `/verify#${encodeReceiptFragment(content)}` : null;
-  }, [record, chainInfo.data]);
+  const publicLink = useMemo(
+    () => (chainInfo.data && receiptContent ? `/verify#${encodeReceiptFragment(receiptContent)}` : null),
+    [chainInfo.data, receiptContent],
+  );
 
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '5fr 7fr' }, gap: 3 }}>
@@ -379,7 +387,7 @@ function VerificationBody({ record }: { record: Sterilization }) {
           />
         )}
         {/* The receipt proves the stored record: offered only while the form shows exactly that. */}
-        {data &&
+        {receiptContent &&
           (changed.size === 0 ? (
             <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
               <Button size="small" startIcon={<FileDownload />} onClick={receipt} disabled={!chainInfo.data}>

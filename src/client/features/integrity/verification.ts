@@ -3,7 +3,7 @@
  * record, the control strings computed in the browser with the shared integrity module, the block
  * explorer link, and the verification state machine. Nothing here talks to a server or a chain.
  */
-import type { BlockchainData, Sterilization } from '#shared/api/index.ts';
+import type { BlockchainData, RecordEvidence, Sterilization } from '#shared/api/index.ts';
 import {
   canonicalValue,
   EVIDENCE_FIELDS,
@@ -17,8 +17,8 @@ import {
   leafHash,
   processProof,
 } from '#shared/integrity/index.ts';
-import type { ProofReceipt } from '#shared/integrity/receipt.ts';
-import { recordReceipt } from '#shared/integrity/record-receipt.ts';
+import type { ProofReceipt, ProofReceiptV2 } from '#shared/integrity/receipt.ts';
+import { recordReceipt, recordReceiptV2 } from '#shared/integrity/record-receipt.ts';
 
 export { INTEGRITY_FIELDS, type IntegrityField };
 
@@ -156,6 +156,36 @@ export function proofReceipt(
       transaction_hash: data.blockchain_data_block.transaction_hash,
     },
     chain,
+  );
+}
+
+/**
+ * The receipt that proves every link (format 2, docs/integrity.md §14), when the record's token is
+ * kept: for a record in a block, or of a customer without blockchain (which proves the device's
+ * signature and values only). Null otherwise (then proofReceipt's format 1, or nothing).
+ */
+export function proofReceiptWithEvidence(
+  record: Sterilization,
+  chain: { chain_id: number; contract_address: string } | undefined,
+  evidence: RecordEvidence | undefined,
+): ProofReceiptV2 | null {
+  if (!evidence) return null;
+  const data = record.blockchain_data;
+  if (!data && record.blockchain_enabled) return null;
+  return recordReceiptV2(
+    formRecord(initialForm(record), record),
+    data
+      ? {
+          hashing_version: data.hashing_version,
+          block_id: data.blockchain_data_block_id,
+          proof: data.proof,
+          network: data.blockchain_data_block.network,
+          transaction_hash: data.blockchain_data_block.transaction_hash,
+        }
+      : null,
+    chain,
+    evidence,
+    record.blockchain_enabled,
   );
 }
 

@@ -22,6 +22,7 @@ import { type ReceiptInput, verifyReceipt } from '#shared/integrity/receipt.ts';
 import { decodeReceiptFragment } from '#shared/integrity/receipt-link.ts';
 import { BundleVerification } from './bundle-verification';
 import { CheckItem } from './check-item';
+import { LinkList } from './link-list';
 import { ReportVerification } from './report-verification';
 import { explorerTxUrl, INTEGRITY_FIELDS } from './verification';
 
@@ -213,6 +214,7 @@ function Verification({ receipt, rpcUrl, run }: { receipt: ReceiptInput; rpcUrl:
           >
             {intl.formatMessage({ id: result.data.ok ? 'verify.verdict.success' : 'verify.verdict.failed' })}
           </Alert>
+          {result.data.links && <LinkList links={result.data.links} />}
           <List dense disablePadding aria-labelledby="verify-checks-title">
             {result.data.checks.map((check) => (
               <CheckItem key={check.name} check={check} network={network} />

@@ -49,8 +49,10 @@ const chainRpc = () =>
 async function insertRecord(customerId: number, deviceId: number, notes: string | null): Promise<number> {
   const result = await t.database.pool.query(
     `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
-       effective_time, residual_lamp_life, status_code, latitude, longitude, consumables_lot, lot_progressive_id, notes)
-     values ($1, $2, '2026-03-04T05:06:07.089Z', 7, 12345.5, 10, 9.25, 4000, 2, 45.464211, 9.19, 'LOT-CR-1', 3, $3)
+       effective_time, residual_lamp_life, status_code, latitude, longitude, consumables_lot, lot_progressive_id, notes,
+       cycle_ts)
+     values ($1, $2, '2026-03-04T05:06:07.089Z', 7, 12345.5, 10, 9.25, 4000, 2, 45.464211, 9.19, 'LOT-CR-1', 3, $3,
+       '2026-03-01T05:06:07Z')
      returning id`,
     [deviceId, customerId, notes],
   );
@@ -104,6 +106,7 @@ function sampleInput(): Parameters<typeof renderCycleReport>[0] {
     customer: { id: 1, name: 'Clinica', address: null, postcode: null, city: null, country: 'IT' },
     device: { serial: 'S1', label: 'Etichetta', product: 'Prodotto' },
     record: { ...record, received_ts: '2026-01-01T00:00:00.000Z' },
+    cycle: { at: null, clockAhead: false },
     anchoring: {
       state: 'waiting',
       blockId: null,
@@ -132,6 +135,8 @@ describe('cycle report PDF', () => {
       'Clinica Ciclo Rapporto',
       `ID record ${anchoredId}`,
       'Ricevuto il (UTC) 2026-03-04 05:06:07.089 UTC',
+      // Three days before arrival: the device was offline, its own time is shown as it is.
+      'Ora del ciclo secondo il dispositivo (UTC) 2026-03-01 05:06:07',
       `Numero di serie del dispositivo ${serial}`,
       'Numero ciclo 7',
       'Dose UV (energia erogata) 12.345,5',

@@ -123,6 +123,10 @@ export async function cycleReportPdf(
     },
     device: { serial: row.device_serial, label: row.device_label, product: row.product_name },
     record: fields,
+    cycle: {
+      at: row.cycle_ts === null ? null : new Date(row.cycle_ts),
+      clockAhead: row.clock_suspect,
+    },
     anchoring: {
       state,
       blockId: row.block_id,

@@ -123,6 +123,8 @@ describe('GET /export/sterilizations-filtered', () => {
       '',
       'uncertified',
       'false',
+      '',
+      'false',
     ]);
     // Quoting round-trips; cells a spreadsheet would run as formulas are neutralised.
     const notes = rows.map((row) => row[15]);
@@ -393,7 +395,7 @@ describe('the out_of_order column', () => {
         )
       ).body,
     );
-    expect(filtered[0]?.at(-1)).toBe('out_of_order');
+    expect(filtered[0]?.slice(-3)).toEqual(['out_of_order', 'cycle_ts_utc', 'device_clock_ahead']);
     expect(lateness(filtered.slice(1), FILTERED_HEADER)).toEqual(expected);
     const today = new Date().toISOString().slice(0, 10);
     const ok = parseCsv(
@@ -404,8 +406,51 @@ describe('the out_of_order column', () => {
         )
       ).body,
     );
-    expect(ok[0]?.at(-1)).toBe('out_of_order');
+    expect(ok[0]?.slice(-3)).toEqual(['out_of_order', 'cycle_ts_utc', 'device_clock_ahead']);
     const ofDevice = ok.slice(1).filter((row) => row[OK_HEADER.indexOf('device_serial')] === serial);
     expect(lateness(ofDevice, OK_HEADER)).toEqual(expected);
+  });
+});
+
+describe("the device's own cycle time", () => {
+  it('is in both exports beside the arrival time, with whether the clock ran ahead', async () => {
+    const owner = await makeCustomer(t, { name: 'Offline device clinic' });
+    const deviceId = await makeDevice(t, owner);
+    const received = new Date().toISOString();
+    const offline = new Date(Date.now() - 3 * 86_400_000);
+    await t.database.pool.query(
+      `insert into sterilizations (device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time,
+         effective_time, residual_lamp_life, status_code, cycle_ts, clock_suspect)
+       values ($1, $2, $3, 1, 300, 10, 10, 4000, 0, $4, false), ($1, $2, $3, 2, 300, 10, 10, 4000, 0, $5, true)`,
+      [deviceId, owner, received, offline.toISOString(), new Date(Date.now() + 3_600_000).toISOString()],
+    );
+    const utc = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
+    const filtered = parseCsv(
+      (
+        await download(
+          'sterilizations-filtered',
+          `ticket=${await ticketFor(admin, 'sterilizations-filtered')}&customerId=${owner}`,
+        )
+      ).body,
+    );
+    const cycleAt = FILTERED_HEADER.indexOf('cycle_ts_utc');
+    const ahead = FILTERED_HEADER.indexOf('device_clock_ahead');
+    const byProgressive = new Map(
+      filtered.slice(1).map((row) => [row[FILTERED_HEADER.indexOf('progressive_id')], row]),
+    );
+    expect(byProgressive.get('1')?.[cycleAt]).toBe(utc(offline));
+    expect(byProgressive.get('1')?.[ahead]).toBe('false');
+    expect(byProgressive.get('2')?.[ahead]).toBe('true');
+    const today = received.slice(0, 10);
+    const ok = parseCsv(
+      (
+        await download(
+          'sterilizations-ok',
+          `ticket=${await ticketFor(admin, 'sterilizations-ok')}&from=${today}&to=${today}`,
+        )
+      ).body,
+    );
+    const mine = ok.slice(1).filter((row) => Number(row[OK_HEADER.indexOf('customer_id')]) === owner);
+    expect(mine.map((row) => row[OK_HEADER.indexOf('cycle_ts_utc')])).toContain(utc(offline));
   });
 });

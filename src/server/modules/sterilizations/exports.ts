@@ -24,10 +24,21 @@ export const STATUS_TEXT: Record<number, string> = {
   3: 'probe malfunction',
 };
 
-/** received_ts as the CSV shows it, and as the exact keyset cursor. */
+/**
+ * received_ts as the CSV shows it, and as the exact keyset cursor; the device's own cycle time and
+ * whether its clock ran ahead (docs/integrity.md §12).
+ */
 const TIME_COLUMNS = sql`
   to_char(s.received_ts at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS') as received_utc,
-  s.received_ts::text as cursor_ts`;
+  s.received_ts::text as cursor_ts,
+  to_char(s.cycle_ts at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS') as cycle_utc, s.clock_suspect`;
+
+/** The columns every record CSV ends with, after the older ones (readers by position keep working). */
+const DEVICE_TIME_HEADER = ['cycle_ts_utc', 'device_clock_ahead'];
+const deviceTimeCells = (row: { cycle_utc: string | null; clock_suspect: boolean }) => [
+  row.cycle_utc ?? '',
+  row.clock_suspect ? 'true' : 'false',
+];
 
 export interface Cursor {
   ts: string;
@@ -38,6 +49,8 @@ type FilteredRow = {
   id: string;
   received_utc: string;
   cursor_ts: string;
+  cycle_utc: string | null;
+  clock_suspect: boolean;
   customer_name: string;
   device_serial: string;
   progressive_id: number;
@@ -75,6 +88,7 @@ export const FILTERED_HEADER = [
   // Appended last so readers of the earlier columns by position keep working.
   'lot_status',
   'out_of_order',
+  ...DEVICE_TIME_HEADER,
 ];
 
 /**
@@ -103,6 +117,7 @@ function filteredLine(row: FilteredRow): string {
     textCell(row.notes),
     row.lot_status,
     outOfOrderCell(row.arrived_out_of_order),
+    ...deviceTimeCells(row),
   ]);
 }
 
@@ -167,6 +182,8 @@ type OkRow = {
   id: string;
   received_utc: string;
   cursor_ts: string;
+  cycle_utc: string | null;
+  clock_suspect: boolean;
   progressive_id: number;
   supplied_energy: string;
   nominal_time: string;
@@ -193,6 +210,7 @@ export const OK_HEADER = [
   'lot_progressive_id',
   'lot_status',
   'out_of_order',
+  ...DEVICE_TIME_HEADER,
 ];
 
 /**
@@ -249,6 +267,7 @@ async function* okCsv(
             numberCell(row.lot_progressive_id),
             row.lot_status,
             outOfOrderCell(row.arrived_out_of_order),
+            ...deviceTimeCells(row),
           ]),
         );
       }

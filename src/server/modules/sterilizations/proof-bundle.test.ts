@@ -2,13 +2,13 @@
 // one-time ticket, and that what it carries verifies against the chain (read through /chain-rpc).
 import { sql } from 'drizzle-orm';
 import { custom } from 'viem';
-import { HASHING_VERSION } from '#shared/integrity/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerIdOf } from '#server/test/fixtures.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 import { BUNDLE_FORMAT, type ProofBundle, verifyBundle } from '#shared/integrity/bundle.ts';
 import {
+  HASHING_VERSION,
   INTEGRITY_FIELDS,
   isHashingVersion,
   leafHash,

@@ -31,6 +31,8 @@ export interface CycleReportInput {
   device: { serial: string; label: string; product: string };
   /** The 14 fields as the database holds them (numbers as exact decimal text). */
   record: Record<IntegrityField, string | null>;
+  /** The device's own cycle time (UTC instant), when it sent one, and whether its clock ran ahead. */
+  cycle: { at: Date | null; clockAhead: boolean };
   anchoring: {
     state: AnchoringState;
     blockId: number | null;
@@ -171,6 +173,12 @@ export async function renderCycleReport(input: CycleReportInput): Promise<Uint8A
     ...(address ? [['', address] as [string, string]] : []),
     [t.device, `${input.device.serial} - ${input.device.label} (${input.device.product})`],
     [t.status, t.statusName(statusCode)],
+    [
+      t.cycleTs,
+      input.cycle.at
+        ? `${formatUtcSeconds(input.cycle.at)}${input.cycle.clockAhead ? t.clockAhead : ''}`
+        : t.cycleTsNone,
+    ],
     [t.generated, formatUtcSeconds(input.generatedAt)],
   ]);
 
