@@ -161,7 +161,13 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
   });
   const modules: ApiModule[] = [
     healthModule({ db }),
-    authModule({ db, sessions, throttle }),
+    authModule({
+      db,
+      sessions,
+      throttle,
+      appUrl: config.mail.appUrl ?? openUrl(config.host, config.port),
+      mailQueued: () => nudgeMailSender?.(),
+    }),
     notificationsModule({ db }),
     dashboardModule({ db }),
     customersModule({ db, sessions }),

@@ -285,7 +285,13 @@ const CASES: Record<string, Case> = {
       return {
         method: 'PUT',
         url: '/api/v1/auth/me',
-        ...form({ name, email, new_password: DEMO_PASSWORD, repeat_new_password: DEMO_PASSWORD }),
+        ...form({
+          name,
+          email,
+          current_password: DEMO_PASSWORD,
+          new_password: DEMO_PASSWORD,
+          repeat_new_password: DEMO_PASSWORD,
+        }),
       };
     },
   },

@@ -66,7 +66,7 @@ export interface paths {
     get: operations['getMe'];
     /**
      * Update the logged-in user's name, email and optionally password.
-     * @description Changes become visible in the session after the next login.
+     * @description Changes become visible in the session after the next login. Changing the email or the password needs the current password (docs/accounts.md).
      */
     put: operations['updateProfile'];
     post?: never;
@@ -1705,7 +1705,7 @@ export interface components {
       unread: number;
     };
     /**
-     * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile, `sign_failed` a report signature refused because the signer's password was wrong.
+     * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile, `sign_failed` a report signature refused because the signer's password was wrong, `reauth_failed` a change of one's own email or password refused because the current password was wrong.
      * @enum {string}
      */
     AuditAction:
@@ -1726,7 +1726,8 @@ export interface components {
       | 'resolve'
       | 'generate'
       | 'sign'
-      | 'sign_failed';
+      | 'sign_failed'
+      | 'reauth_failed';
     /** @enum {string} */
     AuditEntityType: 'customer' | 'user' | 'device' | 'certificate' | 'alert' | 'report';
     AuditValue: string | number | boolean | null;
@@ -2069,9 +2070,11 @@ export interface components {
       email: string;
       password: string;
     };
+    /** @description An empty `new_password` keeps the current one. A new password, or a new email, needs `current_password` (422 `validation.profile.current_password.required`, or `validation.profile.current_password.wrong` when it is not right: such a failure counts in the login throttle, and a throttled caller gets 429 `too_many_login_attempts`). A new password ends the user's other sessions; a new email sends a notice to the old address. */
     ProfileForm: {
       name: string;
       email: string;
+      current_password?: string;
       new_password?: string;
       repeat_new_password?: string;
     };

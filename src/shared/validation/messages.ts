@@ -50,6 +50,14 @@ export const validationMessages = {
   'validation.profile.password.short': 'password is too short',
   'validation.profile.password.mismatch': 'password must match',
   'validation.profile.repeat.required': 'password confirmation is mandatory',
+  'validation.profile.current_password.required':
+    'Enter your current password to change your e-mail or password',
+  'validation.profile.current_password.wrong': 'The current password is not correct',
+  // Every form that sets a password (docs/accounts.md §1).
+  'validation.password.too_long': 'The password is too long (at most 128 characters)',
+  'validation.password.common': 'This password is too common: choose another one',
+  'validation.password.contains_email': "The password must not contain the account's e-mail address",
+  'validation.password.equals_name': "The password must not be the account holder's name",
   'validation.customer.alert_device_silent_hours.invalid':
     'Enter whole hours from 1 to 99999, or leave empty',
   'validation.customer.alert_lamp_life_threshold.invalid':

@@ -36,46 +36,147 @@ describe('login schema', () => {
 });
 
 describe('profile schema', () => {
+  const current = 'ann@example.com';
   const valid = {
     name: 'Ann',
-    email: 'ann@example.com',
+    email: current,
+    current_password: 'the-old-one',
     new_password: 'longenough',
     repeat_new_password: 'longenough',
   };
-  it('accepts a valid profile', async () => {
-    expect(await errorsOf(profileSchema, valid)).toEqual({});
+
+  it('accepts a valid profile, and a name change alone without any password', async () => {
+    expect(await errorsOf(profileSchema(current), valid)).toEqual({});
+    expect(await errorsOf(profileSchema(current), { name: 'Annie', email: current })).toEqual({});
   });
-  it('requires every field', async () => {
-    expect(await errorsOf(profileSchema, { name: '  ' })).toEqual({
+
+  it('requires name and email', async () => {
+    expect(await errorsOf(profileSchema(current), { name: '  ' })).toEqual({
       name: ['validation.profile.name.required'],
       email: ['validation.profile.email.required'],
-      new_password: ['validation.profile.password.required'],
-      repeat_new_password: ['validation.profile.repeat.required'],
     });
   });
+
+  it('asks for the current password to change the password or the email', async () => {
+    const { current_password: _current, ...withoutCurrent } = valid;
+    expect(await errorsOf(profileSchema(current), withoutCurrent)).toEqual({
+      current_password: ['validation.profile.current_password.required'],
+    });
+    expect(await errorsOf(profileSchema(current), { name: 'Ann', email: 'other@example.com' })).toEqual({
+      current_password: ['validation.profile.current_password.required'],
+    });
+    // The same address in another case is no change.
+    expect(await errorsOf(profileSchema(current), { name: 'Ann', email: 'ANN@example.com' })).toEqual({});
+  });
+
   it('rejects an invalid email, a short password and a mismatch', async () => {
-    expect(await errorsOf(profileSchema, { ...valid, email: 'x@' })).toEqual({
+    expect(await errorsOf(profileSchema(current), { ...valid, email: 'x@' })).toEqual({
       email: ['validation.profile.email.required'],
     });
     expect(
-      await errorsOf(profileSchema, { ...valid, new_password: 'short', repeat_new_password: 'short' }),
+      await errorsOf(profileSchema(current), {
+        ...valid,
+        new_password: 'short',
+        repeat_new_password: 'short',
+      }),
     ).toEqual({
       new_password: ['validation.profile.password.short'],
     });
-    expect(await errorsOf(profileSchema, { ...valid, repeat_new_password: 'different1' })).toEqual({
+    expect(await errorsOf(profileSchema(current), { ...valid, repeat_new_password: 'different1' })).toEqual({
+      new_password: ['validation.profile.password.mismatch'],
+      repeat_new_password: ['validation.profile.repeat.required'],
+    });
+    expect(await errorsOf(profileSchema(current), { ...valid, repeat_new_password: '' })).toEqual({
       new_password: ['validation.profile.password.mismatch'],
       repeat_new_password: ['validation.profile.repeat.required'],
     });
   });
+
   it('has the product texts for its ids', () => {
     expect(validationMessages['validation.profile.name.required']).toBe('user name is required');
     expect(validationMessages['validation.profile.email.required']).toBe('email is mandatory');
-    expect(validationMessages['validation.profile.password.required']).toBe('password is mandatory');
     expect(validationMessages['validation.profile.password.short']).toBe('password is too short');
     expect(validationMessages['validation.profile.password.mismatch']).toBe('password must match');
     expect(validationMessages['validation.profile.repeat.required']).toBe(
       'password confirmation is mandatory',
     );
+  });
+});
+
+describe('password rules (docs/accounts.md §1)', () => {
+  const profile = (password: string, owner = { name: 'Ann Smith', email: 'ann.smith@example.com' }) =>
+    errorsOf(profileSchema(owner.email), {
+      ...owner,
+      current_password: 'x',
+      new_password: password,
+      repeat_new_password: password,
+    });
+  const user = (password: string) =>
+    errorsOf(userSchema(true), {
+      name: 'Bo Rossi',
+      email: 'bo@example.com',
+      new_password: password,
+      repeat_new_password: password,
+    });
+
+  it('takes 8 to 128 characters of any kind, counted as characters', async () => {
+    expect(await profile('1234567')).toEqual({ new_password: ['validation.profile.password.short'] });
+    expect(await profile('seven-7')).toEqual({ new_password: ['validation.profile.password.short'] });
+    expect(await profile('x'.repeat(128))).toEqual({});
+    expect(await profile('x'.repeat(129))).toEqual({ new_password: ['validation.password.too_long'] });
+    // Four emoji are four characters, not eight: too short. 128 of them are allowed.
+    expect(await profile('\u{1F510}'.repeat(4))).toEqual({
+      new_password: ['validation.profile.password.short'],
+    });
+    expect(await profile('\u{1F510}'.repeat(128))).toEqual({});
+    for (const password of [
+      '  spaced out  ',
+      'ünïcödé pässwörd',
+      'tab\tand \u00a0nbsp',
+      '日本語のパスワードです',
+    ])
+      expect([password, await profile(password)]).toEqual([password, {}]);
+  });
+
+  it('refuses the most common and breached passwords, in any case', async () => {
+    for (const password of [
+      'password123',
+      'Password123',
+      'PASSWORD123',
+      'qwertyuiop',
+      'iloveyou1',
+      '12345678',
+    ])
+      expect([password, await profile(password)]).toEqual([
+        password,
+        { new_password: ['validation.password.common'] },
+      ]);
+    expect(await user('password123')).toEqual({ new_password: ['validation.password.common'] });
+  });
+
+  it("refuses a password holding the user's email address, or equal to their name", async () => {
+    expect(await profile('my ann.smith@example.com!')).toEqual({
+      new_password: ['validation.password.contains_email'],
+    });
+    expect(await profile('ANN.SMITH@EXAMPLE.COM')).toEqual({
+      new_password: ['validation.password.contains_email'],
+    });
+    expect(await profile('ann smith')).toEqual({ new_password: ['validation.password.equals_name'] });
+    // The name inside a longer password is allowed: only equality is refused.
+    expect(await profile('ann smith rides a bike')).toEqual({});
+    expect(await user('bo@example.com-2024')).toEqual({
+      new_password: ['validation.password.contains_email'],
+    });
+    expect(await user('Bo Rossi')).toEqual({ new_password: ['validation.password.equals_name'] });
+  });
+
+  it('has a text for every rule', () => {
+    expect(validationMessages['validation.password.common']).toBe(
+      'This password is too common: choose another one',
+    );
+    expect(validationMessages['validation.password.too_long']).toMatch(/128/);
+    expect(validationMessages['validation.password.contains_email']).toMatch(/e-mail/);
+    expect(validationMessages['validation.password.equals_name']).toMatch(/name/);
   });
 });
 
@@ -139,12 +240,7 @@ describe('names', () => {
   const named = [
     ['customer', customerSchema, { country: 'IT' }, 'name'],
     ['user', userSchema(false), { email: 'bo@example.com' }, 'name'],
-    [
-      'profile',
-      profileSchema,
-      { email: 'ann@example.com', new_password: 'longenough', repeat_new_password: 'longenough' },
-      'name',
-    ],
+    ['profile', profileSchema('ann@example.com'), { email: 'ann@example.com' }, 'name'],
     ['device', deviceSchema, { device_serial: 'NP000201', product_id: '1' }, 'label'],
   ] as const;
 

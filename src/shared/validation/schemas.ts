@@ -6,10 +6,10 @@ import { mixed, object, type StringSchema, string } from 'yup';
 import { ROLES } from '../access/index.ts';
 import { ALERT_COMMENT_MAX_LENGTH } from '../alerts/index.ts';
 import type { ValidationMessageId } from './messages.ts';
+import { withPasswordRules } from './password-rules.ts';
 
 const id = (messageId: ValidationMessageId) => messageId;
 
-export const PASSWORD_MIN_LENGTH = 8;
 export const DEVICE_SERIAL_LENGTH = 8;
 
 /**
@@ -52,20 +52,41 @@ function equalsField(field: string, messageId: ValidationMessageId) {
   ] as const;
 }
 
-export const profileSchema = object({
-  name: withoutControlCharacters(string().trim()).required(id('validation.profile.name.required')),
-  email: string()
-    .trim()
-    .required(id('validation.profile.email.required'))
-    .email(id('validation.profile.email.required')),
-  new_password: string()
-    .required(id('validation.profile.password.required'))
-    .min(PASSWORD_MIN_LENGTH, id('validation.profile.password.short'))
-    .test(...equalsField('repeat_new_password', 'validation.profile.password.mismatch')),
-  repeat_new_password: string()
-    .required(id('validation.profile.repeat.required'))
-    .test(...equalsField('new_password', 'validation.profile.repeat.required')),
-});
+/**
+ * The own profile (docs/product.md §2 Profile, docs/accounts.md §1). An empty new password keeps the
+ * current one. Changing the e-mail or the password asks for the current password: a session left open
+ * on a shared screen must not be enough to take the account over. `currentEmail` is the account's
+ * e-mail now (unknown: the current password is asked only for a new password).
+ */
+export function profileSchema(currentEmail?: string) {
+  const emailChanges = (email: unknown) =>
+    currentEmail !== undefined &&
+    typeof email === 'string' &&
+    email.trim().toLowerCase() !== currentEmail.trim().toLowerCase();
+  return object({
+    name: withoutControlCharacters(string().trim()).required(id('validation.profile.name.required')),
+    email: string()
+      .trim()
+      .required(id('validation.profile.email.required'))
+      .email(id('validation.profile.email.required')),
+    current_password: string().test(
+      'current-password-needed',
+      id('validation.profile.current_password.required'),
+      function needed(value) {
+        const parent = this.parent as Record<string, unknown>;
+        return Boolean(value) || (!parent.new_password && !emailChanges(parent.email));
+      },
+    ),
+    new_password: withPasswordRules(string(), { short: 'validation.profile.password.short' }).test(
+      ...equalsField('repeat_new_password', 'validation.profile.password.mismatch'),
+    ),
+    repeat_new_password: string()
+      .test('repeat-needed', id('validation.profile.repeat.required'), function needed(value) {
+        return Boolean(value) || !(this.parent as Record<string, unknown>).new_password;
+      })
+      .test(...equalsField('new_password', 'validation.profile.repeat.required')),
+  });
+}
 
 const countryCode = /^[A-Za-z]{2}$/;
 
@@ -95,7 +116,7 @@ export const customerSchema = object({
 
 /** Password fields are required only when creating a user; for an existing user they only change the password. */
 export function userSchema(isNew: boolean) {
-  const password = string().min(PASSWORD_MIN_LENGTH, id('validation.user.password.short'));
+  const password = withPasswordRules(string(), { short: 'validation.user.password.short' });
   return object({
     name: withoutControlCharacters(string().trim()).required(id('validation.user.name.required')),
     email: string()

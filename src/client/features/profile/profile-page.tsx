@@ -13,7 +13,7 @@ import {
   Typography,
 } from '@mui/material';
 import { Form, Formik, type FormikHelpers } from 'formik';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { PageError, PagePending } from '#client/components/route-fallbacks.tsx';
 import { trimValues } from '#client/lib/form-data.ts';
@@ -39,16 +39,21 @@ export function ProfilePage() {
   const initialValues: ProfileValues = {
     name: user?.name ?? '',
     email: user?.email ?? '',
+    current_password: '',
     new_password: '',
     repeat_new_password: '',
   };
+  // The current password is asked for when the e-mail changes (docs/accounts.md §1).
+  const schema = useMemo(() => profileSchema(user?.email), [user?.email]);
 
   const feedback = useFormFeedback('profile.form.invalid');
   // A refusal keeps the values for a fix.
   const onSubmit = (values: ProfileValues, helpers: FormikHelpers<ProfileValues>) =>
     feedback.submit(helpers, async () => {
       await update.mutateAsync(trimValues(values));
-      helpers.resetForm({ values: { ...values, new_password: '', repeat_new_password: '' } });
+      helpers.resetForm({
+        values: { ...values, current_password: '', new_password: '', repeat_new_password: '' },
+      });
       setUpdatedOpen(true);
     });
 
@@ -69,8 +74,8 @@ export function ProfilePage() {
           <CardContent>
             <Formik
               initialValues={initialValues}
-              validationSchema={profileSchema}
-              initialErrors={initialErrorsFor(profileSchema, initialValues)}
+              validationSchema={schema}
+              initialErrors={initialErrorsFor(schema, initialValues)}
               validateOnMount
               enableReinitialize
               onSubmit={onSubmit}
@@ -87,18 +92,24 @@ export function ProfilePage() {
                     required
                   />
                   <FormikTextField
+                    name="current_password"
+                    labelId="profile.form.current_password"
+                    helperId="profile.form.current_password.help"
+                    type="password"
+                    autoComplete="current-password"
+                  />
+                  <FormikTextField
                     name="new_password"
                     labelId="profile.form.new_password"
+                    helperId="profile.form.new_password.help"
                     type="password"
                     autoComplete="new-password"
-                    required
                   />
                   <FormikTextField
                     name="repeat_new_password"
                     labelId="profile.form.repeat_new_password"
                     type="password"
                     autoComplete="new-password"
-                    required
                   />
                   <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 2 }}>
                     <Button

@@ -216,6 +216,7 @@ describe('login, failed login, logout and profile', () => {
           ...formBody({
             name: 'Renamed Self',
             email,
+            current_password: DEMO_PASSWORD,
             new_password: 'another-password-1',
             repeat_new_password: 'another-password-1',
           }),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeAccount } from '#server/test/accounts.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import {
   createPeerApp,
@@ -283,16 +284,38 @@ describe('PUT /auth/me (profile)', () => {
   const profile = {
     name: 'Carla Care',
     email: DEMO.care,
+    current_password: DEMO_PASSWORD,
     new_password: 'new-password-1',
     repeat_new_password: 'new-password-1',
   };
+  const put = (token: string, fields: Record<string, string>, from = uniqueClientAddress()) =>
+    t.as(token, {
+      method: 'PUT',
+      url: '/api/v1/auth/me',
+      headers: { 'x-forwarded-for': from },
+      ...formBody(fields),
+    });
+  /** A user of their own, so a changed password or email never disturbs the demo logins. */
+  async function ownUser(name?: string) {
+    const account = await makeAccount(t, { name });
+    return { ...account, token: await t.login(account.email) };
+  }
+  const auditActions = async (userId: number) =>
+    (
+      await t.database.pool.query<{ action: string; client_address: string | null }>(
+        `select action, client_address from audit_log where entity_type = 'user' and entity_id = $1 order by id`,
+        [userId],
+      )
+    ).rows;
 
   it('validates with the profile messages and changes nothing', async () => {
     const token = await t.login(DEMO.care);
-    const response = await t.as(token, {
-      method: 'PUT',
-      url: '/api/v1/auth/me',
-      ...formBody({ name: ' ', email: DEMO.care, new_password: 'short', repeat_new_password: 'other' }),
+    const response = await put(token, {
+      name: ' ',
+      email: DEMO.care,
+      current_password: DEMO_PASSWORD,
+      new_password: 'short',
+      repeat_new_password: 'other',
     });
     expect(response.statusCode).toBe(422);
     expect(response.json().data).toEqual({
@@ -306,11 +329,7 @@ describe('PUT /auth/me (profile)', () => {
   it('refuses a name with a line break or another control character', async () => {
     const token = await t.login(DEMO.care);
     for (const name of ['Carla\r\nBcc: x@example.com', 'Carla\u001b[2J']) {
-      const response = await t.as(token, {
-        method: 'PUT',
-        url: '/api/v1/auth/me',
-        ...formBody({ ...profile, name, new_password: DEMO_PASSWORD, repeat_new_password: DEMO_PASSWORD }),
-      });
+      const response = await put(token, { name, email: DEMO.care });
       expect(response.statusCode).toBe(422);
       expect(response.json().data).toEqual({ name: ['validation.name.control_characters'] });
     }
@@ -318,13 +337,19 @@ describe('PUT /auth/me (profile)', () => {
 
   it('refuses an email used by another user', async () => {
     const token = await t.login(DEMO.care);
-    const response = await t.as(token, {
-      method: 'PUT',
-      url: '/api/v1/auth/me',
-      ...formBody({ ...profile, email: 'ADMIN@example.com' }),
-    });
+    const response = await put(token, { ...profile, email: 'ADMIN@example.com' });
     expect(response.statusCode).toBe(422);
     expect(response.json().data).toEqual({ email: ['validation.profile.email.taken'] });
+  });
+
+  it('changes the name alone without any password, keeping the password and the sessions', async () => {
+    const user = await ownUser();
+    const other = await t.login(user.email);
+    const response = await put(user.token, { name: 'Renamed Alone', email: user.email });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.name).toBe('Renamed Alone');
+    expect((await me(other)).statusCode).toBe(200);
+    expect((await login(user.email, DEMO_PASSWORD)).statusCode).toBe(200);
   });
 
   it('updates through the method override and ends the other sessions', async () => {
@@ -342,5 +367,134 @@ describe('PUT /auth/me (profile)', () => {
     expect(await activeSessions(DEMO.care)).toBe(1);
     expect((await login(DEMO.care, 'new-password-1')).statusCode).toBe(200);
     expect((await login(DEMO.care, DEMO_PASSWORD, { 'x-forwarded-for': '10.0.0.9' })).statusCode).toBe(401);
+    // Put the demo password back for the tests after this one.
+    const back = await put(token, {
+      ...profile,
+      current_password: 'new-password-1',
+      new_password: DEMO_PASSWORD,
+      repeat_new_password: DEMO_PASSWORD,
+    });
+    expect(back.statusCode).toBe(200);
+  });
+
+  it('asks for the current password to change the password or the email, and refuses a wrong one', async () => {
+    const user = await ownUser();
+    const { current_password: _current, ...withoutCurrent } = {
+      ...profile,
+      name: user.name,
+      email: user.email,
+    };
+    const missing = await put(user.token, withoutCurrent);
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().data).toEqual({
+      current_password: ['validation.profile.current_password.required'],
+    });
+    const newEmail = await put(user.token, { name: user.name, email: `moved-${user.email}` });
+    expect(newEmail.json().data).toEqual({
+      current_password: ['validation.profile.current_password.required'],
+    });
+
+    for (const fields of [
+      { ...withoutCurrent, current_password: 'not-my-password' },
+      { name: user.name, email: `moved-${user.email}`, current_password: 'not-my-password' },
+    ]) {
+      const wrong = await put(user.token, fields, '203.0.113.7');
+      expect(wrong.statusCode).toBe(422);
+      expectContract('updateProfile', wrong, 422);
+      expect(wrong.json().data).toEqual({ current_password: ['validation.profile.current_password.wrong'] });
+    }
+    // Nothing changed; each checked failure is in the audit trail, with the address it came from.
+    expect((await login(user.email, DEMO_PASSWORD)).statusCode).toBe(200);
+    expect((await me(user.token)).json().data.email).toBe(user.email);
+    expect((await auditActions(user.userId)).filter((entry) => entry.action === 'reauth_failed')).toEqual([
+      { action: 'reauth_failed', client_address: '203.0.113.7' },
+      { action: 'reauth_failed', client_address: '203.0.113.7' },
+    ]);
+  });
+
+  it('counts wrong current passwords in the login throttle of the account and address', async () => {
+    const user = await ownUser();
+    const from = uniqueClientAddress();
+    const wrong = {
+      name: user.name,
+      email: user.email,
+      current_password: 'wrong',
+      ...{ new_password: 'a-new-pass-1', repeat_new_password: 'a-new-pass-1' },
+    };
+    // LOGIN_MAX_FAILURES is 4 in this file.
+    for (let attempt = 0; attempt < 4; attempt++)
+      expect((await put(user.token, wrong, from)).statusCode).toBe(422);
+    const throttled = await put(user.token, { ...wrong, current_password: DEMO_PASSWORD }, from);
+    expect(throttled.statusCode).toBe(429);
+    expect(throttled.json().message).toBe('too_many_login_attempts');
+    expectContract('updateProfile', throttled, 429);
+    // A login of that account from that address waits too.
+    expect((await login(user.email, DEMO_PASSWORD, { 'x-forwarded-for': from })).statusCode).toBe(429);
+  });
+
+  it('refuses the passwords the rules refuse, each with its message', async () => {
+    const user = await ownUser('Dana Scully');
+    const attempt = (password: string) =>
+      put(user.token, {
+        name: user.name,
+        email: user.email,
+        current_password: DEMO_PASSWORD,
+        new_password: password,
+        repeat_new_password: password,
+      });
+    const refusals: [string, string][] = [
+      ['1234567', 'validation.profile.password.short'],
+      ['x'.repeat(129), 'validation.password.too_long'],
+      ['password123', 'validation.password.common'],
+      ['Password123', 'validation.password.common'],
+      [`${user.email}!`, 'validation.password.contains_email'],
+      ['dana scully', 'validation.password.equals_name'],
+    ];
+    for (const [password, message] of refusals) {
+      const response = await attempt(password);
+      expect([password.slice(0, 20), response.statusCode, response.json().data]).toEqual([
+        password.slice(0, 20),
+        422,
+        { new_password: [message] },
+      ]);
+    }
+    expect((await login(user.email, DEMO_PASSWORD)).statusCode).toBe(200);
+    // 128 characters of any kind are accepted, exactly as typed.
+    const longest = ` ${'ünïcödé '.repeat(15)}éèàòù  `;
+    expect([...longest].length).toBe(128);
+    expect((await attempt(longest)).statusCode).toBe(200);
+    expect((await login(user.email, longest)).statusCode).toBe(200);
+    expect((await login(user.email, longest.trim())).statusCode).toBe(401);
+  });
+
+  it("sends a notice to the old address when the email changes, in the user's language", async () => {
+    const user = await ownUser();
+    await t.database.pool.query(`update users set language = 'it' where id = $1`, [user.userId]);
+    const moved = `moved-${user.email}`;
+    const response = await put(user.token, {
+      name: user.name,
+      email: moved,
+      current_password: DEMO_PASSWORD,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.email).toBe(moved);
+    const mails = await t.database.pool.query<{
+      to_address: string;
+      subject: string;
+      body_text: string;
+      language: string;
+    }>(`select to_address, subject, body_text, language from mail_outbox where user_id = $1`, [user.userId]);
+    expect(mails.rows).toHaveLength(1);
+    expect(mails.rows[0]).toMatchObject({ to_address: user.email, language: 'it' });
+    expect(mails.rows[0]?.subject).toMatch(/indirizzo email/);
+    expect(mails.rows[0]?.body_text).toContain(`da ${user.email} a ${moved}`);
+    // A save that keeps the email sends nothing.
+    expect((await put(user.token, { name: 'Other name', email: moved })).statusCode).toBe(200);
+    const after = await t.database.pool.query(
+      `select count(*)::int as n from mail_outbox where user_id = $1`,
+      [user.userId],
+    );
+    expect(after.rows[0].n).toBe(1);
+    expect((await auditActions(user.userId)).map((entry) => entry.action)).toContain('profile_update');
   });
 });

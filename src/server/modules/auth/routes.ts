@@ -7,10 +7,14 @@ import type { Db } from '#server/db/client.ts';
 import { customers, users } from '#server/db/schema.ts';
 import { updateRowById } from '#server/db/update-row.ts';
 import { ApiError, ok, validationFailed } from '#server/http/envelope.ts';
+import { emailChangedMail } from '#server/mail/account-messages.ts';
+import { queueMail } from '#server/mail/outbox.ts';
 import { currentAuth } from '#server/security/guards.ts';
 import type { LoginThrottle } from '#server/security/login-throttle.ts';
 import { hashPassword, verifyPassword } from '#server/security/passwords.ts';
+import { confirmPassword } from '#server/security/reauthentication.ts';
 import type { AuthUser, SessionStore } from '#server/security/session-store.ts';
+import { newToken } from '#server/security/tokens.ts';
 import { abilitiesFor, modulesFor } from '#shared/access/index.ts';
 import { loginSchema, profileSchema, validateForm } from '#shared/validation/index.ts';
 
@@ -47,10 +51,20 @@ async function findUserByEmail(db: Db, email: string) {
   return row;
 }
 
-export function authModule(deps: { db: Db; sessions: SessionStore; throttle: LoginThrottle }): ApiModule {
-  const { db, sessions, throttle } = deps;
+export interface AuthModuleDeps {
+  db: Db;
+  sessions: SessionStore;
+  throttle: LoginThrottle;
+  /** The app's address, for links in account e-mails (APP_URL). */
+  appUrl: string;
+  /** A mail was queued: the sender may send it now rather than at its next pass. */
+  mailQueued: () => void;
+}
+
+export function authModule(deps: AuthModuleDeps): ApiModule {
+  const { db, sessions, throttle, appUrl, mailQueued } = deps;
   return {
-    formSchemas: { login: loginSchema, updateProfile: profileSchema },
+    formSchemas: { login: loginSchema, updateProfile: profileSchema() },
     handlers: {
       async login(request, reply) {
         const form = await validateForm(loginSchema, request.body);
@@ -101,12 +115,37 @@ export function authModule(deps: { db: Db; sessions: SessionStore; throttle: Log
         return ok(sessionUserView(currentAuth(request).user));
       },
 
-      async updateProfile(request) {
+      async updateProfile(request, reply) {
         const auth = currentAuth(request);
-        const form = await validateForm(profileSchema, request.body);
+        // Passwords are taken as typed (docs/accounts.md §1): only the text fields are trimmed.
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const typed = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
+        const values = {
+          name: typed('name'),
+          email: typed('email'),
+          current_password: typed('current_password'),
+          new_password: typed('new_password'),
+          repeat_new_password: typed('repeat_new_password'),
+        };
+        const form = await validateForm(profileSchema(auth.user.email), values);
         if (!form.ok) throw validationFailed(form.errors);
-        const { name, email, new_password: password } = form.value;
-        const passwordHash = await hashPassword(password);
+        const name = form.value.name;
+        const email = form.value.email.toLowerCase();
+        const newPassword = values.new_password;
+        const emailChanges = email !== auth.user.email.toLowerCase();
+        if (newPassword !== '' || emailChanges)
+          await confirmPassword({
+            db,
+            throttle,
+            request,
+            reply,
+            auth,
+            password: values.current_password,
+            failure: { action: 'reauth_failed', entityType: 'user', entityId: auth.user.id },
+            field: 'current_password',
+            wrongMessage: 'validation.profile.current_password.wrong',
+          });
+        const passwordHash = newPassword === '' ? undefined : await hashPassword(newPassword);
         const profileUpdated = {
           action: 'profile_update',
           entityType: 'user',
@@ -116,20 +155,37 @@ export function authModule(deps: { db: Db; sessions: SessionStore; throttle: Log
           const [taken] = await tx
             .select({ id: users.id })
             .from(users)
-            .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, ne(users.id, auth.user.id)))
+            .where(and(sql`lower(${users.email}) = ${email}`, ne(users.id, auth.user.id)))
             .limit(1);
           if (taken) throw validationFailed({ email: ['validation.profile.email.taken'] });
           const { before, after } = await updateRowById(tx, users, auth.user.id, {
             name,
-            email: email.toLowerCase(),
-            passwordHash,
-            passwordChangedAt: new Date(),
+            email,
+            ...(passwordHash ? { passwordHash, passwordChangedAt: new Date() } : {}),
           });
           // A new password ends every other session of this user; the one making the change stays.
-          await sessions.revokeAllForUser(tx, auth.user.id, auth.sessionId);
+          if (passwordHash) await sessions.revokeAllForUser(tx, auth.user.id, auth.sessionId);
+          else sessions.changed({ userId: auth.user.id });
+          if (before.email !== after.email) {
+            const language = after.language === 'it' ? 'it' : 'en';
+            const notice = emailChangedMail(language, {
+              oldEmail: before.email,
+              newEmail: after.email,
+              at: new Date(),
+              appUrl,
+            });
+            await queueMail(tx, {
+              dedupeKey: `email-changed:user:${after.id}:${newToken()}`,
+              userId: after.id,
+              to: before.email,
+              language,
+              ...notice,
+            });
+          }
           return { result: undefined, changes: userChanges(before, after) };
         });
-        return ok(sessionUserView({ ...auth.user, name, email: email.toLowerCase() }), 'profile_updated');
+        mailQueued();
+        return ok(sessionUserView({ ...auth.user, name, email }), 'profile_updated');
       },
     },
   };

@@ -371,6 +371,7 @@ describe('a stream ends as soon as its session does, long before the next heartb
       ...formBody({
         name: 'Customer Care',
         email: DEMO.care,
+        current_password: DEMO_PASSWORD,
         new_password: DEMO_PASSWORD,
         repeat_new_password: DEMO_PASSWORD,
       }),

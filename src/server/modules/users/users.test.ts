@@ -221,6 +221,27 @@ describe('PATCH /customers/{id}/users/{userId}', () => {
         { new_password: 'long-enough', repeat_new_password: 'other-one' },
         { repeat_new_password: ['validation.user.password.mismatch'] },
       ],
+      // The password rules of docs/accounts.md §1 hold for a password an administrator sets too.
+      [
+        { new_password: 'password123', repeat_new_password: 'password123' },
+        { new_password: ['validation.password.common'] },
+      ],
+      [
+        { new_password: 'y'.repeat(129), repeat_new_password: 'y'.repeat(129) },
+        { new_password: ['validation.password.too_long'] },
+      ],
+      [
+        {
+          email: 'new-owner@example.com',
+          new_password: 'new-owner@example.com#1',
+          repeat_new_password: 'new-owner@example.com#1',
+        },
+        { new_password: ['validation.password.contains_email'] },
+      ],
+      [
+        { name: 'Maria Bianchi', new_password: 'maria bianchi', repeat_new_password: 'maria bianchi' },
+        { new_password: ['validation.password.equals_name'] },
+      ],
     ] as const) {
       const response = await updateUser(admin, clinic, userId, fields);
       expectContract('updateCustomerUser', response, 422);

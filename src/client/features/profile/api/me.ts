@@ -14,6 +14,7 @@ export const useMe = () => useQuery(meQueryOptions());
 export type ProfileValues = {
   name: string;
   email: string;
+  current_password: string;
   new_password: string;
   repeat_new_password: string;
 };

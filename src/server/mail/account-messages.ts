@@ -1,0 +1,44 @@
+/**
+ * What the account e-mails say (docs/accounts.md), in English and Italian: plain text, like the alert
+ * mails, in the recipient's language (users.language).
+ */
+import type { MailLanguage } from '#shared/notifications/index.ts';
+
+export interface MailText {
+  subject: string;
+  text: string;
+}
+
+/** UTC, to the minute: the mail has no browser to give it a time zone. */
+const when = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * To the old address when an account's e-mail changes: if the owner did not make the change, this is
+ * how they learn that someone else holds their session or password (ASVS 5.0 §6.3.7).
+ */
+export function emailChangedMail(
+  language: MailLanguage,
+  change: { oldEmail: string; newEmail: string; at: Date; appUrl: string },
+): MailText {
+  if (language === 'it')
+    return {
+      subject: "L'indirizzo email del tuo account uvtrace è cambiato",
+      text: [
+        `Il ${when(change.at)} l'indirizzo email del tuo account uvtrace è stato cambiato da ${change.oldEmail} a ${change.newEmail}.`,
+        '',
+        "Se non sei stato tu, contatta subito l'amministratore di uvtrace: qualcuno potrebbe usare il tuo account.",
+        '',
+        change.appUrl,
+      ].join('\n'),
+    };
+  return {
+    subject: 'The e-mail address of your uvtrace account was changed',
+    text: [
+      `On ${when(change.at)} the e-mail address of your uvtrace account was changed from ${change.oldEmail} to ${change.newEmail}.`,
+      '',
+      'If you did not make this change, contact your uvtrace administrator at once: someone may be using your account.',
+      '',
+      change.appUrl,
+    ].join('\n'),
+  };
+}
