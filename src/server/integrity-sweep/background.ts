@@ -8,6 +8,7 @@
  * (docs/adr/0020-alerts-are-rows.md).
  */
 import { sql } from 'drizzle-orm';
+import { createSlicer } from '#shared/integrity/index.ts';
 import { type AlertToRaise, raiseAlerts, resolveAlertsFor } from '../alerts/raise.ts';
 import type { Chain } from '../chain/chain.ts';
 import type { Db } from '../db/client.ts';
@@ -122,7 +123,13 @@ export function createIntegritySweep(options: IntegritySweepOptions): IntegrityS
       cursor: Number(state.cursor),
       auditHash: state.audit_hash,
     };
-    const slice = await sweepSlice({ db, chain: await options.chain() }, position, sliceSize);
+    // 10 ms of work at a time, as the anchor worker's (docs/adr/0012-anchoring-on-chain.md): requests
+    // are answered between them.
+    const slice = await sweepSlice(
+      { db, chain: await options.chain(), slicer: createSlicer(10) },
+      position,
+      sliceSize,
+    );
     const raised = slice.mismatches.length > 0 ? await raiseMismatches(slice.mismatches) : [];
     const keys = [...(state.mismatch_keys ?? []), ...slice.mismatches.map(mismatchKey)];
     const counts = addCounts({ ...NO_COUNTS, ...state.counts }, slice.counts);
@@ -176,8 +183,9 @@ export function createIntegritySweep(options: IntegritySweepOptions): IntegrityS
     }
     const summary = { counts, mismatches: keys.length };
     await db.execute(sql`update integrity_sweep_state set cycle_started_at = null, phase = ${START_POSITION.phase},
-      cursor = 0, audit_hash = null, counts = '{}'::jsonb, mismatch_keys = '[]'::jsonb,
-      last_completed_at = now(), last_summary = ${JSON.stringify(summary)}::jsonb where id = 1`);
+      cursor = 0, audit_hash = null, counts = '{}'::jsonb, mismatch_keys = '[]'::jsonb, last_completed_at = now(),
+      last_summary = ${JSON.stringify(summary)}::jsonb || jsonb_build_object('started_at', cycle_started_at, 'ended_at', now())
+      where id = 1`);
     const text = `integrity sweep: pass done, ${counts.records} records in ${counts.blocks} blocks, ${counts.signedRecords} signed records, ${counts.tokens} tokens, ${counts.auditEntries} audit entries`;
     if (keys.length === 0) log.info(`${text}: no mismatch`);
     else log.error(`${text}: ${keys.length} MISMATCHES (integrity_mismatch alerts raised)`);

@@ -1,0 +1,234 @@
+/**
+ * The integrity sweep at scale (docs/backups.md): how many records a second it re-proves, and what its
+ * background pass costs the sterilization list meanwhile. Not a test: prints a markdown table
+ * (docs/benchmarks.md, "bench:sweep").
+ *
+ *   node scripts/bench/integrity-sweep.ts [--records 20000] [--duration 10] [--keep | --database NAME]
+ *
+ * 1. Seeds N records (the demo seed, by COPY) into a throwaway PostgreSQL database
+ *    (`uvtrace_bench_<random>` on DATABASE_URL's server, default postgres://postgres@127.0.0.1:5432/postgres),
+ *    and anchors the blockchain clinics' records with the anchor worker on a devnet run here and served
+ *    on a loopback port (so the server started below reads the same chain, as it would a real one).
+ * 2. The whole sweep in this process, as `npm run integrity:sweep` runs it: records/s.
+ * 3. The server started as production starts it, its background pass due at once
+ *    (INTEGRITY_SWEEP_INTERVAL_HOURS=24, the last pass dated a day ago), while 10 clients page the list
+ *    (GET /api/v1/sterilizations, page 1) back to back: the pass's records/s and the list's p95; then
+ *    the list alone for as long, for comparison.
+ * --keep leaves the database (its name is printed); --database NAME runs again on such a kept database
+ * without seeding or anchoring it.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { createAnchorWorker } from '#server/chain/anchor-worker.ts';
+import { connectChain } from '#server/chain/chain.ts';
+import { DEVNET_PRIVATE_KEY } from '#server/chain/devnet.ts';
+import { serveDevnet } from '#server/chain/devnet-server.ts';
+import { loadConfig } from '#server/config.ts';
+import { openDatabase } from '#server/db/client.ts';
+import { seedDemoData } from '#server/db/seed.ts';
+import { runIntegritySweep } from '#server/integrity-sweep/run.ts';
+import {
+  adminQuery,
+  DEFAULT_POSTGRES_URL,
+  freePort,
+  login,
+  ms,
+  Recorder,
+  sleep,
+  startServer,
+} from './harness.ts';
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '20000' },
+    duration: { type: 'string', default: '10' },
+    keep: { type: 'boolean', default: false },
+    database: { type: 'string' },
+  },
+});
+const records = Number(values.records);
+const durationMs = Number(values.duration) * 1000;
+if (!Number.isInteger(records) || records < 1) throw new Error('--records must be a positive integer');
+const CLIENTS = 10;
+const serverUrl = process.env.DATABASE_URL || DEFAULT_POSTGRES_URL;
+const reused = values.database;
+if (reused && !/^\w+$/.test(reused)) throw new Error(`--database: not a plain database name: ${reused}`);
+const name = reused ?? `uvtrace_bench_${randomBytes(4).toString('hex')}`;
+const url = new URL(serverUrl);
+url.pathname = `/${name}`;
+const databaseUrl = url.toString();
+const dataDir = mkdtempSync(path.join(tmpdir(), 'uvtrace-bench-sweep-'));
+const load = () => loadavg()[0]!.toFixed(2);
+
+if (!reused) await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
+const chain = await connectChain(loadConfig({}).chain);
+const devnet = await serveDevnet(chain.request);
+let server: Awaited<ReturnType<typeof startServer>> | undefined;
+
+try {
+  console.error(`load average before the run: ${load()}`);
+  const database = await openDatabase({ databaseUrl });
+  if (!reused) {
+    const seeding = performance.now();
+    await seedDemoData(database, { sterilizations: records, keysDir: dataDir });
+    console.error(`seeded ${records} records in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+  }
+  // The blockchain clinics' records into MINED blocks (a kept database's, again on this run's devnet).
+  await database.pool.query(`update blockchain_data_blocks set status = 'PENDING', transaction_hash = null
+    where status in ('SENT', 'MINED')`);
+  const anchoring = performance.now();
+  const worker = createAnchorWorker({
+    db: database.db,
+    chain,
+    batchSize: 1024,
+    intervalSeconds: 0,
+    confirmations: 1,
+    pollMs: 20,
+  });
+  worker.start();
+  for (;;) {
+    const left = await database.pool.query<{ n: string }>(`
+      select (select count(*) from sterilizations s join customers c on c.id = s.customer_id
+        left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
+        where c.enable_blockchain and (b.id is null or b.status <> 'MINED'))
+      + (select count(*) from blockchain_data_blocks where status in ('PENDING', 'SENT')) as n`);
+    if (Number(left.rows[0]!.n) === 0) break;
+    await sleep(200);
+  }
+  await worker.stop();
+  const anchored = await database.pool.query<{ records: string; blocks: string }>(`
+    select (select count(*) from sterilizations where blockchain_data_block_id is not null) as records,
+      (select count(*) from blockchain_data_blocks where status = 'MINED') as blocks`);
+  console.error(
+    `anchored ${anchored.rows[0]!.records} records in ${anchored.rows[0]!.blocks} blocks in ${((performance.now() - anchoring) / 1000).toFixed(1)} s`,
+  );
+  await database.pool.query('VACUUM ANALYZE');
+
+  // ---- the whole sweep in this process (the command line's run) ------------------------------------
+  let mismatches = 0;
+  const whole = await runIntegritySweep({ db: database.db, chain }, () => {
+    mismatches += 1;
+  });
+  // Every stored record is re-proved at least once (its leaf in its block, or what its device signed):
+  // the rate is over all of them.
+  const stored = Number(
+    (await database.pool.query<{ n: string }>('select count(*) as n from sterilizations')).rows[0]!.n,
+  );
+  const wholeRate = stored / (whole.milliseconds / 1000);
+  console.error(
+    `whole sweep: ${whole.counts.records} records in ${whole.counts.blocks} blocks, ${whole.counts.signedRecords} signed records, ${whole.counts.tokens} tokens, ${whole.counts.auditEntries} audit entries in ${(whole.milliseconds / 1000).toFixed(1)} s; ${mismatches} mismatches`,
+  );
+  // The server's first look makes the row; a pass is due when the last one is a day old.
+  await database.pool.query(`insert into integrity_sweep_state (id, last_completed_at) values (1, now() - interval '25 hours')
+    on conflict (id) do update set cycle_started_at = null, phase = 'blocks', cursor = 0,
+      last_completed_at = now() - interval '25 hours'`);
+  await database.close();
+
+  // ---- the background pass in the server, under the list's load ------------------------------------
+  server = await startServer(
+    {
+      kind: 'PostgreSQL',
+      dataDir,
+      databaseUrl,
+      open: () => openDatabase({ databaseUrl }),
+      dispose: async () => {},
+    },
+    {
+      port: await freePort(),
+      env: {
+        CHAIN_RPC_URL: devnet.url,
+        ANCHOR_PRIVATE_KEY: DEVNET_PRIVATE_KEY,
+        ANCHOR_CONTRACT_ADDRESS: chain.contractAddress,
+        ANCHOR_ENABLED: 'false',
+        INTEGRITY_SWEEP_INTERVAL_HOURS: '24',
+      },
+    },
+  );
+  const token = await login(server.base, 'admin@example.com');
+  const state = new pg.Client({ connectionString: databaseUrl });
+  await state.connect();
+  const passState = async () =>
+    (
+      await state.query<{
+        running: boolean;
+        last_summary: {
+          counts: { records: number };
+          mismatches: number;
+          started_at: string;
+          ended_at: string;
+        } | null;
+      }>('select cycle_started_at is not null as running, last_summary from integrity_sweep_state')
+    ).rows[0];
+
+  /** Pages the list with CLIENTS clients until `until` answers true; answers the p95 and count. */
+  async function pageList(kind: string, recorder: Recorder, until: () => Promise<boolean>): Promise<void> {
+    let done = false;
+    const clients = Array.from({ length: CLIENTS }, async () => {
+      while (!done) {
+        const started = performance.now();
+        const response = await fetch(`${server!.base}/api/v1/sterilizations?page=1`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        await response.arrayBuffer();
+        recorder.add(kind, performance.now() - started, response.status);
+      }
+    });
+    while (!(await until())) await sleep(100);
+    done = true;
+    await Promise.all(clients);
+  }
+
+  const recorder = new Recorder();
+  const passStarted = performance.now();
+  let sawRunning = false;
+  await pageList('during the pass', recorder, async () => {
+    const now = await passState();
+    if (now?.running) sawRunning = true;
+    return sawRunning && !now?.running;
+  });
+  const finished = await passState();
+  const summary = finished?.last_summary;
+  // The pass's own span (its first slice to its end), not counting the wait for its first slice.
+  const passSeconds = summary
+    ? (Date.parse(summary.ended_at) - Date.parse(summary.started_at)) / 1000
+    : (performance.now() - passStarted) / 1000;
+  const started = performance.now();
+  await pageList(
+    'alone',
+    recorder,
+    async () => performance.now() - started >= Math.max(durationMs, passSeconds * 1000),
+  );
+  await state.end();
+
+  const during = recorder.stats('during the pass');
+  const alone = recorder.stats('alone');
+  console.log(
+    `\n### bench:sweep, PostgreSQL, ${records.toLocaleString('en-US')} records seeded (load average ${load()} after)\n`,
+  );
+  console.log('| | figure |');
+  console.log('|---|---|');
+  console.log(
+    `| whole sweep in one process (\`npm run integrity:sweep\`) | ${Math.round(wholeRate).toLocaleString('en-US')} records/s: ${stored.toLocaleString('en-US')} records in ${(whole.milliseconds / 1000).toFixed(1)} s (${whole.counts.records.toLocaleString('en-US')} as leaves of ${whole.counts.blocks} blocks, ${whole.counts.signedRecords.toLocaleString('en-US')} against their ${whole.counts.tokens.toLocaleString('en-US')} tokens), ${mismatches} mismatches |`,
+  );
+  console.log(
+    `| background pass in the server (slices of 2,000, 250 ms apart) | ${Math.round(stored / passSeconds).toLocaleString('en-US')} records/s: ${stored.toLocaleString('en-US')} records in ${passSeconds.toFixed(1)} s, ${finished?.last_summary?.mismatches ?? '?'} mismatches |`,
+  );
+  console.log(
+    `| list page 1, ${CLIENTS} clients, p50 / p95 / p99 during the pass | ${ms(during.p50)} / ${ms(during.p95)} / ${ms(during.p99)} ms (${during.count} requests, ${during.errors} errors) |`,
+  );
+  console.log(
+    `| the same without a pass | ${ms(alone.p50)} / ${ms(alone.p95)} / ${ms(alone.p99)} ms (${alone.count} requests, ${alone.errors} errors) |`,
+  );
+  if (mismatches > 0 || during.errors > 0 || alone.errors > 0) process.exitCode = 1;
+} finally {
+  await server?.stop();
+  await devnet.close();
+  if (!reused && !values.keep)
+    await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+  if (values.keep && !reused) console.error(`database kept: --database ${name}`);
+  rmSync(dataDir, { recursive: true, force: true });
+}
