@@ -101,7 +101,7 @@ describe('verifyReceipt', () => {
       failing(await verify({ ...receipt, record: { ...receipt.record, consumables_lot: 'LOT-7' } })),
     ).toEqual(['leaf']);
     expect(failing(await verify({ ...receipt, hashing_version: 1 }))).toEqual(['leaf']);
-    expect(failing(await verify({ ...receipt, hashing_version: 3 as 1 }))).toEqual(['format', 'leaf']);
+    expect(failing(await verify({ ...receipt, hashing_version: 4 as 1 }))).toEqual(['format', 'leaf']);
   });
 
   it('verifies a receipt of a block made with hashing_version 1 before version 2', async () => {

@@ -11,6 +11,7 @@ import { startEventBus } from '../events/event-bus.ts';
 import type { PublishedEvent } from '../events/published-event.ts';
 import { openTestDatabase, seedMinimal } from '../test/test-database.ts';
 import {
+  blockSideLeaves,
   createAnchorWorker,
   integrityRecord,
   RECORD_FIELDS_SQL,
@@ -81,9 +82,12 @@ async function expectAllAnchored(expectedIds: number[]) {
     const records = await database.db.execute<Parameters<typeof integrityRecord>[0]>(sql`
       select ${RECORD_FIELDS_SQL} from sterilizations s join devices d on d.id = s.device_id
       where s.blockchain_data_block_id = ${block.block_id} order by s.id`);
-    expect(merkleRoot(records.rows.map((record) => leafBytes(integrityRecord(record))))).toBe(
-      block.merkle_root,
-    );
+    // After the records, the block's report versions and key events (the seed's keys ride in the first).
+    const leaves = [
+      ...records.rows.map((record) => leafBytes(integrityRecord(record))),
+      ...(await blockSideLeaves(database.db, block.block_id)),
+    ];
+    expect(merkleRoot(leaves)).toBe(block.merkle_root);
   }
   for (const row of rows.rows) {
     const record = await database.db.execute<Parameters<typeof integrityRecord>[0]>(sql`

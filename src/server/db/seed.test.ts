@@ -103,13 +103,22 @@ describe('seedDemoData', () => {
       );
       expect(codes.map((r) => r.status_code)).toEqual([0, 1, 2, 3]);
       expect(codes[0].n).toBeGreaterThan(1600);
-      // In time order except the one record the demo sends late (below).
+      // Cycles in time order (the device's clock) except the one record the demo sends late (below).
       const { rows: disorder } = await b2.pool.query(
-        `SELECT count(*)::int AS n FROM (SELECT received_ts, lag(received_ts) OVER w AS prev_ts
+        `SELECT count(*)::int AS n FROM (SELECT cycle_ts, lag(cycle_ts) OVER w AS prev_ts
            FROM sterilizations WINDOW w AS (PARTITION BY device_id ORDER BY progressive_id)) t
-         WHERE prev_ts >= received_ts`,
+         WHERE prev_ts >= cycle_ts`,
       );
       expect(disorder[0].n).toBe(1);
+      // Each came in a token its device signed, several cycles to a token, received together.
+      const { rows: tokens } = await b2.pool.query(
+        `SELECT count(*)::int AS records, count(DISTINCT token_id)::int AS tokens,
+           count(*) FILTER (WHERE token_id IS NULL OR cycle_ts IS NULL OR cycle_ts > received_ts)::int AS odd
+         FROM sterilizations`,
+      );
+      expect(tokens[0].odd).toBe(0);
+      expect(tokens[0].tokens).toBeLessThan(tokens[0].records);
+      expect(tokens[0].tokens).toBeGreaterThan(tokens[0].records / 4);
       // The demo shows one device with a gap and one late record, and the gap tables hold them.
       const { rows: gaps } = await b2.pool.query(
         'SELECT device_id, last_missing - first_missing + 1 AS size FROM device_progress_gaps',

@@ -3,6 +3,8 @@
 // of sterilization records (seed/sterilization-history.ts). Every value comes from a seeded PRNG; only
 // the time axis is anchored to today (records span the last 120 days), so two seeds on the same day
 // produce identical rows. Device private keys: seed/device-key-files.ts.
+
+import { keyThumbprint } from '#shared/integrity/device-key.ts';
 import { hashPassword } from '../security/passwords.ts';
 import type { Database } from './client.ts';
 import { deferDailyOkCounts, recountDailyOkCounts } from './daily-ok-counts.ts';
@@ -201,6 +203,7 @@ export async function seedDemoData(database: Database, opts: SeedOptions = {}): 
 
     const keys = await keysPromise;
     const devices: (SeedDevice & { clinic: number })[] = [];
+    const keyEvents = new Map<number, number>();
     for (const [i, s] of serials.entries()) {
       const key = keys[i]!;
       const clinic = CLINICS[s.clinic]!;
@@ -217,6 +220,21 @@ export async function seedDemoData(database: Database, opts: SeedOptions = {}): 
           clinic.disabled ? iso(anchor - 60 * DAY_MS) : null,
         ],
       );
+      // The key's history starts when the device was made: the demo's past, as its devices lived it
+      // (the API never takes a time for a key change; only the seed writes history).
+      const { rows: events } = await client.query<{ id: number }>(
+        `INSERT INTO device_key_events (device_id, device_serial, slot, action, public_key, thumbprint, effective_at)
+         VALUES ($1, $2, 1, 'registered', $3, $4, $5) RETURNING id`,
+        [
+          rows[0]!.id,
+          s.serial,
+          key.publicKeyPem,
+          await keyThumbprint(key.publicKeyPem),
+          iso(anchor - (HISTORY_DAYS + 10 + i) * DAY_MS),
+        ],
+      );
+      await client.query('UPDATE devices SET key_event_1 = $2 WHERE id = $1', [rows[0]!.id, events[0]!.id]);
+      keyEvents.set(rows[0]!.id, events[0]!.id);
       devices.push({
         id: rows[0]!.id,
         serial: s.serial,
@@ -283,7 +301,21 @@ export async function seedDemoData(database: Database, opts: SeedOptions = {}): 
       await deferDailyOkCounts(client);
       await deferDeviceProgress(client);
       await supplyLotStatus(client);
-      await insertSterilizationHistory(client, rand, plans, total, anchor);
+      // Each device sends its cycles in tokens of one to four, signed with its key (device-tokens.ts).
+      const tokenSize = createPrng(PRNG_SEED + 1);
+      await insertSterilizationHistory(client, rand, plans, total, anchor, {
+        devices: new Map(
+          devices.map((device) => [
+            device.id,
+            {
+              serial: device.serial,
+              privateKeyPem: device.privateKeyPem,
+              keyEventId: keyEvents.get(device.id)!,
+            },
+          ]),
+        ),
+        tokenSize: () => 1 + Math.floor(tokenSize() * 4),
+      });
       await recountDailyOkCounts(client);
       await rebuildDeviceProgress(client);
       await recountLotFlagCounts(client);

@@ -76,6 +76,69 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/me/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The logged-in user's live sessions, the calling one marked.
+     * @description Sessions not ended (not logged out, revoked, idle or past their absolute expiry), newest first, each with the browser and operating system read from its user agent, its client address, when it started and was last seen (docs/accounts.md §3).
+     */
+    get: operations['listOwnSessions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me/sessions/{sessionId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Session id (from listOwnSessions). */
+        sessionId: components['parameters']['SessionIdPath'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * End another session of the logged-in user.
+     * @description Its next request, in any server process, is 401 `session_expired`. A session of another user, or one already ended, is 404; the calling session is 409 `sessions.current` (log out instead). An audit entry `sessions_end`.
+     */
+    delete: operations['endOwnSession'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me/sessions/end-others': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End every session of the logged-in user but the calling one.
+     * @description An audit entry `sessions_end` when any session was ended.
+     */
+    post: operations['endOtherOwnSessions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/auth/me/notifications': {
     parameters: {
       query?: never;
@@ -240,6 +303,31 @@ export interface paths {
     put?: never;
     /** Enable a disabled user again. */
     post: operations['enableCustomerUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/{id}/users/{userId}/end-sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description User id. */
+        userId: components['parameters']['UserIdPath'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End every session of a user (canUpdateUsers).
+     * @description Every session of the user ends at once, in every server process (the caller's own current session stays when the user is the caller). An ADMIN may not end another ADMIN's or a SUPER_ADMIN's sessions (403). An audit entry `sessions_end` when any session was ended (docs/accounts.md §3).
+     */
+    post: operations['endUserSessions'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1705,7 +1793,7 @@ export interface components {
       unread: number;
     };
     /**
-     * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile, `sign_failed` a report signature refused because the signer's password was wrong, `reauth_failed` a change of one's own email or password refused because the current password was wrong.
+     * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile, `sign_failed` a report signature refused because the signer's password was wrong, `reauth_failed` a change of one's own email or password refused because the current password was wrong, `sessions_end` sessions of a user ended by the user or by an administrator.
      * @enum {string}
      */
     AuditAction:
@@ -1727,7 +1815,8 @@ export interface components {
       | 'generate'
       | 'sign'
       | 'sign_failed'
-      | 'reauth_failed';
+      | 'reauth_failed'
+      | 'sessions_end';
     /** @enum {string} */
     AuditEntityType: 'customer' | 'user' | 'device' | 'certificate' | 'alert' | 'report';
     AuditValue: string | number | boolean | null;
@@ -2070,6 +2159,24 @@ export interface components {
       email: string;
       password: string;
     };
+    OwnSession: {
+      id: number;
+      /** @description Browser name and major version from the user agent (null when unknown). */
+      browser: string | null;
+      /** @description Operating system from the user agent (null when unknown). */
+      os: string | null;
+      /** @description The client address the session was started from. */
+      ip: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description Recorded at most once a minute.
+       */
+      last_seen_at: string;
+      /** @description The session making this request. */
+      current: boolean;
+    };
     /** @description An empty `new_password` keeps the current one. A new password, or a new email, needs `current_password` (422 `validation.profile.current_password.required`, or `validation.profile.current_password.wrong` when it is not right: such a failure counts in the login throttle, and a throttled caller gets 429 `too_many_login_attempts`). A new password ends the user's other sessions; a new email sends a notice to the old address. */
     ProfileForm: {
       name: string;
@@ -2245,6 +2352,30 @@ export interface components {
         };
       };
     };
+    /** @description The logged-in user's live sessions. */
+    OwnSessionsOk: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Envelope'] & {
+          data: components['schemas']['OwnSession'][];
+        };
+      };
+    };
+    /** @description How many sessions were ended. */
+    SessionsEndedOk: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Envelope'] & {
+          data: {
+            ended: number;
+          };
+        };
+      };
+    };
     /** @description The logged-in user's e-mail notification settings. */
     NotificationSettingsOk: {
       headers: {
@@ -2397,7 +2528,7 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description The device JWT does not verify with the device's public keys (message `invalid_token` and the others of docs/product.md's ingestion), or it verifies with a key that was replaced or revoked before it arrived (`key_replaced`, `key_revoked`). */
+    /** @description The device JWT is refused: `invalid_token` for a token that is not a JWT, names an unknown or disabled device or one without a key, or is signed by none of its keys (one answer for all, the reason is logged); `key_replaced` / `key_revoked` when it verifies with a key the device no longer has; `token_expired`, `token_not_yet_valid`, `unsupported_algorithm` (docs/product.md §8). */
     InvalidDeviceToken: {
       headers: {
         [name: string]: unknown;
@@ -2593,6 +2724,8 @@ export interface components {
     ReportToQuery: string;
     /** @description User id. */
     UserIdPath: number;
+    /** @description Session id (from listOwnSessions). */
+    SessionIdPath: number;
     /** @description Device id. */
     DeviceIdPath: number;
     /** @description Alert id. */
@@ -2726,6 +2859,59 @@ export interface operations {
       200: components['responses']['SessionUserOk'];
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listOwnSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['OwnSessionsOk'];
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  endOwnSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Session id (from listOwnSessions). */
+        sessionId: components['parameters']['SessionIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['SessionsEndedOk'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  endOtherOwnSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['SessionsEndedOk'];
+      401: components['responses']['Unauthorized'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -3067,6 +3253,29 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  endUserSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description User id. */
+        userId: components['parameters']['UserIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['SessionsEndedOk'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];

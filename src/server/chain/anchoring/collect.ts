@@ -93,10 +93,17 @@ async function readReportCandidates({ db, batchSize }: AnchoringContext): Promis
 }
 
 /**
+ * Key events in one block at most: every one waiting, in practice (keys change rarely). A record's key
+ * event exists before the record does, so taking them all puts it in the record's block or an earlier
+ * one: a receipt's key is never anchored after its record (docs/integrity.md §14, link 3).
+ */
+const MAX_KEY_EVENTS_PER_BLOCK = 10_000;
+
+/**
  * Key events without a block, oldest first: every device's, whatever its customer (a key's history is
  * anchored even for a clinic without blockchain, since every record's evidence starts there).
  */
-async function readKeyEventCandidates({ db, batchSize }: AnchoringContext): Promise<KeyEventCandidate[]> {
+async function readKeyEventCandidates({ db }: AnchoringContext): Promise<KeyEventCandidate[]> {
   const rows = await db.execute<{
     id: number;
     device_serial: string;
@@ -106,7 +113,7 @@ async function readKeyEventCandidates({ db, batchSize }: AnchoringContext): Prom
     effective_at: Date | string;
   }>(sql`
     select id, device_serial, slot, action, thumbprint, effective_at from device_key_events
-    where blockchain_data_block_id is null order by id limit ${batchSize}`);
+    where blockchain_data_block_id is null order by id limit ${MAX_KEY_EVENTS_PER_BLOCK}`);
   return rows.rows.map((row) => ({
     eventId: String(row.id),
     createdAt: new Date(row.effective_at).getTime(),

@@ -5,8 +5,10 @@
  */
 import { sql } from 'drizzle-orm';
 import { bytesToHex, decodeFunctionData, type Hex } from 'viem';
-import { integrityRecord, RECORD_FIELDS_SQL } from '#server/chain/anchor-worker.ts';
+import { blockSideLeaves, integrityRecord, RECORD_FIELDS_SQL } from '#server/chain/anchor-worker.ts';
 import { ANCHOR_ABI } from '#server/chain/artifact.ts';
+import type { Chain } from '#server/chain/chain.ts';
+import { isUnreachable } from '#server/chain/reachability.ts';
 import { forwardReadOnly } from '#server/chain/rpc-proxy.ts';
 import type { ChainService } from '#server/chain/service.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
@@ -136,6 +138,8 @@ async function blockRootWith(
   version: HashingVersion,
   recordId: string | null,
   leaf: Uint8Array,
+  /** The block's report version and key event leaves, which follow its records. */
+  sideLeaves: Uint8Array[],
 ) {
   if (rows.length === 0) return null;
   const entries = await mapSliced(rows, (row) => ({
@@ -151,7 +155,7 @@ async function blockRootWith(
     entries.push({ id: id ?? -1n, leaf });
     entries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
-  return merkleRootAsync(entries.map((entry) => entry.leaf));
+  return merkleRootAsync([...entries.map((entry) => entry.leaf), ...sideLeaves]);
 }
 
 /**
@@ -193,17 +197,28 @@ function requestedVersion(text: string | undefined, blockVersion: number | undef
   return version;
 }
 
+/** The connected chain; 503 while no node answers to connect it (the rest of the server works on). */
+async function connectedChain(chain: ChainService): Promise<Chain> {
+  try {
+    return await chain.chain();
+  } catch {
+    throw new ApiError(503, 'service_unavailable');
+  }
+}
+
 export function integrityModule(deps: { db: Db; chain: ChainService }): ApiModule {
   const { db, chain } = deps;
   return {
     handlers: {
       async getTransaction(request) {
-        const connected = await chain.chain();
+        const connected = await connectedChain(chain);
         const hash = request.params.id as Hex;
-        const transaction = (await connected.request({
-          method: 'eth_getTransactionByHash',
-          params: [hash],
-        })) as { hash: Hex; input: Hex } | null;
+        const transaction = (await connected
+          .request({ method: 'eth_getTransactionByHash', params: [hash] })
+          .catch((error: unknown) => {
+            if (isUnreachable(error)) throw new ApiError(503, 'service_unavailable');
+            throw error;
+          })) as { hash: Hex; input: Hex } | null;
         if (!transaction) throw notFound();
         return ok({
           hash: transaction.hash,
@@ -238,30 +253,33 @@ export function integrityModule(deps: { db: Db; chain: ChainService }): ApiModul
           const proof = block.member?.proof;
           blockHash = proof
             ? processProof(hash, proof)
-            : await blockRootWith(await blockRecords(db, blockId), block.version, recordId, leaf);
+            : await blockRootWith(
+                await blockRecords(db, blockId),
+                block.version,
+                recordId,
+                leaf,
+                await blockSideLeaves(db, blockId),
+              );
         }
         return ok({ hash, hashing_version: version, block_hash: blockHash });
       },
 
       async getChainInfo() {
-        const connected = await chain.chain();
+        const connected = await connectedChain(chain);
+        const rpcUrls = chain.config.publicRpcUrls.length > 0 ? chain.config.publicRpcUrls : ['/chain-rpc'];
         return ok({
           network: connected.network,
           chain_id: connected.chainId,
           contract_address: connected.contractAddress,
-          rpc_url: chain.config.publicRpcUrl ?? '/chain-rpc',
+          rpc_url: rpcUrls[0]!,
+          rpc_urls: rpcUrls,
           explorer_tx_url: EXPLORERS[connected.network] ?? null,
           hashing_version: HASHING_VERSION,
         });
       },
 
       async chainRpc(request, reply) {
-        let connected: Awaited<ReturnType<ChainService['chain']>>;
-        try {
-          connected = await chain.chain();
-        } catch {
-          throw new ApiError(503, 'service_unavailable');
-        }
+        const connected = await connectedChain(chain);
         reply.header('cache-control', 'no-store');
         return forwardReadOnly(connected.request, request.body as Parameters<typeof forwardReadOnly>[1], {
           contractAddress: connected.contractAddress,

@@ -1,9 +1,10 @@
 /**
  * Device ingestion: a device posts its cycle records as a compact RS256 JWT signed with its own private
- * key. The token is checked before anything is stored, each failure with its own message:
- * unsupported_algorithm, invalid_token (not a JWT / bad claims shape), unknown_device, device_disabled,
- * device_has_no_key, invalid_signature, key_replaced / key_revoked (signed with a key the device no longer
- * has), token_expired, token_not_yet_valid; record fields → 422. The accepted token is kept verbatim with
+ * key. The token is checked before anything is stored: unsupported_algorithm; invalid_token for a token
+ * that is not a JWT, names an unknown or disabled device or one without a key, or is signed by none of
+ * its keys (one answer, so a stranger learns nothing of the fleet: HiddenRefusal logs the reason);
+ * key_replaced / key_revoked (signed with a key the device no longer has); token_expired,
+ * token_not_yet_valid (after a good signature); record fields → 422. The accepted token is kept verbatim with
  * its records (docs/integrity.md, "What the device signed").
  * Storing is idempotent per (device, progressive_id), and batch usage moves in the same statement
  * (record-writer.ts, which stores the records of concurrent requests together).
@@ -48,6 +49,21 @@ const lacksKeyEvent = (device: DeviceKeys) =>
 
 const refuse = (message: string, status = 401) => new ApiError(status, message);
 
+/**
+ * A refusal that must not tell a stranger which serials exist or what state a device is in (unknown,
+ * disabled, without a key, or a signature by none of its keys): the device is answered `invalid_token`
+ * like any bad token, and the precise reason goes to the server's log (docs/product.md §7).
+ */
+export class HiddenRefusal extends ApiError {
+  readonly reason: string;
+  readonly serial: string;
+  constructor(reason: string, serial: string) {
+    super(401, 'invalid_token');
+    this.reason = reason;
+    this.serial = serial;
+  }
+}
+
 function unverifiedIssuer(token: string): string {
   let header: ReturnType<typeof decodeProtectedHeader>;
   let claims: ReturnType<typeof decodeJwt>;
@@ -60,7 +76,7 @@ function unverifiedIssuer(token: string): string {
   if (header.alg !== 'RS256') throw refuse('unsupported_algorithm');
   if (typeof claims.iss !== 'string' || claims.iss.length === 0) throw refuse('invalid_token');
   // No serial holds a NUL, and PostgreSQL text cannot even be compared with one.
-  if (claims.iss.includes('\u0000')) throw refuse('unknown_device');
+  if (claims.iss.includes('\u0000')) throw new HiddenRefusal('unknown_device', '');
   return claims.iss;
 }
 
@@ -101,7 +117,7 @@ async function verifyWithDeviceKeys(token: string, serial: string, device: Devic
   ].filter(
     (slot): slot is { pem: string; keyEventId: number } => Boolean(slot.pem) && slot.keyEventId !== null,
   );
-  if (slots.length === 0) throw refuse('device_has_no_key');
+  if (slots.length === 0) throw new HiddenRefusal('device_has_no_key', serial);
   let lastError: unknown;
   for (const { pem, keyEventId } of slots) {
     try {
@@ -125,7 +141,8 @@ async function verifyWithDeviceKeys(token: string, serial: string, device: Devic
       lastError.claim === 'iat' || lastError.claim === 'nbf' ? 'token_not_yet_valid' : 'invalid_token',
     );
   }
-  if (lastError instanceof joseErrors.JWSSignatureVerificationFailed) throw refuse('invalid_signature');
+  if (lastError instanceof joseErrors.JWSSignatureVerificationFailed)
+    throw new HiddenRefusal('invalid_signature', serial);
   throw refuse('invalid_token');
 }
 
@@ -134,7 +151,7 @@ async function verifyWithDeviceKeys(token: string, serial: string, device: Devic
  * (replaced or removed: `key_replaced`; revoked: `key_revoked`), or with none of its keys. Only the
  * holder of a key that was registered can learn the first two.
  */
-async function refusedSignature(db: Db, token: string, device: DeviceKeys): Promise<ApiError> {
+async function refusedSignature(db: Db, token: string, device: DeviceKeys): Promise<ApiError | null> {
   for (const former of await formerKeys(db, device.id)) {
     try {
       await compactVerifyWith(token, former.publicKey);
@@ -143,7 +160,7 @@ async function refusedSignature(db: Db, token: string, device: DeviceKeys): Prom
       // Not this key: the next former one.
     }
   }
-  return refuse('invalid_signature');
+  return null;
 }
 
 async function compactVerifyWith(token: string, pem: string): Promise<void> {
@@ -201,8 +218,8 @@ export async function ingest(
 ) {
   const serial = unverifiedIssuer(token);
   let device = await findDevice(db, serial);
-  if (!device) throw refuse('unknown_device');
-  if (device.deleted_at) throw refuse('device_disabled', 403);
+  if (!device) throw new HiddenRefusal('unknown_device', serial);
+  if (device.deleted_at) throw new HiddenRefusal('device_disabled', serial);
   if (lacksKeyEvent(device)) {
     await ensureKeyEvents(db, device.id);
     device = (await findDevice(db, serial)) as DeviceKeys;
@@ -211,11 +228,9 @@ export async function ingest(
   try {
     verified = await verifyWithDeviceKeys(token, serial, device);
   } catch (error) {
-    // A device whose keys were all revoked or removed has none left: its token is told why, too.
-    if (error instanceof ApiError && ['invalid_signature', 'device_has_no_key'].includes(error.message)) {
-      const refused = await refusedSignature(db, token, device);
-      throw refused.message === 'invalid_signature' ? error : refused;
-    }
+    // Signed by a key the device once had (a device whose keys were all revoked has none left): only
+    // that key's holder can make such a token, so it is told why.
+    if (error instanceof HiddenRefusal) throw (await refusedSignature(db, token, device)) ?? error;
     throw error;
   }
   const claims = verified.payload;

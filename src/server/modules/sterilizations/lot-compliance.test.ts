@@ -267,7 +267,12 @@ describe('lot status filter, dashboard and exports', () => {
     const [header, ...rows] = parseCsv(filtered.body);
     expect(header).toEqual(FILTERED_HEADER);
     const lotStatus = FILTERED_HEADER.indexOf('lot_status');
-    expect(lotStatus).toBe(FILTERED_HEADER.length - 2);
+    expect(FILTERED_HEADER.slice(lotStatus)).toEqual([
+      'lot_status',
+      'out_of_order',
+      'cycle_ts_utc',
+      'device_clock_ahead',
+    ]);
     expect(Object.fromEntries(rows.map((row) => [Number(row[0]), row[lotStatus]]))).toEqual({
       [ids.certified as number]: 'certified',
       [ids.uncertified as number]: 'uncertified',
@@ -292,7 +297,7 @@ describe('lot status filter, dashboard and exports', () => {
     const [okHeader, ...okRows] = parseCsv(ok.body);
     expect(okHeader).toEqual(OK_HEADER);
     const okLotStatus = OK_HEADER.indexOf('lot_status');
-    expect(okLotStatus).toBe(OK_HEADER.length - 2);
+    expect(okLotStatus).toBe(OK_HEADER.length - 4);
     const mine = okRows.filter((row) => Number(row[0]) === customer);
     expect(mine.map((row) => [Number(row[4]), row[okLotStatus]])).toEqual([
       [ids.certified, 'certified'],

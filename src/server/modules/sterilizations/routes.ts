@@ -15,7 +15,7 @@ import { can, isTenantScoped } from '#shared/access/index.ts';
 import { cycleReportPdf, findCycleRecord } from './cycle-report.ts';
 import { recordEvidence } from './evidence.ts';
 import { attachmentName, EXPORT_BATCH_ROWS, filteredExport, okExport } from './exports.ts';
-import { ingest } from './ingestion.ts';
+import { HiddenRefusal, ingest } from './ingestion.ts';
 import type { Direction, SterilizationFilter, SterilizationSort } from './list.ts';
 import { type BundleChain, proofBundleExport } from './proof-bundle.ts';
 import { recallExport, recallSummary } from './recall.ts';
@@ -144,7 +144,13 @@ export function sterilizationsModule(deps: {
   return {
     handlers: {
       async ingestSterilizations(request) {
-        return ok(await ingest(db, recordWriter, request.body.token, onRecordsStored), 'stored');
+        try {
+          return ok(await ingest(db, recordWriter, request.body.token, onRecordsStored), 'stored');
+        } catch (error) {
+          if (error instanceof HiddenRefusal)
+            request.log.warn({ reason: error.reason, serial: error.serial }, 'device token refused');
+          throw error;
+        }
       },
 
       async listSterilizations(request) {
