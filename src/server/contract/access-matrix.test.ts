@@ -199,6 +199,15 @@ async function alertOf(customerId: number): Promise<number> {
   return id;
 }
 
+/** A new live session of this user; answers its id. */
+async function sessionIdOf(userId: number): Promise<number> {
+  await mintSession(t, userId);
+  const result = await t.database.pool.query('select max(id) as id from sessions where user_id = $1', [
+    userId,
+  ]);
+  return Number(result.rows[0].id);
+}
+
 /** Signing: the ability first (403), then the report under the path's customer (404). */
 const signing = (tenant: Tenant): Expect => {
   const base = { ...every(201), CUSTOMER_CARE: 403 };
@@ -293,6 +302,34 @@ const CASES: Record<string, Case> = {
           repeat_new_password: DEMO_PASSWORD,
         }),
       };
+    },
+  },
+  listOwnSessions: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/auth/me/sessions' }),
+  },
+  endOwnSession: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    // Another session of the caller (the caller's own is minted after this one).
+    request: async ({ caller }) => ({
+      method: 'DELETE',
+      url: `/api/v1/auth/me/sessions/${await sessionIdOf(userIds[caller === 'anonymous' ? 'CUSTOMER' : caller])}`,
+    }),
+  },
+  endOtherOwnSessions: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async ({ caller }) => {
+      await mintSession(t, userIds[caller === 'anonymous' ? 'CUSTOMER' : caller]);
+      return { method: 'POST', url: '/api/v1/auth/me/sessions/end-others' };
     },
   },
   getDashboard: {
@@ -403,6 +440,17 @@ const CASES: Record<string, Case> = {
       const userId = await makeUser(t, ownerId);
       await t.database.pool.query('update users set deleted_at = now() where id = $1', [userId]);
       return { method: 'POST', url: `/api/v1/customers/${customerId}/users/${userId}/undelete` };
+    },
+  },
+  endUserSessions: {
+    tenants: ['own', 'other', 'mismatch'],
+    expect: managerWrite(200),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId, ownerId }) => {
+      const userId = await makeUser(t, ownerId);
+      await mintSession(t, userId);
+      return { method: 'POST', url: `/api/v1/customers/${customerId}/users/${userId}/end-sessions` };
     },
   },
   listCustomerDevices: {

@@ -286,6 +286,15 @@ const reportPath = async (state: 'draft' | 'signed' | 'anchored') => ({
   reportId: String(await makeReport(t, ownCustomer, state)),
 });
 
+/** A new live session of this user, other than the one a request will carry; answers its id. */
+async function otherSessionOf(userId: number): Promise<number> {
+  await mintSession(t, userId);
+  const result = await t.database.pool.query('select max(id) as id from sessions where user_id = $1', [
+    userId,
+  ]);
+  return Number(result.rows[0].id);
+}
+
 /** One entry per operation of the contract: a test below fails when the yaml gains one without it. */
 const INPUTS: Record<string, Input> = {
   getHealth: { callers: ANYONE },
@@ -311,6 +320,12 @@ const INPUTS: Record<string, Input> = {
       };
     },
   },
+  listOwnSessions: { callers: STAFF_AND_CUSTOMER },
+  endOwnSession: {
+    callers: STAFF_AND_CUSTOMER,
+    path: async (caller) => ({ sessionId: String(await otherSessionOf(callerIds[caller as 'SUPER_ADMIN'])) }),
+  },
+  endOtherOwnSessions: { callers: STAFF_AND_CUSTOMER },
   getNotificationSettings: { callers: STAFF_AND_CUSTOMER },
   updateNotificationSettings: {
     callers: STAFF_AND_CUSTOMER,
@@ -351,6 +366,10 @@ const INPUTS: Record<string, Input> = {
       await t.database.pool.query('update users set deleted_at = now() where id = $1', [userId]);
       return { id: String(ownCustomer), userId: String(userId) };
     },
+  },
+  endUserSessions: {
+    callers: MANAGER,
+    path: async () => ({ id: String(ownCustomer), userId: String(ownUser) }),
   },
   listCustomerDevices: { callers: STAFF_AND_CUSTOMER, path: own },
   createCustomerDevice: {

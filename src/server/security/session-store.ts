@@ -2,7 +2,7 @@
  * Sessions: created at login, looked up on every authenticated request, ended by logout, by idle or
  * absolute expiry, and for every session of a user who is disabled or changes password.
  */
-import { and, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { isRole, type Role } from '#shared/access/index.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -31,6 +31,15 @@ declare module 'fastify' {
   }
 }
 
+/** A live session as its user sees it in the profile. */
+export interface LiveSession {
+  id: number;
+  createdAt: Date;
+  lastSeenAt: Date;
+  ip: string | null;
+  userAgent: string | null;
+}
+
 /** Avoids a write per request: last_seen_at moves at most once a minute. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
@@ -44,7 +53,12 @@ export interface SessionStore {
   create(tx: Tx | Db, userId: number, request: FastifyRequest): Promise<string>;
   authenticate(request: FastifyRequest): Promise<void>;
   revoke(tx: Tx | Db, sessionId: number): Promise<void>;
-  revokeAllForUser(tx: Tx | Db, userId: number, exceptSessionId?: number): Promise<void>;
+  /** Ends the user's sessions not yet revoked (but the one excepted); answers how many. */
+  revokeAllForUser(tx: Tx | Db, userId: number, exceptSessionId?: number): Promise<number>;
+  /** Ends one live session of this user; answers whether there was one (another user's is not touched). */
+  revokeOfUser(tx: Tx | Db, userId: number, sessionId: number): Promise<boolean>;
+  /** The user's live sessions, newest first (docs/accounts.md §3). */
+  liveOfUser(userId: number): Promise<LiveSession[]>;
   /**
    * A user's or a customer's row changed (name, email, role, disabled...): the sessions checked
    * recently are checked again. Called by the code that changes them, and for changes made by other
@@ -170,7 +184,7 @@ export function createSessionStore(
     async revokeAllForUser(tx, userId, exceptSessionId) {
       cache.forgetUser(userId);
       announce({ userId });
-      await tx
+      const ended = await tx
         .update(sessions)
         .set({ revokedAt: new Date() })
         .where(
@@ -179,7 +193,38 @@ export function createSessionStore(
             isNull(sessions.revokedAt),
             exceptSessionId === undefined ? undefined : ne(sessions.id, exceptSessionId),
           ),
-        );
+        )
+        // The returned row is the revoked one: whether it was live is its expiry and idle time.
+        .returning({
+          live: sql<boolean>`${sessions.expiresAt} > now()
+            and ${sessions.lastSeenAt} > now() - make_interval(mins => ${options.idleMinutes})`,
+        });
+      // Sessions already past their expiry are marked too, but only the live ones were ended now.
+      return ended.filter((row) => row.live).length;
+    },
+    async revokeOfUser(tx, userId, sessionId) {
+      const ended = await tx
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), liveSession(options.idleMinutes)))
+        .returning({ id: sessions.id });
+      if (ended.length === 0) return false;
+      cache.forgetSession(sessionId);
+      announce({ sessionId });
+      return true;
+    },
+    async liveOfUser(userId) {
+      return db
+        .select({
+          id: sessions.id,
+          createdAt: sessions.createdAt,
+          lastSeenAt: sessions.lastSeenAt,
+          ip: sessions.ip,
+          userAgent: sessions.userAgent,
+        })
+        .from(sessions)
+        .where(and(eq(sessions.userId, userId), liveSession(options.idleMinutes)))
+        .orderBy(desc(sessions.createdAt), desc(sessions.id));
     },
 
     changed(change) {

@@ -27,6 +27,7 @@ import { useSession } from '#client/lib/session.ts';
 import { profileSchema } from '#shared/validation/index.ts';
 import { type ProfileValues, useMe, useUpdateProfile } from './api/me';
 import { NotificationSettingsCard } from './notification-settings-card';
+import { SessionsCard } from './sessions-card';
 
 export function ProfilePage() {
   const intl = useIntl();
@@ -129,6 +130,7 @@ export function ProfilePage() {
           </CardContent>
         </Card>
       )}
+      {user && <SessionsCard />}
       {user && <NotificationSettingsCard />}
       <Dialog
         open={updatedOpen}

@@ -37,6 +37,7 @@ import {
   useCustomerUser,
   useDisableCustomerUser,
   useEnableCustomerUser,
+  useEndUserSessions,
   useUpdateCustomerUser,
 } from './api/users';
 import { ROLE_LABEL_IDS, RoleBadge } from './role-badge';
@@ -96,6 +97,52 @@ function ActivationButton({ customerId, user }: { customerId: number; user: User
             autoFocus
           >
             {intl.formatMessage({ id: `${prefix}.confirm` })}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
+/** Signs the user out everywhere at once, confirmed first (docs/accounts.md §3). */
+function EndSessionsButton({ customerId, user }: { customerId: number; user: UserData }) {
+  const intl = useIntl();
+  const [open, setOpen] = useState(false);
+  const endSessions = useEndUserSessions(customerId, user.id);
+
+  const confirm = async () => {
+    try {
+      const { ended } = await endSessions.mutateAsync();
+      toast.success({ id: 'users.sessions.ended', values: { count: ended } });
+    } catch {
+      // The alert came from the mutation cache (docs/product.md §8).
+    }
+    setOpen(false);
+  };
+
+  return (
+    <>
+      <Button variant="outlined" onClick={() => setOpen(true)}>
+        {intl.formatMessage({ id: 'users.sessions.end_all' })}
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="user-end-sessions-title">
+        <DialogTitle id="user-end-sessions-title">
+          {intl.formatMessage({ id: 'users.sessions.confirm.title' })}
+        </DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            {intl.formatMessage({ id: 'users.sessions.confirm.text' }, { name: user.name })}
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(false)}>{intl.formatMessage({ id: 'common.cancel' })}</Button>
+          <Button
+            onClick={() => void confirm()}
+            variant="contained"
+            disabled={endSessions.isPending}
+            autoFocus
+          >
+            {intl.formatMessage({ id: 'users.sessions.confirm.button' })}
           </Button>
         </DialogActions>
       </Dialog>
@@ -168,6 +215,9 @@ function UserForm({
             />
           </ReadOnlyFields>
           <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 2, mt: 2 }}>
+            {!isNew && abilities.canUpdateUsers && !isSelf && user.deleted_at === null && (
+              <EndSessionsButton customerId={customerId} user={user} />
+            )}
             {!isNew && abilities.canUpdateUsers && !isSelf && (
               <ActivationButton customerId={customerId} user={user} />
             )}

@@ -6,15 +6,18 @@ import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { customers, users } from '#server/db/schema.ts';
 import { updateRowById } from '#server/db/update-row.ts';
-import { ApiError, ok, validationFailed } from '#server/http/envelope.ts';
+import { ApiError, notFound, ok, validationFailed } from '#server/http/envelope.ts';
+import { isoInstant } from '#server/http/instants.ts';
 import { emailChangedMail } from '#server/mail/account-messages.ts';
 import { queueMail } from '#server/mail/outbox.ts';
 import { currentAuth } from '#server/security/guards.ts';
 import type { LoginThrottle } from '#server/security/login-throttle.ts';
 import { hashPassword, verifyPassword } from '#server/security/passwords.ts';
 import { confirmPassword } from '#server/security/reauthentication.ts';
+import { endedChanges } from '#server/security/session-audit.ts';
 import type { AuthUser, SessionStore } from '#server/security/session-store.ts';
 import { newToken } from '#server/security/tokens.ts';
+import { summariseUserAgent } from '#server/security/user-agent.ts';
 import { abilitiesFor, modulesFor } from '#shared/access/index.ts';
 import { loginSchema, profileSchema, validateForm } from '#shared/validation/index.ts';
 
@@ -111,6 +114,48 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
         return ok(null, 'logged_out');
       },
 
+      async listOwnSessions(request) {
+        const auth = currentAuth(request);
+        const live = await sessions.liveOfUser(auth.user.id);
+        return ok(
+          live.map((session) => ({
+            id: session.id,
+            ...summariseUserAgent(session.userAgent),
+            ip: session.ip,
+            created_at: isoInstant(session.createdAt),
+            last_seen_at: isoInstant(session.lastSeenAt),
+            current: session.id === auth.sessionId,
+          })),
+        );
+      },
+      async endOwnSession(request) {
+        const auth = currentAuth(request);
+        const { sessionId } = request.params;
+        // The calling session ends by logging out: ending it here would leave the app signed in to nothing.
+        if (sessionId === auth.sessionId) throw new ApiError(409, 'sessions.current');
+        const ended = { action: 'sessions_end', entityType: 'user', entityId: auth.user.id } as const;
+        const found = await writeAudited(db, auditSource(request, auth), ended, async (tx) => {
+          const revoked = await sessions.revokeOfUser(tx, auth.user.id, sessionId);
+          // Another user's session, or one already ended, is not found: nothing to record either.
+          if (!revoked) throw notFound();
+          return { result: true, changes: endedChanges(1) };
+        });
+        return ok({ ended: found ? 1 : 0 }, 'sessions.ended');
+      },
+      async endOtherOwnSessions(request) {
+        const auth = currentAuth(request);
+        const ended = {
+          action: 'sessions_end',
+          entityType: 'user',
+          entityId: auth.user.id,
+          skipUnchanged: true,
+        } as const;
+        const count = await writeAudited(db, auditSource(request, auth), ended, async (tx) => {
+          const revoked = await sessions.revokeAllForUser(tx, auth.user.id, auth.sessionId);
+          return { result: revoked, changes: revoked > 0 ? endedChanges(revoked) : {} };
+        });
+        return ok({ ended: count }, 'sessions.ended');
+      },
       async getMe(request) {
         return ok(sessionUserView(currentAuth(request).user));
       },

@@ -29,6 +29,7 @@ import { filledFields } from '#server/http/form-fields.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import { assertTenant, currentAuth, requireAbility, requireModule } from '#server/security/guards.ts';
 import { hashPassword } from '#server/security/passwords.ts';
+import { endedChanges } from '#server/security/session-audit.ts';
 import type { AuthContext, SessionStore } from '#server/security/session-store.ts';
 import {
   defaultRoleFor,
@@ -157,6 +158,26 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
       async getCustomerUser(request) {
         const auth = currentAuth(request);
         return ok(await userOrNotFound(auth, request.params.id, request.params.userId));
+      },
+
+      async endUserSessions(request) {
+        const auth = requireAbility(request, 'canUpdateUsers');
+        const target = await userOrNotFound(auth, request.params.id, request.params.userId);
+        // Whom an ADMIN may not edit, it may not sign out either (docs/accounts.md §3).
+        assertMayManage(auth, target, target.role);
+        const intent = {
+          action: 'sessions_end',
+          entityType: 'user',
+          entityId: target.id,
+          skipUnchanged: true,
+        } as const;
+        const ended = await writeAudited(db, auditSource(request, auth), intent, async (tx) => {
+          // One's own page keeps the session using it, as a password change does.
+          const keep = target.id === auth.user.id ? auth.sessionId : undefined;
+          const count = await sessions.revokeAllForUser(tx, target.id, keep);
+          return { result: count, changes: count > 0 ? endedChanges(count) : {} };
+        });
+        return ok({ ended }, 'sessions.ended');
       },
 
       async createCustomerUser(request, reply) {

@@ -127,3 +127,16 @@ export function useEnableCustomerUser(customerId: number, userId: number) {
     onSuccess: written,
   });
 }
+
+/** POST /customers/{id}/users/{userId}/end-sessions: the user is signed out everywhere (docs/accounts.md §3). */
+export function useEndUserSessions(customerId: number, userId: number) {
+  return useMutation({
+    mutationKey: ['customers', customerId, 'users', userId, 'end-sessions'],
+    mutationFn: () =>
+      unwrap(
+        api.POST('/customers/{id}/users/{userId}/end-sessions', {
+          params: { path: { id: customerId, userId } },
+        }),
+      ),
+  });
+}
