@@ -571,3 +571,20 @@ describe('signing', () => {
     expect(await databaseDigest(t)).toEqual(before);
   });
 });
+
+describe('a draft never looks final', () => {
+  it('marks every page of the downloaded draft, and no page of a signed version', async () => {
+    const reportId = (await generate(clinicUser, clinic, { ...PERIOD, language: 'en' })).json().data.id;
+    const draft = await download(clinicUser, clinic, reportId, 'draft');
+    const draftPages = await pageTexts(draft.rawPayload);
+    expect(draftPages.length).toBeGreaterThan(0);
+    for (const page of draftPages) expect(page).toContain('DRAFT - NOT SIGNED');
+    const signed = await sign(clinicUser, clinic, reportId, {
+      password: CLINIC_PASSWORD,
+      meaning: 'reviewed',
+    });
+    expect(signed.statusCode, signed.body).toBe(201);
+    const version = await download(clinicUser, clinic, reportId, 1);
+    for (const page of await pageTexts(version.rawPayload)) expect(page).not.toContain('DRAFT');
+  });
+});

@@ -17,6 +17,7 @@ import { filledFields } from '#server/http/form-fields.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import { sendPdf } from '#server/http/pdf-reply.ts';
 import { renderComplianceReport } from '#server/pdf/report/compliance-report.ts';
+import { markDraft } from '#server/pdf/report/draft-mark.ts';
 import { MAX_SIGNATURES } from '#server/pdf/report/layout.ts';
 import { stampSignature } from '#server/pdf/report/signature-stamp.ts';
 import { assertTenant, currentAuth, requireAbility } from '#server/security/guards.ts';
@@ -153,8 +154,11 @@ export function reportsModule(deps: { db: Db; throttle: LoginThrottle; chain: Ch
         assertTenant(auth, request.params.id);
         const { id, reportId } = request.params;
         const pdf = await readReportPdf(db, id, reportId, 0);
-        if (!pdf) throw notFound();
-        return sendPdf(reply, pdf, `compliance-report-${reportId}-draft.pdf`);
+        const report = pdf ? await findReport(db, id, reportId) : null;
+        if (!pdf || !report) throw notFound();
+        // Marked on the copy sent: the stored draft, which signed versions are made from, stays clean.
+        const marked = Buffer.from(await markDraft(pdf, report.language));
+        return sendPdf(reply, marked, `compliance-report-${reportId}-draft.pdf`);
       },
 
       async downloadReportVersion(request, reply) {
