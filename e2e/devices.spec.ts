@@ -153,6 +153,9 @@ test.describe('customer devices', () => {
     await expect(dialog).toBeHidden();
     await expect(page).toHaveURL(`/customers/${other}/devices/${deviceId}`);
     await expect(page.getByRole('heading', { name: `Device ${serial}` })).toBeVisible();
+    // No error after the success: the page at the former address is not read again.
+    await page.waitForTimeout(1500);
+    await expect(page.getByRole('alert').filter({ hasText: /not found/i })).toHaveCount(0);
     await page.goto(`/customers/${other}/devices`);
     await expect(page.getByRole('row').filter({ hasText: serial })).toContainText('Sterilizing Bath');
     await page.goto(`/customers/${home}/devices`);

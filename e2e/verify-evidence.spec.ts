@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { importPKCS8, SignJWT } from 'jose';
 import { DEMO, loginAs, logout, switchToItalian } from './fixtures.ts';
 
@@ -87,13 +87,20 @@ async function apiDown(page: Page) {
 const link = (page: Page, name: string) => page.locator(`[data-link="${name}"]`);
 
 /** Downloads the verification window's receipt of the record (the newest of its customer). */
-async function downloadReceipt(page: Page, customerId: number, id: number, path: string) {
+async function downloadReceipt(
+  page: Page,
+  customerId: number,
+  id: number,
+  path: string,
+  inModal: (modal: Locator) => Promise<void> = async () => {},
+) {
   await page.goto(`/sterilizations?customerId=${customerId}`);
   const row = page.getByRole('table').locator('tbody tr').first();
   await row.getByRole('button', { name: 'Verify data' }).click();
   const modal = page.getByRole('dialog', { name: 'Data integrity verification' });
   await expect(modal.getByLabel('Record ID', { exact: true })).toHaveValue(String(id));
   await expect(modal.getByTestId('record-evidence')).toBeVisible();
+  await inModal(modal);
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     modal.getByRole('button', { name: 'Download proof' }).click(),
@@ -178,7 +185,12 @@ test.describe
       const session = await api(page);
       const { customerId, id } = await signedRecord(page, session, false);
       const file = info.outputPath('receipt-no-chain.json');
-      const receipt = await downloadReceipt(page, customerId, id, file);
+      // Such a record is never anchored: the window says so, never "not in a block yet".
+      const receipt = await downloadReceipt(page, customerId, id, file, async (modal) => {
+        await expect(modal.getByTestId('integrity-root')).toContainText('not anchored on a blockchain');
+        await expect(modal.getByTestId('integrity-not-enabled')).toBeVisible();
+        await expect(modal.getByText('not in a block yet')).toHaveCount(0);
+      });
       expect(receipt.format).toBe('uvtrace-proof-receipt/2');
       await logout(page, name);
 

@@ -7,17 +7,14 @@
  *
  * Keys: `<DATA_DIR or ./data>/device-keys/<serial>.pem`, written by the seed; the file name is the serial.
  *
- * progressive_id: devices number their records themselves and the server refuses nothing for a gap,
- * but a repeated number is answered with the stored record instead of a new one. There is no public
- * call telling a device's highest number, so each device continues from
- * max(last number this simulator sent + 1, current Unix time in seconds). The simulator's own numbers
- * are kept in `<DATA_DIR>/simulator-state.json` (so several records a second per device stay unique
- * across runs); without that file the time-based start is still above every seeded number (those are
- * small) and increases with time. (A number the server already holds would be answered with the
- * stored record, never a second row.)
+ * A device goes on from where it is: before sending, the simulator asks the server (signed in as
+ * `--email`, by default the demo SUPER_ADMIN) for each device's last stored progressive id and for the
+ * lots that have a certificate in force, and its records continue that sequence and use those lots
+ * (`--uncertified-lots` uses made-up lot codes instead, which raise the lot alert). So a demo shows no
+ * missing records and no uncertified lots that the simulator made up. Each record carries the device's
+ * own time (`cycle_ts`).
  */
 import type { KeyObject } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
@@ -41,8 +38,9 @@ export function productOf(serial: string): 'plug' | 'bath' {
   return serial.startsWith('SB') ? 'bath' : 'plug';
 }
 
-export function initialState(random: () => number): DeviceState {
-  return { progressive: 0, lampLife: 6000 + random() * 3000, batch: 1, usedInBatch: 0 };
+/** A device's state before its first simulated record: it goes on after `lastProgressive`. */
+export function initialState(random: () => number, lastProgressive = 0): DeviceState {
+  return { progressive: lastProgressive, lampLife: 6000 + random() * 3000, batch: 1, usedInBatch: 0 };
 }
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
@@ -56,7 +54,9 @@ export function nextRecord(
   serial: string,
   state: DeviceState,
   random: () => number,
-  nowSeconds: number,
+  now: Date,
+  /** Lot codes with a certificate in force; none: the simulator's own codes (uncertified). */
+  certifiedLots: readonly string[] = [],
 ): { record: SterilizationClaim; state: DeviceState } {
   const plug = productOf(serial) === 'plug';
   const roll = random();
@@ -72,7 +72,11 @@ export function nextRecord(
     usedInBatch = 0;
   }
   usedInBatch += 1;
-  const progressive = Math.max(state.progressive + 1, nowSeconds);
+  const progressive = state.progressive + 1;
+  const lot =
+    certifiedLots.length > 0
+      ? (certifiedLots[(batch - 1) % certifiedLots.length] as string)
+      : `SIM-${serial}-${String(Math.ceil(batch / 20)).padStart(3, '0')}`;
   const record: SterilizationClaim = {
     progressive_id: progressive,
     supplied_energy: round(status === 2 ? energy * 0.4 : energy, 2),
@@ -82,10 +86,11 @@ export function nextRecord(
     status_code: status,
     latitude: round(45.4642 + (random() - 0.5) * 0.02, 6),
     longitude: round(9.19 + (random() - 0.5) * 0.02, 6),
-    consumables_lot: `SIM-${serial}-${String(Math.ceil(batch / 20)).padStart(3, '0')}`,
+    consumables_lot: lot,
     lot_progressive_id: ((batch - 1) % 20) + 1,
     batch_quantity: BATCH_QUANTITY,
     notes: status === 0 ? null : 'Simulated device: cycle interrupted',
+    cycle_ts: now.toISOString(),
   };
   return { record, state: { progressive, lampLife, batch, usedInBatch } };
 }
@@ -108,7 +113,19 @@ interface Options {
   dataDir: string;
   devices: string[] | null;
   concurrency: number;
+  email: string;
+  password: string;
+  uncertifiedLots: boolean;
 }
+
+const USAGE = `usage: npm run simulate-devices -- [--rate 2] [--count 100] [--url http://localhost:3000]
+    [--devices S1,S2] [--concurrency 4] [--email super@example.com] [--password …] [--uncertified-lots]
+
+  Device keys are read from $DATA_DIR/device-keys (DATA_DIR: ${process.env.DATA_DIR || 'not set, so ./data'}),
+  where the seed writes them: run it against the same DATA_DIR as the server.
+  --email/--password: a staff account the simulator reads each device's last progressive id and the
+  certified lots with (default: the demo SUPER_ADMIN; env SIMULATOR_EMAIL, SIMULATOR_PASSWORD).
+  --uncertified-lots: use made-up lot codes without certificates (they raise the lot alert).`;
 
 function parseOptions(): Options {
   const { values } = parseArgs({
@@ -118,13 +135,14 @@ function parseOptions(): Options {
       url: { type: 'string', default: 'http://localhost:3000' },
       devices: { type: 'string' },
       concurrency: { type: 'string', default: '4' },
+      email: { type: 'string', default: process.env.SIMULATOR_EMAIL ?? 'super@example.com' },
+      password: { type: 'string', default: process.env.SIMULATOR_PASSWORD ?? 'demo-password' },
+      'uncertified-lots': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
-    console.log(
-      'usage: npm run simulate-devices -- [--rate 2] [--count 100] [--url http://localhost:3000] [--devices S1,S2] [--concurrency 4]',
-    );
+    console.log(USAGE);
     process.exit(0);
   }
   const positive = (name: string, raw: string) => {
@@ -142,7 +160,52 @@ function parseOptions(): Options {
     dataDir: path.resolve(process.env.DATA_DIR || 'data'),
     devices: values.devices ? values.devices.split(',').map((serial) => serial.trim()) : null,
     concurrency: Math.floor(positive('concurrency', values.concurrency)),
+    email: values.email,
+    password: values.password,
+    uncertifiedLots: values['uncertified-lots'],
   };
+}
+
+/** What the server knows that a device continues from: its last progressive id, and the certified lots. */
+export async function serverState(options: Pick<Options, 'url' | 'email' | 'password'>, serials: string[]) {
+  const api = `${options.url}/api/v1`;
+  const form = new FormData();
+  form.append('email', options.email);
+  form.append('password', options.password);
+  const login = await fetch(`${api}/auth/login`, { method: 'POST', body: form });
+  const session = (await login.json().catch(() => ({}))) as { data?: { token?: string } };
+  const token = session.data?.token;
+  if (!login.ok || !token) {
+    console.error(
+      `cannot sign in as ${options.email} to read the devices' state (${login.status}): see --help`,
+    );
+    process.exit(1);
+  }
+  const get = async <T>(url: string): Promise<T> => {
+    const response = await fetch(`${api}${url}`, { headers: { authorization: `Bearer ${token}` } });
+    if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+    return ((await response.json()) as { data: T }).data;
+  };
+  const last = new Map<string, number>();
+  for (const serial of serials) {
+    const found = await get<{ data: { id: number; customer_id: number; device_serial: string }[] }>(
+      `/devices?q=${encodeURIComponent(serial)}`,
+    );
+    const device = found.data.find((d) => d.device_serial === serial);
+    if (!device) continue;
+    const records = await get<{ data: { progressive_id: number }[] }>(
+      `/sterilizations?customerId=${device.customer_id}&deviceId=${device.id}&sortBy=received_ts&sortDir=desc`,
+    );
+    last.set(serial, Math.max(0, ...records.data.map((record) => record.progressive_id)));
+  }
+  const today = new Date().toISOString().slice(0, 10);
+  const certificates = await get<{ data: { lot_number: string; expiration_date: string }[] }>(
+    '/certificates?page=1&sortBy=expiration_date&sortDir=desc',
+  );
+  const lots = [
+    ...new Set(certificates.data.filter((c) => c.expiration_date >= today).map((c) => c.lot_number)),
+  ];
+  return { last, lots };
 }
 
 async function main(): Promise<void> {
@@ -154,11 +217,11 @@ async function main(): Promise<void> {
     console.error(`no device keys in ${keysDir}: run "npm run seed" (or start the server once) first`);
     process.exit(1);
   }
-  const stateFile = path.join(options.dataDir, 'simulator-state.json');
-  const states: Record<string, DeviceState> = JSON.parse(await readFile(stateFile, 'utf8').catch(() => '{}'));
-  const saveState = () => writeFile(stateFile, `${JSON.stringify(states, null, 2)}\n`);
+  const known = await serverState(options, serials);
+  const lots = options.uncertifiedLots ? [] : known.lots;
+  const states: Record<string, DeviceState> = {};
   const refused = new Set<string>();
-  const tally = { accepted: 0, skipped: 0, failed: 0 };
+  const tally = { accepted: 0, failed: 0 };
   const endpoint = `${options.url}/api/v1/ingest/sterilizations`;
   console.log(
     `simulating ${serials.length} devices → ${endpoint}: ${options.count} records at ${options.rate}/s (keys: ${keysDir})`,
@@ -175,8 +238,8 @@ async function main(): Promise<void> {
       const live = serials.filter((serial) => !refused.has(serial));
       if (live.length === 0) return;
       const serial = live[deviceTurn++ % live.length] as string;
-      const state = states[serial] ?? initialState(Math.random);
-      const built = nextRecord(serial, state, Math.random, Math.floor(Date.now() / 1000));
+      const state = states[serial] ?? initialState(Math.random, known.last.get(serial) ?? 0);
+      const built = nextRecord(serial, state, Math.random, new Date(), lots);
       states[serial] = built.state;
       const token = await signRecords(serial, [built.record], keys.get(serial) as CryptoKey);
       const label = `[${index + 1}/${options.count}] ${serial} #${built.record.progressive_id}`;
@@ -190,15 +253,10 @@ async function main(): Promise<void> {
         if (response.ok) {
           tally.accepted += 1;
           console.log(`${label} status ${built.record.status_code} accepted`);
-        } else if (response.status === 403) {
-          // A disabled device (the demo's disabled clinic): the server rightly refuses it; leave it out.
-          tally.skipped += 1;
-          refused.add(serial);
-          console.log(`${label} refused: ${body.message ?? response.status}; device left out`);
         } else {
           tally.failed += 1;
           console.log(`${label} refused: ${response.status} ${body.message ?? ''}`);
-          // The server does not know this device or key (another database was seeded): stop using it.
+          // A disabled device, or one the server does not know (another database was seeded): stop using it.
           if (response.status === 401) refused.add(serial);
         }
       } catch (error) {
@@ -207,14 +265,10 @@ async function main(): Promise<void> {
       }
     }
   }
-  try {
-    await Promise.all(Array.from({ length: options.concurrency }, worker));
-  } finally {
-    await saveState();
-  }
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `done in ${seconds.toFixed(1)} s: ${tally.accepted} accepted, ${tally.skipped} skipped, ${tally.failed} failed` +
+    `done in ${seconds.toFixed(1)} s: ${tally.accepted} accepted, ${tally.failed} failed` +
       (refused.size > 0 ? ` (devices left out: ${[...refused].join(', ')})` : ''),
   );
   if (tally.failed > 0) process.exitCode = 1;

@@ -144,7 +144,7 @@ function VerificationBody({ record }: { record: Sterilization }) {
   const stored = useMemo(() => initialForm(record), [record]);
   const edited = useMemo(() => formRecord(debounced, record), [debounced, record]);
   const chainInfo = useChainInfo();
-  const anchorTx = useAnchorTransaction(chainInfo.data?.rpc_url, txHash, txHash !== null);
+  const anchorTx = useAnchorTransaction(chainInfo.data?.rpc_urls, txHash, txHash !== null);
   const server = useServerHashes(
     calculating ? null : edited,
     hashingVersionOf(data),
@@ -273,7 +273,13 @@ function VerificationBody({ record }: { record: Sterilization }) {
         <Field labelId="integrity.block_control_string" testId="integrity-root">
           <Box sx={mono}>
             {!data
-              ? intl.formatMessage({ id: 'integrity.not_in_block' })
+              ? // Never "not yet" for a customer without blockchain: its records are never anchored.
+                intl.formatMessage({
+                  id:
+                    record.blockchain_enabled === false
+                      ? 'integrity.no_block_disabled'
+                      : 'integrity.not_in_block',
+                })
               : calculating
                 ? calculatingText
                 : (hashes.root ?? '—')}

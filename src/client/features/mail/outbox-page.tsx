@@ -10,7 +10,7 @@ import { MAIL_STATES, type OutboxSearch } from './search';
 
 const STATE_COLORS = { pending: 'default', sent: 'success', failed: 'error' } as const;
 
-function outboxColumns(intl: IntlShape): DataColumn<Mail>[] {
+function outboxColumns(intl: IntlShape, sendingEnabled: boolean | undefined): DataColumn<Mail>[] {
   return [
     {
       id: 'created_at',
@@ -44,7 +44,13 @@ function outboxColumns(intl: IntlShape): DataColumn<Mail>[] {
           <Chip
             size="small"
             color={STATE_COLORS[row.state]}
-            label={intl.formatMessage({ id: `mail.state.${row.state}` })}
+            // Without a mail server a waiting mail is never sent: said so, not "waiting".
+            label={intl.formatMessage({
+              id:
+                row.state === 'pending' && sendingEnabled === false
+                  ? 'mail.state.not_sending'
+                  : `mail.state.${row.state}`,
+            })}
           />
           {row.sent_at && (
             <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
@@ -75,8 +81,8 @@ export function OutboxPage({
 }) {
   const intl = useIntl();
   const outbox = useOutbox(search);
-  const columns = useMemo(() => outboxColumns(intl), [intl]);
   const sendingEnabled = outbox.data?.sending_enabled;
+  const columns = useMemo(() => outboxColumns(intl, sendingEnabled), [intl, sendingEnabled]);
 
   return (
     <ListPage titleId="mail.list.title">

@@ -50,12 +50,16 @@ export const customerDeviceQueryOptions = (customerId: number, deviceId: number)
 export const useCustomerDevice = (customerId: number, deviceId: number) =>
   useQuery(customerDeviceQueryOptions(customerId, deviceId));
 
-/** Everything that lists or counts devices. */
-function invalidateDevices(queryClient: ReturnType<typeof useQueryClient>) {
+/** Everything that lists or counts devices (but the queries `keep` names). */
+function invalidateDevices(
+  queryClient: ReturnType<typeof useQueryClient>,
+  keep: (key: readonly unknown[]) => boolean = () => false,
+) {
+  const predicate = (query: { queryKey: readonly unknown[] }) => !keep(query.queryKey);
   return Promise.all([
-    queryClient.invalidateQueries({ queryKey: ['devices'] }),
-    queryClient.invalidateQueries({ queryKey: ['customers'] }),
-    queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
+    queryClient.invalidateQueries({ queryKey: ['devices'], predicate }),
+    queryClient.invalidateQueries({ queryKey: ['customers'], predicate }),
+    queryClient.invalidateQueries({ queryKey: ['dashboard'], predicate }),
   ]);
 }
 
@@ -109,7 +113,17 @@ export function useAssignDevice(deviceId: number) {
       unwrap(
         api.POST('/device/{deviceId}/assign-to/{customerId}', { params: { path: { deviceId, customerId } } }),
       ),
-    onSuccess: () => invalidateDevices(queryClient),
+    // The device's page under its former customer is gone (404 there now): not refetched, so the page
+    // that moves to the new address shows no error after the success.
+    onSuccess: (moved) =>
+      invalidateDevices(
+        queryClient,
+        (key) =>
+          key[0] === 'customers' &&
+          key[1] !== moved.customer_id &&
+          key[2] === 'devices' &&
+          key[3] === deviceId,
+      ),
   });
 }
 
