@@ -86,10 +86,11 @@ export function loggableUrl(url: string): string {
 const EMBEDDED_MAINTENANCE_MS = 10_000;
 
 export async function buildApp(config: AppConfig, deps: AppDependencies): Promise<FastifyInstance> {
-  const publicRpc = config.chain.publicRpcUrl;
   const applySecurityHeaders = securityHeaders({
     https: config.https,
-    extraConnectSources: publicRpc && /^https?:\/\//.test(publicRpc) ? [new URL(publicRpc).origin] : [],
+    extraConnectSources: config.chain.publicRpcUrls
+      .filter((url) => /^https?:\/\//.test(url))
+      .map((url) => new URL(url).origin),
   });
   const app = Fastify({
     logger:
@@ -160,7 +161,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     log: app.log,
   });
   const modules: ApiModule[] = [
-    healthModule({ db }),
+    healthModule({ db, chain }),
     authModule({
       db,
       sessions,

@@ -38,3 +38,29 @@ describe('a cluster worker on the primary devnet', () => {
     expect(loadConfig({ UVTRACE_CLUSTER_DEVNET: 'true' }).chain.clusterDevnet).toBe(false);
   });
 });
+
+describe('several chain nodes', () => {
+  const key = { ANCHOR_PRIVATE_KEY: `0x${'a'.repeat(64)}`, ANCHOR_CONTRACT_ADDRESS: `0x${'b'.repeat(40)}` };
+
+  it('takes CHAIN_RPC_URL and CHAIN_PUBLIC_RPC_URL as comma-separated lists, in order', () => {
+    const chain = loadConfig({
+      ...key,
+      CHAIN_RPC_URL: 'https://one.example/rpc, http://10.0.0.2:8545/ ,',
+      CHAIN_PUBLIC_RPC_URL: 'https://public-a.example/rpc,https://public-b.example/rpc',
+      CHAIN_RPC_TIMEOUT_SECONDS: '4',
+    }).chain;
+    expect(chain.rpcUrls).toEqual(['https://one.example/rpc', 'http://10.0.0.2:8545/']);
+    expect(chain.rpcUrl).toBe('https://one.example/rpc');
+    expect(chain.publicRpcUrls).toEqual(['https://public-a.example/rpc', 'https://public-b.example/rpc']);
+    expect(chain.publicRpcUrl).toBe('https://public-a.example/rpc');
+    expect(chain.rpcTimeoutSeconds).toBe(4);
+    expect(loadConfig({}).chain).toMatchObject({ rpcUrls: [], publicRpcUrls: [], rpcTimeoutSeconds: 10 });
+  });
+
+  it('refuses a node that is not an http(s) URL, and a time-out under a second', () => {
+    expect(() => loadConfig({ ...key, CHAIN_RPC_URL: 'https://one.example, ws://two.example' })).toThrow(
+      /CHAIN_RPC_URL/,
+    );
+    expect(() => loadConfig({ CHAIN_RPC_TIMEOUT_SECONDS: '0' })).toThrow(/CHAIN_RPC_TIMEOUT_SECONDS/);
+  });
+});

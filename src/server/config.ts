@@ -113,10 +113,15 @@ export type ChainNetwork = (typeof CHAIN_NETWORKS)[number];
 
 export interface ChainConfig {
   /**
-   * JSON-RPC URL of an Ethereum node the server sends anchors through (CHAIN_RPC_URL). When absent the
-   * server runs an embedded devnet (Hardhat EDR, in-process, chain id 31337) and deploys the contract on it.
+   * JSON-RPC URL of an Ethereum node the server sends anchors through (CHAIN_RPC_URL: the first of its
+   * comma-separated URLs). When absent the server runs an embedded devnet (Hardhat EDR, in-process, chain
+   * id 31337) and deploys the contract on it.
    */
   rpcUrl: string | undefined;
+  /** Every node of CHAIN_RPC_URL, in order: each call goes to the first that answers (fail-over). */
+  rpcUrls: string[];
+  /** How long one call waits for a node before trying the next (CHAIN_RPC_TIMEOUT_SECONDS, default 10). */
+  rpcTimeoutSeconds: number;
   /** Hex private key of the account that owns the contract and pays for anchors (ANCHOR_PRIVATE_KEY); required with CHAIN_RPC_URL. */
   privateKey: string | undefined;
   /** Network name shown with each block and used to pick the block explorer (CHAIN_NETWORK: mainnet | sepolia | rinkeby | devnet; default devnet). */
@@ -130,6 +135,8 @@ export interface ChainConfig {
    * Default: the server's read-only endpoint /chain-rpc (which forwards to the devnet or to CHAIN_RPC_URL).
    */
   publicRpcUrl: string | undefined;
+  /** Every URL of CHAIN_PUBLIC_RPC_URL (comma-separated), in order: the browser tries the next when one fails. */
+  publicRpcUrls: string[];
   /** Records per blockchain data block (ANCHOR_BATCH_SIZE, default 64); a backlog is taken 16 times as large. */
   batchSize: number;
   /** A block is made once its oldest waiting record has waited this long, even if not full (ANCHOR_INTERVAL_SECONDS, default 10). */
@@ -219,12 +226,25 @@ function loadAlertConfig(env: Env): AlertConfig {
   };
 }
 
+/** A comma-separated list of URLs, blanks dropped. */
+function urlList(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '');
+}
+
 function loadChainConfig(env: Env): ChainConfig {
   const network = (env.CHAIN_NETWORK || 'devnet') as ChainNetwork;
   if (!CHAIN_NETWORKS.includes(network)) {
     throw new Error(`CHAIN_NETWORK must be one of ${CHAIN_NETWORKS.join(', ')}, got "${network}"`);
   }
-  const rpcUrl = env.CHAIN_RPC_URL || undefined;
+  const rpcUrls = urlList(env.CHAIN_RPC_URL);
+  for (const url of rpcUrls) {
+    if (!/^https?:\/\/[^\s]+$/.test(url)) throw new Error(`CHAIN_RPC_URL must be http(s) URLs, got "${url}"`);
+  }
+  const rpcUrl = rpcUrls[0];
+  const publicRpcUrls = urlList(env.CHAIN_PUBLIC_RPC_URL);
   const privateKey = env.ANCHOR_PRIVATE_KEY || undefined;
   const contractAddress = env.ANCHOR_CONTRACT_ADDRESS || undefined;
   if (!rpcUrl && network !== 'devnet') throw new Error(`CHAIN_NETWORK=${network} needs CHAIN_RPC_URL`);
@@ -239,13 +259,18 @@ function loadChainConfig(env: Env): ChainConfig {
   }
   const batchSize = integer(env, 'ANCHOR_BATCH_SIZE', 64);
   if (batchSize < 1) throw new Error('ANCHOR_BATCH_SIZE must be at least 1');
+  const rpcTimeoutSeconds = integer(env, 'CHAIN_RPC_TIMEOUT_SECONDS', 10);
+  if (rpcTimeoutSeconds < 1) throw new Error('CHAIN_RPC_TIMEOUT_SECONDS must be at least 1');
   return {
     rpcUrl,
+    rpcUrls,
+    rpcTimeoutSeconds,
     privateKey,
     network,
     contractAddress,
     confirmations: Math.max(1, integer(env, 'CHAIN_CONFIRMATIONS', 1)),
-    publicRpcUrl: env.CHAIN_PUBLIC_RPC_URL || undefined,
+    publicRpcUrl: publicRpcUrls[0],
+    publicRpcUrls,
     batchSize,
     intervalSeconds: integer(env, 'ANCHOR_INTERVAL_SECONDS', 10),
     anchorEnabled: flag(env, 'ANCHOR_ENABLED', true),

@@ -11,6 +11,7 @@ import {
   defineChain,
   type EIP1193RequestFn,
   encodeFunctionData,
+  fallback,
   getContractAddress,
   type Hex,
   http,
@@ -25,6 +26,7 @@ import { setKeccak256 } from '#shared/integrity/index.ts';
 import type { ChainConfig, ChainNetwork } from '../config.ts';
 import { ANCHOR_BYTECODE, ANCHOR_FUNCTIONS, ANCHORED_EVENT } from './artifact.ts';
 import { startDevnet } from './devnet.ts';
+import { createReachabilityTracker, isUnreachable, type ReachabilityTracker } from './reachability.ts';
 
 // The server hashes with EDR's native keccak256 (same function, several times faster than viem's).
 setKeccak256((data) => nativeKeccak256(data));
@@ -44,6 +46,10 @@ export interface Chain {
   account: Address;
   /** True for the embedded devnet (in this process, or the cluster primary's), which starts empty on every start. */
   embedded: boolean;
+  /** The in-process devnet: never unreachable. */
+  inProcess: boolean;
+  /** Whether the node answered the last call (every call reports to it). */
+  reachability: ReachabilityTracker;
   client: PublicClient;
   /** Raw JSON-RPC request to the node (the read-only endpoint filters what the browser may call). */
   request: EIP1193RequestFn;
@@ -70,14 +76,39 @@ function viemChain(chainId: number, network: string, rpcUrl: string): ViemChain 
   });
 }
 
+/**
+ * The configured nodes as one request function: each call goes to the first node that answers, each node
+ * given rpcTimeoutSeconds (viem's fallback over one http transport per URL); a call no node answered is
+ * tried once more through the list. Every outcome is reported to `reachability`.
+ */
+function nodesRequest(config: ChainConfig, reachability: ReachabilityTracker): EIP1193RequestFn {
+  const timeout = config.rpcTimeoutSeconds * 1000;
+  const transport = fallback(
+    config.rpcUrls.map((url) => http(url, { timeout, retryCount: 0 })),
+    { retryCount: 1, retryDelay: 200 },
+  )({ timeout });
+  const request = transport.request as EIP1193RequestFn;
+  return (async (args: Parameters<EIP1193RequestFn>[0]) => {
+    try {
+      const result = await request(args as never);
+      reachability.answered();
+      return result;
+    } catch (error) {
+      if (isUnreachable(error)) reachability.failed(error);
+      else reachability.answered();
+      throw error;
+    }
+  }) as EIP1193RequestFn;
+}
+
 export async function connectChain(config: ChainConfig): Promise<Chain> {
   let request: EIP1193RequestFn;
   let privateKey: Hex;
   let contractAddress: Address | undefined;
   const embedded = !config.rpcUrl || config.clusterDevnet;
+  const reachability = createReachabilityTracker();
   if (config.rpcUrl) {
-    const transport = http(config.rpcUrl, { retryCount: 2, timeout: 15_000 })({});
-    request = transport.request as EIP1193RequestFn;
+    request = nodesRequest(config, reachability);
     privateKey = config.privateKey as Hex;
     contractAddress = config.contractAddress as Address;
   } else {
@@ -88,7 +119,12 @@ export async function connectChain(config: ChainConfig): Promise<Chain> {
   const account = privateKeyToAccount(privateKey);
   const chainId = Number(await request({ method: 'eth_chainId' }));
   const chain = viemChain(chainId, config.network, config.rpcUrl ?? 'http://localhost/chain-rpc');
-  const client = createPublicClient({ chain, transport: custom({ request }), pollingInterval: 500 });
+  // Retries are the node transport's (and the worker's next pass): none here on top of them.
+  const client = createPublicClient({
+    chain,
+    transport: custom({ request }, { retryCount: 0 }),
+    pollingInterval: 500,
+  });
 
   if (!contractAddress) {
     // Deployed by the dev account's first transaction: the address is the same on every start.
@@ -118,6 +154,8 @@ export async function connectChain(config: ChainConfig): Promise<Chain> {
     contractAddress: address,
     account: account.address,
     embedded,
+    inProcess: !config.rpcUrl,
+    reachability,
     client,
     request,
     async prepareAnchor(blockId, root) {

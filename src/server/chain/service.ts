@@ -6,6 +6,12 @@ import type { AppConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { type AnchorWorker, createAnchorWorker, resetEphemeralBlocks } from './anchor-worker.ts';
 import { type Chain, connectChain } from './chain.ts';
+import type { ChainReachability } from './reachability.ts';
+
+/** How long a call's outcome stands for the node's reachability before health probes again. */
+const FRESH_MS = 5_000;
+/** The longest health waits for a probe when nothing is known yet. */
+const PROBE_WAIT_MS = 2_000;
 
 type Log = { info(msg: string): void; warn(msg: string): void; error(msg: string): void };
 
@@ -13,6 +19,11 @@ export interface ChainService {
   config: AppConfig['chain'];
   /** The connected chain (connects and, for a fresh devnet, re-queues earlier devnet blocks on first call). */
   chain(): Promise<Chain>;
+  /**
+   * Whether a node of the chain answers, for the health endpoint: what the last call to the node saw
+   * when it is recent, else a probe (at most PROBE_WAIT_MS waited for; a staler answer is given meanwhile).
+   */
+  reachability(): Promise<ChainReachability>;
   /** Starts the anchor worker (ANCHOR_ENABLED). */
   startWorker(): Promise<void>;
   stop(): Promise<void>;
@@ -29,28 +40,63 @@ export function createChainService(opts: {
 }): ChainService {
   const { db, config, log } = opts;
   let connecting: Promise<Chain> | undefined;
+  let connected: Chain | undefined = opts.chain;
+  let probing: Promise<ChainReachability> | undefined;
   let worker: AnchorWorker | undefined;
   const chain = () => {
     connecting ??= (async () => {
       if (opts.chain) return opts.chain;
-      const connected = await connectChain(config);
+      const fresh = await connectChain(config);
       // A cluster's workers share the primary's devnet, and the primary re-queued the earlier blocks
       // once before they started (a worker doing it would re-queue blocks the leader just anchored).
-      const reset = config.clusterDevnet ? 0 : await resetEphemeralBlocks(db, connected);
+      const reset = config.clusterDevnet ? 0 : await resetEphemeralBlocks(db, fresh);
       if (reset > 0) log.warn(`anchor: new devnet, ${reset} earlier devnet blocks will be anchored again`);
-      log.info(
-        `chain: ${connected.network} (id ${connected.chainId}), contract ${connected.contractAddress}`,
-      );
-      return connected;
+      log.info(`chain: ${fresh.network} (id ${fresh.chainId}), contract ${fresh.contractAddress}`);
+      return fresh;
     })();
-    connecting.catch(() => {
-      connecting = undefined;
-    });
+    connecting.then(
+      (ready) => {
+        connected = ready;
+      },
+      () => {
+        connecting = undefined;
+      },
+    );
     return connecting;
+  };
+  /** A probe's outcome while no chain is connected (the node away since start): the tracker's otherwise. */
+  let unconnected: { state: ChainReachability; at: number } | undefined;
+  const lastSeen = () => connected?.reachability.last() ?? unconnected;
+  const probe = () => {
+    probing ??= (async (): Promise<ChainReachability> => {
+      try {
+        await (await chain()).blockNumber();
+        return 'ok';
+      } catch {
+        unconnected = { state: 'unreachable', at: Date.now() };
+        return 'unreachable';
+      }
+    })().finally(() => {
+      probing = undefined;
+    });
+    return probing;
   };
   return {
     config,
     chain,
+    async reachability() {
+      // The devnet in this process is always there; a node, the cluster primary's devnet included, may not be.
+      if (connected ? connected.inProcess : !config.rpcUrl) return 'ok';
+      const last = lastSeen();
+      if (last && Date.now() - last.at < FRESH_MS) return last.state;
+      const probed = probe();
+      if (last) return last.state;
+      const waited = await Promise.race([
+        probed,
+        new Promise<null>((resolve) => setTimeout(resolve, PROBE_WAIT_MS, null).unref()),
+      ]);
+      return waited ?? 'unreachable';
+    },
     async startWorker() {
       worker ??= createAnchorWorker({
         db,

@@ -11,7 +11,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Report whether the server and its database answer. */
+    /** Report whether the server and its database answer, and whether the chain's node does. */
     get: operations['getHealth'];
     put?: never;
     post?: never;
@@ -1389,6 +1389,11 @@ export interface components {
       updated_at: string | null;
       /** Format: date-time */
       deleted_at: string | null;
+      /**
+       * @description Whether a node of the chain (CHAIN_RPC_URL) answers. `unreachable`: no node answered the server's last call (refused, timed out); everything but anchoring works as usual, new blocks wait and are sent once a node answers again. The in-process devnet is always `ok`.
+       * @enum {string}
+       */
+      chain: 'ok' | 'unreachable';
       devices_count: number;
       users_count: number;
       /** @description Ok sterilizations (status_code 0), within filterFrom/filterTo when given. */
@@ -1641,7 +1646,7 @@ export interface components {
       network: 'mainnet' | 'sepolia' | 'rinkeby' | 'devnet';
       chain_id: number;
       contract_address: string;
-      /** @description JSON-RPC URL the browser reads the chain from (CHAIN_PUBLIC_RPC_URL, or this server's /chain-rpc). */
+      /** @description JSON-RPC URL the browser reads the chain from: the first of CHAIN_PUBLIC_RPC_URL, or this server's /chain-rpc (a path, relative to this API). */
       rpc_url: string;
       /** @description Block explorer URL prefix for a transaction hash; null on the devnet. */
       explorer_tx_url: string | null;
@@ -1683,6 +1688,8 @@ export interface components {
       | 'certificate_expired'
       | 'block_not_mined'
       | 'record_gap'
+      /** @description Every URL of CHAIN_PUBLIC_RPC_URL in order (`rpc_url` first), or just /chain-rpc: a verifier asks the next when one does not answer. */
+      rpc_urls: string[];
       | 'lot_uncertified'
       | 'device_clock_ahead'
       | 'integrity_mismatch';
@@ -2764,7 +2771,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The server and its database are up. */
+      /** @description The server and its database are up; `chain` says whether a chain node answers. */
       200: {
         headers: {
           [name: string]: unknown;

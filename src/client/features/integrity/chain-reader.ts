@@ -1,10 +1,11 @@
 /**
  * Reads an anchoring transaction straight from the chain, in the browser, over the public JSON-RPC
- * URL (GET /chain → rpc_url), and decodes it with the contract's ABI. Loaded on demand: viem's client
+ * URLs (GET /chain → rpc_urls, asked in order, the next when one does not answer), and decodes it with
+ * the contract's ABI. Loaded on demand: viem's client
  * code stays out of the list's chunk. Only the ABI of the artifact is imported (not the bytecode).
  */
 // The bare client and single actions (not createPublicClient, whose decorator bundles every action).
-import { type Abi, createClient, decodeFunctionData, type Hex, http } from 'viem';
+import { type Abi, createClient, decodeFunctionData, fallback, type Hex, http } from 'viem';
 import { getTransaction, getTransactionReceipt } from 'viem/actions';
 import { API_BASE_URL } from '#client/lib/api-client.ts';
 import { abi } from '#shared/anchor-contract/Anchor.json';
@@ -37,11 +38,17 @@ function decode(input: Hex): Pick<AnchorTransaction, 'functionName' | 'params'> 
   }
 }
 
-export async function readAnchorTransaction(rpcUrl: string, hash: Hex): Promise<AnchorTransaction> {
-  // GET /chain's rpc_url may be a path on the API's server (`/chain-rpc`): resolved against the API.
+export async function readAnchorTransaction(
+  rpcUrls: readonly string[],
+  hash: Hex,
+): Promise<AnchorTransaction> {
+  // GET /chain's rpc_urls may be a path on the API's server (`/chain-rpc`): resolved against the API.
   const chainInfoUrl = new URL(`${API_BASE_URL}/chain`, window.location.href);
   const client = createClient({
-    transport: http(resolveRpcUrl(rpcUrl, chainInfoUrl), { retryCount: 1, timeout: 15_000 }),
+    transport: fallback(
+      rpcUrls.map((rpcUrl) => http(resolveRpcUrl(rpcUrl, chainInfoUrl), { timeout: 15_000 })),
+      { retryCount: 1 },
+    ),
   });
   const [transaction, receipt] = await Promise.all([
     getTransaction(client, { hash }),

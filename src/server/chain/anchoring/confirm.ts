@@ -11,6 +11,7 @@ import type { Db } from '#server/db/client.ts';
 import { describeError } from '#server/db/error-causes.ts';
 import { publishEvent } from '#server/events/publish.ts';
 import type { Chain } from '../chain.ts';
+import { isUnreachable } from '../reachability.ts';
 import type { AnchoringContext } from './context.ts';
 import { adoptExisting, type BlockRow, signAndSend } from './send.ts';
 
@@ -61,6 +62,8 @@ export async function followSent(context: AnchoringContext): Promise<void> {
     try {
       await followOne(context, block);
     } catch (error) {
+      // No node answers: the others would wait as long each; the next pass tries again.
+      if (isUnreachable(error)) return;
       log.warn(`anchor: following block ${block.id} failed, will retry: ${describeError(error)}`);
     }
   }

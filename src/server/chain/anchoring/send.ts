@@ -8,6 +8,7 @@
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import { describeError } from '#server/db/error-causes.ts';
+import { isUnreachable } from '../reachability.ts';
 import type { AnchoringContext } from './context.ts';
 
 /** A block row as sending and confirming read it. */
@@ -39,6 +40,12 @@ export async function signAndSend(context: AnchoringContext, block: BlockRow): P
   } catch (error) {
     // E.g. a nonce taken by another process: the stored hash stays unknown and is re-sent later.
     log.warn(`anchor: broadcasting block ${block.id} failed: ${describeError(error)}`);
+    // No node took it: re-sent as soon as a node answers and does not know it (not resendAfterMs later).
+    if (isUnreachable(error)) {
+      await db.execute(sql`update blockchain_data_blocks set sent_at = null
+        where id = ${block.id} and status = 'SENT' and transaction_hash = ${prepared.hash}`);
+      throw error;
+    }
   }
 }
 
@@ -75,6 +82,7 @@ export async function sendPending(context: AnchoringContext, halting: () => bool
     try {
       if (!(await adoptExisting(context, block))) await signAndSend(context, block);
     } catch (error) {
+      if (isUnreachable(error)) return;
       log.warn(`anchor: sending block ${block.id} failed, will retry: ${describeError(error)}`);
     }
   }

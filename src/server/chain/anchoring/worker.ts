@@ -6,6 +6,7 @@
 
 import { describeError } from '#server/db/error-causes.ts';
 import { createSlicer } from '#shared/integrity/index.ts';
+import { isUnreachable } from '../reachability.ts';
 import { buildBlock } from './build.ts';
 import { collectBlockContents } from './collect.ts';
 import { followSent } from './confirm.ts';
@@ -64,11 +65,36 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
     return blockId;
   }
 
+  /** Whether a chain node answers now; the first failure and the return are logged once each. */
+  let chainAway = false;
+  async function chainAnswers(): Promise<boolean> {
+    try {
+      await context.chain.blockNumber();
+    } catch (error) {
+      if (!isUnreachable(error)) throw error;
+      if (!chainAway)
+        log.warn(`anchor: no chain node answers, blocks wait to be sent: ${describeError(error)}`);
+      chainAway = true;
+      return false;
+    }
+    if (chainAway) log.info('anchor: a chain node answers again, anchoring resumes');
+    chainAway = false;
+    return true;
+  }
+  /** The chain steps of a pass, skipped while no node answers (a step that finds it away ends early). */
+  const whileChainAnswers = async (step: () => Promise<void>) => {
+    if (!chainAway) await step();
+    if (context.chain.reachability.last()?.state === 'unreachable') chainAway = true;
+  };
+
   async function tick(): Promise<void> {
     await releaseAbandoned(context);
-    await followSent(context);
+    // Blocks are formed while no node answers (records wait in them, not in a backlog); they are sent,
+    // and the sent ones followed, once a node answers again.
+    await chainAnswers();
+    await whileChainAnswers(() => followSent(context));
     let followed = performance.now();
-    await sendPending(context, isHalting);
+    await whileChainAnswers(() => sendPending(context, isHalting));
     // A backlog (the seeded demo, or a burst) becomes several blocks, one transaction each, with the
     // event loop free between them; under steady ingestion this goes on for a while, so the sent
     // blocks are followed every pollMs meanwhile (else they would be MINED only at the end).
@@ -76,14 +102,14 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
       if (halting) break;
       const blockId = await formBlock();
       if (blockId === null) break;
-      await sendPending(context, isHalting);
+      await whileChainAnswers(() => sendPending(context, isHalting));
       if (performance.now() - followed >= pollMs) {
-        await followSent(context);
+        await whileChainAnswers(() => followSent(context));
         followed = performance.now();
       }
       await yieldToEventLoop();
     }
-    await followSent(context);
+    await whileChainAnswers(() => followSent(context));
   }
 
   function schedule() {

@@ -14,7 +14,7 @@ describe('server basics', () => {
     expect(response.json()).toEqual({
       status: 'success',
       message: 'ok',
-      data: { status: 'ok', database: 'ok' },
+      data: { status: 'ok', database: 'ok', chain: 'ok' },
     });
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("object-src 'none'");

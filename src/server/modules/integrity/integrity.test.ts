@@ -449,6 +449,7 @@ describe('anchoring in the app', () => {
       network: 'devnet',
       chain_id: 31337,
       rpc_url: '/chain-rpc',
+      rpc_urls: ['/chain-rpc'],
       explorer_tx_url: null,
     });
 

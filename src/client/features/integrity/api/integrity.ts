@@ -20,21 +20,26 @@ export const chainInfoQueryOptions = () =>
 export const useChainInfo = () => useQuery(chainInfoQueryOptions());
 
 /**
- * The transaction as the chain has it (eth_getTransactionByHash + receipt over `rpcUrl`). Silent: the
- * modal shows a failed read as a failed check. A mined transaction does not change: never stale.
+ * The transaction as the chain has it (eth_getTransactionByHash + receipt over `rpcUrls`, the next asked
+ * when one does not answer). Silent: the modal shows a failed read as a failed check. A mined transaction
+ * does not change: never stale.
  */
-export const anchorTransactionQueryOptions = (rpcUrl: string, hash: Hex) =>
+export const anchorTransactionQueryOptions = (rpcUrls: readonly string[], hash: Hex) =>
   queryOptions({
-    queryKey: ['chain-rpc', rpcUrl, 'transaction', hash],
-    queryFn: async () => (await import('../chain-reader')).readAnchorTransaction(rpcUrl, hash),
+    queryKey: ['chain-rpc', rpcUrls, 'transaction', hash],
+    queryFn: async () => (await import('../chain-reader')).readAnchorTransaction(rpcUrls, hash),
     staleTime: Number.POSITIVE_INFINITY,
     meta: { silentError: true },
   });
 
-export const useAnchorTransaction = (rpcUrl: string | undefined, hash: Hex | null, enabled: boolean) =>
+export const useAnchorTransaction = (
+  rpcUrls: readonly string[] | undefined,
+  hash: Hex | null,
+  enabled: boolean,
+) =>
   useQuery({
-    ...anchorTransactionQueryOptions(rpcUrl ?? '', hash ?? '0x'),
-    enabled: enabled && rpcUrl !== undefined && hash !== null,
+    ...anchorTransactionQueryOptions(rpcUrls ?? [], hash ?? '0x'),
+    enabled: enabled && rpcUrls !== undefined && hash !== null,
   });
 
 /**
