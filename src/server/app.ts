@@ -27,6 +27,7 @@ import { createMailSender, type MailSender } from './mail/sender.ts';
 import { createSmtpTransport } from './mail/transport.ts';
 import { alertsModule } from './modules/alerts/routes.ts';
 import { auditModule } from './modules/audit/routes.ts';
+import { resetMailText } from './modules/auth/password-reset.ts';
 import { authModule } from './modules/auth/routes.ts';
 import { certificatesModule } from './modules/certificates/routes.ts';
 import { customersModule } from './modules/customers/routes.ts';
@@ -142,6 +143,14 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     windowSeconds: config.loginFailureWindowSeconds,
     maxDelaySeconds: config.loginMaxDelaySeconds,
   });
+  // Password reset requests and links are throttled as logins are, apart from them (docs/accounts.md §4).
+  const resetThrottle = createLoginThrottle(db, {
+    pairMaxFailures: config.loginMaxFailures,
+    addressMaxFailures: config.loginAddressMaxFailures,
+    windowSeconds: config.loginFailureWindowSeconds,
+    maxDelaySeconds: config.loginMaxDelaySeconds,
+    scope: 'password_reset',
+  });
   const chain = createChainService({ db, config: config.chain, log: app.log, chain: deps.chain });
   // Mails of raised alerts are sent by the background sender (created below, when SMTP_URL is set).
   let nudgeMailSender: (() => void) | undefined;
@@ -168,6 +177,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
       throttle,
       appUrl: config.mail.appUrl ?? openUrl(config.host, config.port),
       mailQueued: () => nudgeMailSender?.(),
+      resetThrottle,
     }),
     notificationsModule({ db }),
     dashboardModule({ db }),
@@ -193,6 +203,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
   ];
   registerOperations(app, loadContract().operations, modules, sessions, {
     login: rateLimitPerMinute(config.loginRateLimitPerMinute),
+    requestPasswordReset: rateLimitPerMinute(config.loginRateLimitPerMinute),
+    completePasswordReset: rateLimitPerMinute(config.loginRateLimitPerMinute),
     ingestSterilizations: rateLimitPerMinute(config.ingestRateLimitPerMinute),
     chainRpc: rateLimitPerMinute(config.chainRpcRateLimitPerMinute),
   });
@@ -207,6 +219,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
         maxAttempts: config.mail.maxAttempts,
         intervalSeconds: config.mail.intervalSeconds,
         log: app.log,
+        completeText: resetMailText(db, config.mail.appUrl ?? openUrl(config.host, config.port)),
       })
     : null;
   if (mailSender) app.addHook('onReady', () => mailSender.start());

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestionClaims } from '#shared/ingestion/claims.ts';
 import { raiseAlert } from '../alerts/raise.ts';
 import type { ExportName } from '../modules/sterilizations/tickets.ts';
+import { makeAccount, makeResetLink } from '../test/accounts.ts';
 import {
   databaseDigest,
   devnetTransactionHash,
@@ -240,6 +241,35 @@ const CASES: Record<string, Case> = {
       method: 'POST',
       url: '/api/v1/auth/login',
       ...form({ email: EMAILS[caller === 'anonymous' ? 'CUSTOMER' : caller], password: DEMO_PASSWORD }),
+    }),
+  },
+  requestPasswordReset: {
+    tenants: ['own'],
+    expect: () => anyone(200),
+    write: true,
+    asCaller: false,
+    // A known address: the reset row, its mail and the audit entry are written.
+    request: async ({ caller }) => ({
+      method: 'POST',
+      url: '/api/v1/auth/password-reset',
+      ...form({
+        email: (await makeAccount(t, { role: caller === 'anonymous' ? 'CUSTOMER' : caller })).email,
+      }),
+    }),
+  },
+  completePasswordReset: {
+    tenants: ['own'],
+    expect: () => anyone(200),
+    write: true,
+    asCaller: false,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/v1/auth/password-reset/complete',
+      ...form({
+        token: await makeResetLink(t, (await makeAccount(t)).userId),
+        new_password: 'matrix new password',
+        repeat_new_password: 'matrix new password',
+      }),
     }),
   },
   logout: {

@@ -22,6 +22,7 @@ import {
 } from '#shared/ingestion/claims.ts';
 import { raiseAlert } from '../alerts/raise.ts';
 import { READ_ONLY_METHODS } from '../chain/rpc-proxy.ts';
+import { makeAccount, makeResetLink } from '../test/accounts.ts';
 import {
   type Digest,
   databaseDigest,
@@ -301,6 +302,18 @@ const INPUTS: Record<string, Input> = {
   login: {
     callers: ANYONE,
     body: async () => ({ email: DEMO.customer, password: DEMO_PASSWORD }),
+  },
+  requestPasswordReset: {
+    callers: ANYONE,
+    body: async () => ({ email: (await makeAccount(t)).email }),
+  },
+  completePasswordReset: {
+    callers: ANYONE,
+    body: async () => ({
+      token: await makeResetLink(t, (await makeAccount(t)).userId),
+      new_password: 'property new password',
+      repeat_new_password: 'property new password',
+    }),
   },
   logout: { callers: STAFF_AND_CUSTOMER },
   getMe: { callers: STAFF_AND_CUSTOMER },

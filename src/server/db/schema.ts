@@ -744,11 +744,40 @@ export const mailOutbox = pgTable(
     lastError: text('last_error'),
     sentAt: timestamp('sent_at', tz),
     messageId: text('message_id'),
+    /**
+     * A password reset mail: its link is made when the mail is sent and never stored, so the body here
+     * holds a placeholder (docs/accounts.md §4).
+     */
+    passwordResetId: integer('password_reset_id').references(() => passwordResets.id, {
+      onDelete: 'set null',
+    }),
   },
   (t) => [
     index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.sentAt} is null`),
     index('mail_outbox_created_at_idx').on(t.createdAt, t.id),
   ],
+);
+
+/**
+ * Password reset links (docs/accounts.md §4). A request makes a row valid 30 minutes; its token is made
+ * only when its mail is sent (mail_outbox.password_reset_id), and only the token's sha256 is kept, so
+ * neither the database nor the outbox view ever holds a usable link. Used once: `used_at`.
+ */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** sha256 hex of the link's token; null until the mail is sent. */
+    tokenHash: text('token_hash').unique('password_resets_token_hash_uq'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', tz).notNull(),
+    usedAt: timestamp('used_at', tz),
+    requestedFrom: text('requested_from'),
+  },
+  (t) => [index('password_resets_user_created_idx').on(t.userId, t.createdAt)],
 );
 
 // ---- Alerts (docs/adr/0020-alerts-are-rows.md: the bell, e-mail and live updates are views of them) ----

@@ -42,3 +42,42 @@ export function emailChangedMail(
     ].join('\n'),
   };
 }
+
+/**
+ * Where a password reset mail's link goes. The outbox keeps the mail with this line instead of the link,
+ * so staff reading the outbox see that a reset mail was sent, never its link; the sender puts the link in
+ * its place when it sends the mail (docs/accounts.md §4).
+ */
+export function resetLinkPlaceholder(language: MailLanguage): string {
+  return language === 'it'
+    ? '[link monouso: solo nella copia inviata al destinatario]'
+    : '[one-time link: only in the copy sent to the addressee]';
+}
+
+/** The mail of a password reset request, its link still a placeholder. */
+export function passwordResetMail(language: MailLanguage, validMinutes: number): MailText {
+  const link = resetLinkPlaceholder(language);
+  if (language === 'it')
+    return {
+      subject: 'Reimposta la password di uvtrace',
+      text: [
+        'È stato chiesto di reimpostare la password del tuo account uvtrace.',
+        '',
+        `Apri questo link entro ${validMinutes} minuti per sceglierne una nuova (funziona una volta sola):`,
+        link,
+        '',
+        'Se non sei stato tu, ignora questa email: la tua password resta quella di prima.',
+      ].join('\n'),
+    };
+  return {
+    subject: 'Reset your uvtrace password',
+    text: [
+      'Someone asked to reset the password of your uvtrace account.',
+      '',
+      `Open this link within ${validMinutes} minutes to choose a new one (it works once):`,
+      link,
+      '',
+      'If it was not you, ignore this mail: your password stays as it is.',
+    ].join('\n'),
+  };
+}

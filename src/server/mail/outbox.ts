@@ -13,6 +13,8 @@ export interface QueuedMail {
   language: string;
   subject: string;
   text: string;
+  /** A password reset mail, whose link is added when it is sent (docs/accounts.md §4). */
+  passwordResetId?: number;
 }
 
 export type ClaimedMail = {
@@ -22,13 +24,15 @@ export type ClaimedMail = {
   subject: string;
   body_text: string;
   attempts: number;
+  password_reset_id: number | null;
 };
 
 /** Returns whether the mail was new (false: that key was queued before). */
 export async function queueMail(db: Db | Tx, mail: QueuedMail): Promise<boolean> {
   const result = await db.execute(sql`
-    insert into mail_outbox (dedupe_key, user_id, to_address, language, subject, body_text)
-    values (${mail.dedupeKey}, ${mail.userId}, ${mail.to}, ${mail.language}, ${mail.subject}, ${mail.text})
+    insert into mail_outbox (dedupe_key, user_id, to_address, language, subject, body_text, password_reset_id)
+    values (${mail.dedupeKey}, ${mail.userId}, ${mail.to}, ${mail.language}, ${mail.subject}, ${mail.text},
+      ${mail.passwordResetId ?? null})
     on conflict (dedupe_key) do nothing
     returning id`);
   return result.rows.length > 0;
@@ -53,8 +57,13 @@ export async function claimDueMails(
       order by next_attempt_at, id
       limit ${options.limit}
       for update skip locked)
-    returning m.id, m.to_address, m.language, m.subject, m.body_text, m.attempts`);
-  return result.rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts) }));
+    returning m.id, m.to_address, m.language, m.subject, m.body_text, m.attempts, m.password_reset_id`);
+  return result.rows.map((row) => ({
+    ...row,
+    id: Number(row.id),
+    attempts: Number(row.attempts),
+    password_reset_id: row.password_reset_id === null ? null : Number(row.password_reset_id),
+  }));
 }
 
 export async function markSent(db: Db, id: number, messageId: string): Promise<void> {
@@ -70,4 +79,10 @@ export async function markFailed(db: Db, id: number, attempts: number, error: st
     update mail_outbox set last_error = ${error.slice(0, 500)},
       next_attempt_at = now() + make_interval(secs => ${waitSeconds})
     where id = ${id}`);
+}
+
+/** A mail that can no longer be sent (its link expired first): shown as failed, never tried again. */
+export async function markAbandoned(db: Db, id: number, reason: string, maxAttempts: number): Promise<void> {
+  await db.execute(sql`
+    update mail_outbox set last_error = ${reason}, attempts = greatest(attempts, ${maxAttempts}) where id = ${id}`);
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { type ClaimedMail, claimDueMails, markFailed, markSent } from './outbox.ts';
+import { type ClaimedMail, claimDueMails, markAbandoned, markFailed, markSent } from './outbox.ts';
 import type { MailTransport } from './transport.ts';
 
 export interface MailSenderOptions {
@@ -14,6 +14,11 @@ export interface MailSenderOptions {
   maxAttempts: number;
   intervalSeconds: number;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  /**
+   * The text to send for a mail whose stored body lacks a secret only its addressee may see (a password
+   * reset link, docs/accounts.md §4): made now, never stored. Null: the mail can no longer be sent.
+   */
+  completeText?: (mail: ClaimedMail) => Promise<string | null>;
 }
 
 const BATCH = 20;
@@ -44,11 +49,19 @@ export function createMailSender(options: MailSenderOptions) {
       for (const mail of batch) {
         const messageId = messageIdFor(mail, options.from);
         try {
+          const text =
+            mail.password_reset_id !== null && options.completeText
+              ? await options.completeText(mail)
+              : mail.body_text;
+          if (text === null) {
+            await markAbandoned(db, mail.id, 'the link expired before it could be sent', options.maxAttempts);
+            continue;
+          }
           const result = await transport.send({
             from: options.from,
             to: mail.to_address,
             subject: mail.subject,
-            text: mail.body_text,
+            text,
             messageId,
             language: mail.language,
           });

@@ -30,18 +30,23 @@ export interface LoginThrottleOptions {
   windowSeconds: number;
   /** Longest wait (LOGIN_MAX_DELAY_SECONDS). */
   maxDelaySeconds: number;
+  /**
+   * What the keys count, when not logins: another act throttled the same way (a password reset request,
+   * docs/accounts.md §4) counts apart, so it neither slows logins nor is wiped by one.
+   */
+  scope?: string;
 }
 
 /** Forgotten keys are deleted at most this often per process (a failure triggers the sweep). */
 const SWEEP_EVERY_MS = 60_000;
 
-// Addresses are counted as the rate limits count them (one IPv6 /64 is one client): otherwise varying
-// the last groups of an IPv6 address, or its spelling, would give unlimited attempts.
-const pairKey = (email: string, address: string) =>
-  `pair:${JSON.stringify([email, clientAddressKey(address)])}`;
-const addressKey = (address: string) => `address:${clientAddressKey(address)}`;
-
 export function createLoginThrottle(db: Db, options: LoginThrottleOptions): LoginThrottle {
+  const scope = options.scope ? `${options.scope}:` : '';
+  // Addresses are counted as the rate limits count them (one IPv6 /64 is one client): otherwise varying
+  // the last groups of an IPv6 address, or its spelling, would give unlimited attempts.
+  const pairKey = (email: string, address: string) =>
+    `${scope}pair:${JSON.stringify([email, clientAddressKey(address)])}`;
+  const addressKey = (address: string) => `${scope}address:${clientAddressKey(address)}`;
   const window = sql`make_interval(secs => ${options.windowSeconds})`;
   let lastSweep = 0;
 

@@ -30,3 +30,14 @@ export async function makeAccount(
 }
 
 export { DEMO_PASSWORD };
+
+/** A usable reset link for this user, as if its mail had just been sent; answers the token. */
+export async function makeResetLink(t: TestApp, userId: number): Promise<string> {
+  const { newToken, hashToken } = await import('../security/tokens.ts');
+  const token = newToken();
+  await t.database.pool.query(
+    `insert into password_resets (user_id, token_hash, expires_at) values ($1, $2, now() + interval '30 minutes')`,
+    [userId, hashToken(token)],
+  );
+  return token;
+}

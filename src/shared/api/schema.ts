@@ -38,6 +38,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/password-reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask for a one-time link to choose a new password, by e-mail.
+     * @description The same answer, no sooner than 300 ms after the request, whether an active account uses the address or not. For one that does, a mail with a link valid 30 minutes goes through the outbox (at most 3 per account within 30 minutes); the link's token is made when the mail is sent and only its hash is stored, so the outbox view shows the mail without it. Throttled like a login, per address and (account, address) (429 `too_many_login_attempts`), apart from logins (docs/accounts.md §4).
+     */
+    post: operations['requestPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password-reset/complete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Choose a new password with the link's token.
+     * @description A link that was used, has expired, was changed, or names a disabled user is 422 on `token` (`validation.password_reset.link_invalid`), the same for each; each such try counts in the reset throttle of the client address. The new password follows the password rules (422 on `new_password`). Success uses the link (and every other link of the user) up and ends every session of the user; then the user logs in.
+     */
+    post: operations['completePasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/auth/logout': {
     parameters: {
       query?: never;
@@ -1349,6 +1389,11 @@ export interface components {
       status: 'ok';
       /** @enum {string} */
       database: 'ok';
+      /**
+       * @description Whether a node of the chain (CHAIN_RPC_URL) answers. `unreachable`: no node answered the server's last call (refused, timed out); everything but anchoring works as usual, new blocks wait and are sent once a node answers again. The in-process devnet is always `ok`.
+       * @enum {string}
+       */
+      chain: 'ok' | 'unreachable';
     };
     SessionUser: {
       id: number;
@@ -1389,11 +1434,6 @@ export interface components {
       updated_at: string | null;
       /** Format: date-time */
       deleted_at: string | null;
-      /**
-       * @description Whether a node of the chain (CHAIN_RPC_URL) answers. `unreachable`: no node answered the server's last call (refused, timed out); everything but anchoring works as usual, new blocks wait and are sent once a node answers again. The in-process devnet is always `ok`.
-       * @enum {string}
-       */
-      chain: 'ok' | 'unreachable';
       devices_count: number;
       users_count: number;
       /** @description Ok sterilizations (status_code 0), within filterFrom/filterTo when given. */
@@ -1648,6 +1688,8 @@ export interface components {
       contract_address: string;
       /** @description JSON-RPC URL the browser reads the chain from: the first of CHAIN_PUBLIC_RPC_URL, or this server's /chain-rpc (a path, relative to this API). */
       rpc_url: string;
+      /** @description Every URL of CHAIN_PUBLIC_RPC_URL in order (`rpc_url` first), or just /chain-rpc: a verifier asks the next when one does not answer. */
+      rpc_urls: string[];
       /** @description Block explorer URL prefix for a transaction hash; null on the devnet. */
       explorer_tx_url: string | null;
       hashing_version: number;
@@ -1688,8 +1730,6 @@ export interface components {
       | 'certificate_expired'
       | 'block_not_mined'
       | 'record_gap'
-      /** @description Every URL of CHAIN_PUBLIC_RPC_URL in order (`rpc_url` first), or just /chain-rpc: a verifier asks the next when one does not answer. */
-      rpc_urls: string[];
       | 'lot_uncertified'
       | 'device_clock_ahead'
       | 'integrity_mismatch';
@@ -1800,7 +1840,7 @@ export interface components {
       unread: number;
     };
     /**
-     * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile, `sign_failed` a report signature refused because the signer's password was wrong, `reauth_failed` a change of one's own email or password refused because the current password was wrong, `sessions_end` sessions of a user ended by the user or by an administrator.
+     * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile, `sign_failed` a report signature refused because the signer's password was wrong, `reauth_failed` a change of one's own email or password refused because the current password was wrong, `sessions_end` sessions of a user ended by the user or by an administrator, `password_reset_request` a reset link asked for (for an active account), `password_reset` a password set through such a link.
      * @enum {string}
      */
     AuditAction:
@@ -1823,7 +1863,9 @@ export interface components {
       | 'sign'
       | 'sign_failed'
       | 'reauth_failed'
-      | 'sessions_end';
+      | 'sessions_end'
+      | 'password_reset_request'
+      | 'password_reset';
     /** @enum {string} */
     AuditEntityType: 'customer' | 'user' | 'device' | 'certificate' | 'alert' | 'report';
     AuditValue: string | number | boolean | null;
@@ -2165,6 +2207,14 @@ export interface components {
     LoginForm: {
       email: string;
       password: string;
+    };
+    ForgotPasswordForm: {
+      email: string;
+    };
+    ResetPasswordForm: {
+      token: string;
+      new_password: string;
+      repeat_new_password: string;
     };
     OwnSession: {
       id: number;
@@ -2812,6 +2862,46 @@ export interface operations {
         };
       };
       401: components['responses']['LoginFailed'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['ForgotPasswordForm'];
+      };
+    };
+    responses: {
+      200: components['responses']['Done'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  completePasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['ResetPasswordForm'];
+      };
+    };
+    responses: {
+      200: components['responses']['Done'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];

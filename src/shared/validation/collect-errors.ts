@@ -12,14 +12,21 @@ function withoutPrototypeNames(values: unknown): unknown {
   return Object.fromEntries(Object.entries(values).filter(([name]) => !(name in Object.prototype)));
 }
 
-/** Validates form values; returns the cast (trimmed) values, or every field's message ids. */
+/**
+ * Validates form values; returns the cast (trimmed) values, or every field's message ids. `context`:
+ * what a rule needs beyond the form (the account a reset link names, for the password rules).
+ */
 export async function validateForm<T>(
   schema: AnySchema<T>,
   values: unknown,
+  context?: Record<string, unknown>,
 ): Promise<{ ok: true; value: T } | { ok: false; errors: FieldErrors }> {
   try {
     const safe = withoutPrototypeNames(values);
-    return { ok: true, value: await schema.validate(safe, { abortEarly: false, stripUnknown: false }) };
+    return {
+      ok: true,
+      value: await schema.validate(safe, { abortEarly: false, stripUnknown: false, context }),
+    };
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     const errors: FieldErrors = {};

@@ -13,9 +13,11 @@ export {
   customerSchema,
   DEVICE_SERIAL_LENGTH,
   deviceSchema,
+  forgotPasswordSchema,
   loginSchema,
   profileSchema,
   REPORT_COMMENT_MAX_LENGTH,
   reportSignSchema,
+  resetPasswordSchema,
   userSchema,
 } from './schemas.ts';

@@ -57,6 +57,8 @@ export const validationMessages = {
   'validation.password.too_long': 'The password is too long (at most 128 characters)',
   'validation.password.common': 'This password is too common: choose another one',
   'validation.password.contains_email': "The password must not contain the account's e-mail address",
+  'validation.password_reset.link_invalid':
+    'This link no longer works: it was used, has expired or is incomplete. Ask for a new one.',
   'validation.password.equals_name': "The password must not be the account holder's name",
   'validation.customer.alert_device_silent_hours.invalid':
     'Enter whole hours from 1 to 99999, or leave empty',

@@ -88,6 +88,29 @@ export function profileSchema(currentEmail?: string) {
   });
 }
 
+/** "Forgot your password?": the account's e-mail (docs/accounts.md §4). */
+export const forgotPasswordSchema = object({
+  email: string()
+    .trim()
+    .required(id('validation.login.email.required'))
+    .email(id('validation.login.email.invalid')),
+});
+
+/**
+ * A new password from a reset link (docs/accounts.md §4). The account's e-mail and name come as the
+ * validation context: the server knows them from the link, the browser does not (it shows the server's
+ * answer instead).
+ */
+export const resetPasswordSchema = object({
+  token: string().required(id('validation.password_reset.link_invalid')),
+  new_password: withPasswordRules(string(), { short: 'validation.user.password.short' }).required(
+    id('validation.user.password.required'),
+  ),
+  repeat_new_password: string()
+    .required(id('validation.user.password.mismatch'))
+    .test(...equalsField('new_password', 'validation.user.password.mismatch')),
+});
+
 const countryCode = /^[A-Za-z]{2}$/;
 
 export const customerSchema = object({

@@ -1,5 +1,5 @@
-import { Box, Button, Card, CardContent, CircularProgress, Typography } from '@mui/material';
-import { useNavigate } from '@tanstack/react-router';
+import { Box, Button, Card, CardContent, CircularProgress, Link, Typography } from '@mui/material';
+import { Link as RouterLink, useNavigate } from '@tanstack/react-router';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useIntl } from 'react-intl';
 import { ApiError } from '#client/lib/api-client.ts';
@@ -97,6 +97,17 @@ export function LoginPage({ redirect }: { redirect?: string }) {
               </Form>
             )}
           </Formik>
+          <Box sx={{ mt: 2, textAlign: 'center' }}>
+            {/* Pressing the link must not blur the e-mail field first: its "mandatory" message would push
+                the link down between press and release, and the click would miss it. */}
+            <Link
+              component={RouterLink}
+              to="/forgot-password"
+              onMouseDown={(event) => event.preventDefault()}
+            >
+              {intl.formatMessage({ id: 'login.forgot_password' })}
+            </Link>
+          </Box>
         </CardContent>
       </Card>
     </Box>

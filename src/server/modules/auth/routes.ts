@@ -13,13 +13,26 @@ import { queueMail } from '#server/mail/outbox.ts';
 import { currentAuth } from '#server/security/guards.ts';
 import type { LoginThrottle } from '#server/security/login-throttle.ts';
 import { hashPassword, verifyPassword } from '#server/security/passwords.ts';
-import { confirmPassword } from '#server/security/reauthentication.ts';
+import { confirmPassword, throttledWait } from '#server/security/reauthentication.ts';
 import { endedChanges } from '#server/security/session-audit.ts';
 import type { AuthUser, SessionStore } from '#server/security/session-store.ts';
 import { newToken } from '#server/security/tokens.ts';
 import { summariseUserAgent } from '#server/security/user-agent.ts';
 import { abilitiesFor, modulesFor } from '#shared/access/index.ts';
-import { loginSchema, profileSchema, validateForm } from '#shared/validation/index.ts';
+import {
+  forgotPasswordSchema,
+  loginSchema,
+  profileSchema,
+  resetPasswordSchema,
+  validateForm,
+} from '#shared/validation/index.ts';
+import { queueReset, RESET_ANSWER_MS, resettableUser, usableReset, useReset } from './password-reset.ts';
+
+/** The reset throttle's key for wrong links: counted per client address whatever the account. */
+const RESET_LINK_THROTTLE_KEY = 'reset-link';
+
+const waitUntil = (at: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
 export function sessionUserView(user: AuthUser) {
   return {
@@ -62,12 +75,19 @@ export interface AuthModuleDeps {
   appUrl: string;
   /** A mail was queued: the sender may send it now rather than at its next pass. */
   mailQueued: () => void;
+  /** The login throttle's twin for password reset requests and links (docs/accounts.md §4). */
+  resetThrottle: LoginThrottle;
 }
 
 export function authModule(deps: AuthModuleDeps): ApiModule {
-  const { db, sessions, throttle, appUrl, mailQueued } = deps;
+  const { db, sessions, throttle, appUrl, mailQueued, resetThrottle } = deps;
   return {
-    formSchemas: { login: loginSchema, updateProfile: profileSchema() },
+    formSchemas: {
+      login: loginSchema,
+      updateProfile: profileSchema(),
+      requestPasswordReset: forgotPasswordSchema,
+      completePasswordReset: resetPasswordSchema,
+    },
     handlers: {
       async login(request, reply) {
         const form = await validateForm(loginSchema, request.body);
@@ -114,6 +134,75 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
         return ok(null, 'logged_out');
       },
 
+      async requestPasswordReset(request, reply) {
+        const started = Date.now();
+        const form = await validateForm(forgotPasswordSchema, request.body);
+        if (!form.ok) throw validationFailed(form.errors);
+        const email = form.value.email.toLowerCase();
+        // Every request counts, like a failed login of (account, address) and of the address.
+        await throttledWait(resetThrottle, email, request, reply);
+        await resetThrottle.recordFailure(email, request.ip);
+        const user = await resettableUser(db, email);
+        let queued = false;
+        if (user) {
+          const source = {
+            actor: { id: user.id, email: user.email, role: user.role },
+            clientAddress: request.ip,
+          };
+          const requested = {
+            action: 'password_reset_request',
+            entityType: 'user',
+            entityId: user.id,
+          } as const;
+          queued = await writeAudited(db, source, requested, async (tx) => ({
+            result: await queueReset(tx, user, request.ip),
+          }));
+        }
+        // The same answer, no sooner than RESET_ANSWER_MS, whether the address is known or not.
+        await waitUntil(started + RESET_ANSWER_MS);
+        if (queued) mailQueued();
+        return ok(null, 'password_reset.requested');
+      },
+      async completePasswordReset(request, reply) {
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const typed = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
+        const token = typed('token').trim();
+        // Links are guessed per address, whatever account they would open.
+        await throttledWait(resetThrottle, RESET_LINK_THROTTLE_KEY, request, reply);
+        const reset = token === '' ? undefined : await usableReset(db, token);
+        if (!reset) {
+          await resetThrottle.recordFailure(RESET_LINK_THROTTLE_KEY, request.ip);
+          throw validationFailed({ token: ['validation.password_reset.link_invalid'] });
+        }
+        const values = {
+          token,
+          new_password: typed('new_password'),
+          repeat_new_password: typed('repeat_new_password'),
+        };
+        const form = await validateForm(resetPasswordSchema, values, {
+          email: reset.email,
+          name: reset.name,
+        });
+        if (!form.ok) throw validationFailed(form.errors);
+        const passwordHash = await hashPassword(values.new_password);
+        const source = {
+          actor: { id: reset.userId, email: reset.email, role: reset.role },
+          clientAddress: request.ip,
+        };
+        const completed = { action: 'password_reset', entityType: 'user', entityId: reset.userId } as const;
+        await writeAudited(db, source, completed, async (tx) => {
+          if (!(await useReset(tx, reset.id, reset.userId)))
+            throw validationFailed({ token: ['validation.password_reset.link_invalid'] });
+          const { before, after } = await updateRowById(tx, users, reset.userId, {
+            passwordHash,
+            passwordChangedAt: new Date(),
+          });
+          // Whoever held a session (perhaps whoever made the reset necessary) is out.
+          await sessions.revokeAllForUser(tx, reset.userId);
+          return { result: undefined, changes: userChanges(before, after) };
+        });
+        return ok(null, 'password_reset.completed');
+      },
       async listOwnSessions(request) {
         const auth = currentAuth(request);
         const live = await sessions.liveOfUser(auth.user.id);
