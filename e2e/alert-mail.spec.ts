@@ -43,7 +43,12 @@ test('a failed cycle raises the bell count without a reload and is mailed in the
     await expect(bell).toBeVisible();
     const before = Number((await bell.getAttribute('aria-label'))?.match(/\d+/)?.[0] ?? 0);
 
-    const next = nextRecord(serial, initialState(Math.random), Math.random, Math.floor(Date.now() / 1000));
+    const next = nextRecord(
+      serial,
+      initialState(Math.random, Math.floor(Date.now() / 1000)),
+      Math.random,
+      new Date(),
+    );
     const posted = await page.request.post('/api/v1/ingest/sterilizations', {
       data: { token: await signRecords(serial, [{ ...next.record, status_code: 2 }], keys.privateKey) },
     });

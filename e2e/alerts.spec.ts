@@ -83,7 +83,7 @@ async function ingest(request: APIRequestContext, clinic: Clinic, overrides: Par
  */
 async function simulatorPost(request: APIRequestContext, clinic: Clinic, statusCode: number) {
   clinic.progressive += 1;
-  const { record } = nextRecord(clinic.serial, initialState(Math.random), Math.random, 0);
+  const { record } = nextRecord(clinic.serial, initialState(Math.random), Math.random, new Date());
   const token = await signRecords(
     clinic.serial,
     [

@@ -32,9 +32,14 @@ test.describe('dates', () => {
 
     await page.goto('/sterilizations');
     await expectDateTimes(page.getByRole('table', { name: 'Sterilizzazioni' }), 0);
+    // Local times say their zone, once per list (the suite runs in Europe/Rome).
+    await expect(page.getByTestId('list-time-zone')).toContainText(
+      /Orari nel tuo fuso orario: Europe\/Rome, UTC\+0[12]:00/,
+    );
 
     await page.goto('/audit');
     await expectDateTimes(page.getByRole('table', { name: 'Registro attività' }), 0);
+    await expect(page.getByTestId('list-time-zone')).toContainText('Europe/Rome');
 
     await page.goto(`/customers/${customer.id}`);
     await expectDateTimes(page.getByRole('region', { name: 'Cronologia' }).getByRole('table'), 0);

@@ -28,9 +28,9 @@ async function deviceWithGap(page: Page) {
   });
   expect(created.status(), await created.text()).toBe(201);
   const device = ((await created.json()) as { data: { id: number } }).data;
-  let state = initialState(Math.random);
+  let state = initialState(Math.random, Math.floor(Date.now() / 1000));
   const send = async (progressive_id: number) => {
-    const next = nextRecord(serial, state, Math.random, Math.floor(Date.now() / 1000));
+    const next = nextRecord(serial, state, Math.random, new Date());
     state = next.state;
     const response = await page.request.post('/api/v1/ingest/sterilizations', {
       data: { token: await signRecords(serial, [{ ...next.record, progressive_id }], keys.privateKey) },

@@ -28,11 +28,11 @@ async function ownDevice(page: Page) {
     },
   });
   expect(device.status(), await device.text()).toBe(201);
-  let state = initialState(Math.random);
+  let state = initialState(Math.random, Math.floor(Date.now() / 1000));
   return {
     /** Posts one record of this lot, as the device simulator does. */
     async post(lot: string) {
-      const next = nextRecord(serial, state, Math.random, Math.floor(Date.now() / 1000));
+      const next = nextRecord(serial, state, Math.random, new Date());
       state = next.state;
       const response = await page.request.post('/api/v1/ingest/sterilizations', {
         data: {

@@ -96,6 +96,11 @@ test.describe('sterilization list', () => {
     );
     const dates = await column(page, 0);
     expect(dates.every((text) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text))).toBe(true);
+    // The device's own time of the cycle beneath the arrival (the demo's devices send it).
+    await expect(bodyRows(page).first().getByTestId('cycle-ts')).toHaveAttribute(
+      'data-device-time',
+      /^device: \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/,
+    );
     expect([...dates].sort().reverse()).toEqual(dates);
     await expect(table(page).getByRole('columnheader', { name: 'Date' })).toHaveAttribute(
       'aria-sort',
@@ -242,6 +247,7 @@ test.describe('sterilization list', () => {
       'Effective time',
       'Residual lamp life',
       'Notes',
+      'Cycle time (device)',
       'Arrival order',
       'Lot certificate',
     ]);
@@ -283,7 +289,7 @@ test.describe('sterilization list', () => {
     expect(lines[0]).toBe(
       'id,received_ts_utc,customer,device_serial,progressive_id,status_code,status,supplied_energy,' +
         'nominal_time_min,effective_time_min,residual_lamp_life_h,consumables_lot,lot_progressive_id,' +
-        'latitude,longitude,notes,lot_status,out_of_order',
+        'latitude,longitude,notes,lot_status,out_of_order,cycle_ts_utc,device_clock_ahead',
     );
     expect(lines.length - 1).toBe(total);
     // The ticket, not the session token, authorised the download.

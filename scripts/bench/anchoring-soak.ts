@@ -53,7 +53,7 @@ const MAX_IN_FLIGHT = 64;
 async function generateLoad(plan: LoadPlan): Promise<void> {
   const keys = await loadDeviceKeys(plan.dataDir, plan.serials);
   const states = new Map<string, DeviceState>(
-    plan.serials.map((serial) => [serial, initialState(Math.random)]),
+    plan.serials.map((serial) => [serial, initialState(Math.random, Math.floor(Date.now() / 1000))]),
   );
   const endpoint = `${plan.url}/api/v1/ingest/sterilizations`;
   const total = Math.round(plan.rate * plan.durationS);
@@ -70,7 +70,7 @@ async function generateLoad(plan: LoadPlan): Promise<void> {
 
   async function send(index: number): Promise<void> {
     const serial = plan.serials[index % plan.serials.length]!;
-    const built = nextRecord(serial, states.get(serial)!, Math.random, Math.floor(Date.now() / 1000));
+    const built = nextRecord(serial, states.get(serial)!, Math.random, new Date());
     states.set(serial, built.state);
     const token = await signRecords(serial, [built.record], keys.get(serial)!);
     const sent = performance.now();

@@ -55,10 +55,10 @@ const START_S = Math.floor(Date.now() / 1000) - N;
 /** N records as four devices of one clinic would send them, one a second. */
 function deviceRecords(n: number) {
   const random = createPrng(5);
-  const states = new Map(SERIALS.map((serial) => [serial, initialState(random)]));
+  const states = new Map(SERIALS.map((serial) => [serial, initialState(random, START_S)]));
   return Array.from({ length: n }, (_, i) => {
     const serial = SERIALS[i % SERIALS.length]!;
-    const built = nextRecord(serial, states.get(serial)!, random, START_S);
+    const built = nextRecord(serial, states.get(serial)!, random, new Date(START_S * 1000));
     states.set(serial, built.state);
     return {
       serial,

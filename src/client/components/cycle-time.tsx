@@ -21,17 +21,34 @@ export function CycleTime({
     return prefixed ? null : <span>{intl.formatMessage({ id: 'sterilizations.cycle_ts.none' })}</span>;
   }
   const time = formatDateTime(record.cycle_ts);
+  const suspect = record.clock_suspect
+    ? ` · ${intl.formatMessage({ id: 'sterilizations.cycle_ts.suspect' })}`
+    : '';
+  if (prefixed) {
+    // Beneath the arrival time in the list, drawn by CSS: the date cell's own text stays the arrival
+    // time in the list's format (docs/product.md §2), which readers and tools take from it.
+    const text = `${intl.formatMessage({ id: 'sterilizations.list.cycle_ts' }, { time })}${suspect}`;
+    return (
+      <Box
+        component="span"
+        data-testid="cycle-ts"
+        data-suspect={record.clock_suspect ? 'true' : undefined}
+        data-device-time={text}
+        sx={{
+          display: 'block',
+          fontSize: '0.85em',
+          color: record.clock_suspect ? 'warning.dark' : 'text.secondary',
+          '&::before': { content: 'attr(data-device-time)' },
+        }}
+      />
+    );
+  }
   return (
-    <Box
-      component="span"
-      data-testid="cycle-ts"
-      data-suspect={record.clock_suspect ? 'true' : undefined}
-      sx={prefixed ? { display: 'block', fontSize: '0.85em', color: 'text.secondary' } : undefined}
-    >
-      {prefixed ? intl.formatMessage({ id: 'sterilizations.list.cycle_ts' }, { time }) : time}
+    <Box component="span" data-testid="cycle-ts" data-suspect={record.clock_suspect ? 'true' : undefined}>
+      {time}
       {record.clock_suspect && (
         <Box component="span" sx={{ color: 'warning.dark', fontWeight: 500 }}>
-          {` · ${intl.formatMessage({ id: 'sterilizations.cycle_ts.suspect' })}`}
+          {suspect}
         </Box>
       )}
     </Box>

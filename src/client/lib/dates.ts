@@ -49,11 +49,28 @@ export function formatDateTimeUtc(value: DateInput): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 23)} UTC`;
 }
 
-/** Local time for reading, plus UTC where the exact value matters: "2026-11-23 18:48:38 (2026-11-23 17:48:38.605 UTC)". */
+/**
+ * Local time for reading, with its offset, plus UTC where the exact value matters:
+ * "2026-11-23 18:48:38 UTC+01:00 (2026-11-23 17:48:38.605 UTC)".
+ */
 export function formatDateTimeWithUtc(value: DateInput): string {
   const date = toDate(value);
   if (!date) return typeof value === 'string' ? value : '';
-  return `${formatDateTime(date)} (${formatDateTimeUtc(date)})`;
+  return `${formatDateTime(date)} ${utcOffset(date)} (${formatDateTimeUtc(date)})`;
+}
+
+/** The browser's offset from UTC at that instant, "UTC+01:00" (summer time included). */
+export function utcOffset(date: Date = new Date()): string {
+  return `UTC${format(date, 'xxx')}`;
+}
+
+/**
+ * The time zone the lists' local times are in, "Europe/Rome, UTC+01:00": the one mechanism by which a
+ * screen of local times says which zone they are in (exports, PDFs and hashed values are UTC).
+ */
+export function timeZoneLabel(date: Date = new Date()): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zone ? `${zone}, ${utcOffset(date)}` : utcOffset(date);
 }
 
 /** The day of a YYYY-MM-DD value (local midnight), or null: what a date picker holds. */

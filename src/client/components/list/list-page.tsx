@@ -1,6 +1,7 @@
 import { Box, Card, CardContent, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
+import { timeZoneLabel } from '#client/lib/dates.ts';
 
 /**
  * The frame of every list screen: its title (the page's h1) with an optional action beside it (create,
@@ -9,10 +10,13 @@ import { useIntl } from 'react-intl';
 export function ListPage({
   titleId,
   action,
+  times = false,
   children,
 }: {
   titleId: string;
   action?: ReactNode;
+  /** The list shows instants in local time: say in which zone, once, under the title. */
+  times?: boolean;
   children: ReactNode;
 }) {
   const intl = useIntl();
@@ -24,6 +28,11 @@ export function ListPage({
         </Typography>
         {action}
       </Box>
+      {times && (
+        <Typography variant="body2" color="text.secondary" data-testid="list-time-zone" sx={{ mt: -1 }}>
+          {intl.formatMessage({ id: 'lists.time_zone' }, { zone: timeZoneLabel() })}
+        </Typography>
+      )}
       <Card>
         <CardContent>{children}</CardContent>
       </Card>

@@ -41,7 +41,7 @@ export function AlertsListPage({
   );
 
   return (
-    <ListPage titleId="alerts.list.title">
+    <ListPage times titleId="alerts.list.title">
       <FilterBar
         labelId="alerts.filter.label"
         resetLabelId="alerts.filter.reset"

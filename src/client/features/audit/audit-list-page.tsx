@@ -27,7 +27,7 @@ export function AuditListPage({
   );
 
   return (
-    <ListPage titleId="audit.list.title">
+    <ListPage times titleId="audit.list.title">
       <FilterBar
         labelId="audit.filter.label"
         resetLabelId="audit.filter.reset"

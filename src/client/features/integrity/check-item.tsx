@@ -24,7 +24,8 @@ export function checkExplanation(
   return check.values
     ? intl.formatMessage(
         { id: `${messageId(check.name)}.${check.ok ? 'pass' : 'fail'}` },
-        { ...check.values, network },
+        // A count is a number to the message's plural rule ("1 confirmation", "2 confirmations").
+        { ...check.values, ...(check.values.count ? { count: Number(check.values.count) } : {}), network },
       )
     : intl.formatMessage({ id: 'verify.check.not_checked' });
 }

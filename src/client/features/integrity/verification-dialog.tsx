@@ -314,7 +314,9 @@ function VerificationBody({ record }: { record: Sterilization }) {
             </Typography>
             <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 1 }}>
               <Field labelId="integrity.chain.status" testId="integrity-block-status">
-                {block?.status}
+                {/* In the reader's words, with the state's name as the API and the docs give it. */}
+                {block?.status &&
+                  `${intl.formatMessage({ id: `blocks.status.${block.status}` })} (${block.status})`}
               </Field>
               <Field labelId="integrity.chain.network" testId="integrity-network">
                 {block?.network ?? '—'}

@@ -85,7 +85,7 @@ export function OutboxPage({
   const columns = useMemo(() => outboxColumns(intl, sendingEnabled), [intl, sendingEnabled]);
 
   return (
-    <ListPage titleId="mail.list.title">
+    <ListPage times titleId="mail.list.title">
       {sendingEnabled === false && (
         <Alert severity="info">{intl.formatMessage({ id: 'mail.list.not_sending' })}</Alert>
       )}

@@ -207,7 +207,7 @@ export function RecallPage({
   );
 
   return (
-    <ListPage titleId="recall.title">
+    <ListPage times titleId="recall.title">
       <FilterBar
         labelId="recall.filter.label"
         resetLabelId="recall.filter.reset"

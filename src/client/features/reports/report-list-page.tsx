@@ -204,6 +204,7 @@ export function ReportListPage({
   const filtered = search.status !== undefined || search.language !== undefined;
   return (
     <ListPage
+      times
       titleId={titleId}
       action={
         <Button variant="contained" startIcon={<Add />} onClick={() => setGenerating(true)}>

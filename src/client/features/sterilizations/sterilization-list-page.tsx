@@ -221,7 +221,7 @@ export function SterilizationListPage({
   );
 
   return (
-    <ListPage titleId="sterilizations.list.title">
+    <ListPage times titleId="sterilizations.list.title">
       <FilterBar
         labelId="sterilizations.filter.label"
         resetLabelId="sterilizations.filter.reset"
