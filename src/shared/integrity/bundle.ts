@@ -18,7 +18,6 @@ import {
   type ProofReceipt,
   RECEIPT_FORMAT,
   type ReceiptCheck,
-  type ReceiptInput,
   readAnchor,
   recordChecks,
   rpcClient,

@@ -67,9 +67,8 @@ export function* inDeviceTokens(
 ): Generator<TokenRow> {
   const keys = new Map<string, KeyObject>();
   const keyOf = (pem: string) => {
-    let key = keys.get(pem);
-    if (!key) keys.set(pem, (key = createPrivateKey(pem)));
-    return key;
+    if (!keys.has(pem)) keys.set(pem, createPrivateKey(pem));
+    return keys.get(pem) as KeyObject;
   };
   const open = new Map<number, { rows: HistoryRow[]; target: number }>();
 
@@ -102,8 +101,9 @@ export function* inDeviceTokens(
   }
 
   for (const row of rows) {
-    let group = open.get(row.deviceId);
-    if (!group) open.set(row.deviceId, (group = { rows: [], target: Math.min(100, Math.max(1, size())) }));
+    if (!open.has(row.deviceId))
+      open.set(row.deviceId, { rows: [], target: Math.min(100, Math.max(1, size())) });
+    const group = open.get(row.deviceId) as { rows: HistoryRow[]; target: number };
     group.rows.push(row);
     if (group.rows.length >= group.target) yield* close(row.deviceId, group.rows);
   }

@@ -313,7 +313,10 @@ export async function insertSterilizationHistory(
   let lastToken: SeedToken | null = null;
   for (const row of rows) {
     if ('token' in row) {
-      if (row.token !== lastToken) tokens.push((lastToken = row.token));
+      if (row.token !== lastToken) {
+        lastToken = row.token;
+        tokens.push(row.token);
+      }
       tokenColumns.tokenSha.push(row.token.sha256);
       tokenColumns.position.push(row.position);
       tokenColumns.cycleTs.push(row.cycleTs);
