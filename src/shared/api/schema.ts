@@ -1958,6 +1958,11 @@ export interface components {
         device_serial: string;
         /** Format: date-time */
         received_ts: string;
+        /**
+         * Format: date-time
+         * @description When the device says the cycle ran (docs/integrity.md §12).
+         */
+        cycle_ts: string | null;
         progressive_id: number;
         status_code: number;
       }[];

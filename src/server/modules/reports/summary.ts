@@ -121,10 +121,11 @@ export async function complianceSummary(
     id: number;
     device_serial: string;
     received_ts: Date;
+    cycle_ts: Date | null;
     progressive_id: number;
     status_code: number;
   }>(sql`
-    select s.id, d.device_serial, s.received_ts, s.progressive_id, s.status_code
+    select s.id, d.device_serial, s.received_ts, s.cycle_ts, s.progressive_id, s.status_code
     from sterilizations s join devices d on d.id = s.device_id
     where ${inPeriod} and s.status_code <> ${STERILIZATION_STATUS.ok}
     order by s.received_ts, s.id
@@ -133,6 +134,7 @@ export async function complianceSummary(
     id: Number(row.id),
     device_serial: row.device_serial,
     received_ts: iso(row.received_ts),
+    cycle_ts: row.cycle_ts === null ? null : iso(row.cycle_ts),
     progressive_id: Number(row.progressive_id),
     status_code: Number(row.status_code),
   }));

@@ -120,16 +120,18 @@ function drawSections(w: Writer, t: ReportTexts, input: ReportDocumentInput) {
       w.text(t.failedListed(summary.failed_cycles_listed, n(failedTotal)));
     w.table(
       cols([
-        [t.record, 0.16],
-        [t.device, 0.16],
-        [t.received, 0.26],
-        [t.progressive, 0.14, 'right'],
-        [t.status, 0.28],
+        [t.record, 0.1],
+        [t.device, 0.13],
+        [t.received, 0.22],
+        [t.cycleTime, 0.22],
+        [t.progressive, 0.1, 'right'],
+        [t.status, 0.23],
       ]),
       summary.failed_cycles.map((cycle) => [
         String(cycle.id),
         cycle.device_serial,
         utc(cycle.received_ts),
+        cycle.cycle_ts ? utc(cycle.cycle_ts) : '-',
         String(cycle.progressive_id),
         t.statusName(cycle.status_code),
       ]),

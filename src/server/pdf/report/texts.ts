@@ -30,6 +30,7 @@ const en = {
   record: 'Record',
   device: 'Device',
   received: 'Received (UTC)',
+  cycleTime: 'Cycle, device (UTC)',
   progressive: 'Progressive',
   status: 'Status',
   statusName: (code: number) =>
@@ -114,6 +115,7 @@ const it: typeof en = {
   record: 'Record',
   device: 'Dispositivo',
   received: 'Ricevuto (UTC)',
+  cycleTime: 'Ciclo, dispositivo (UTC)',
   progressive: 'Progressivo',
   status: 'Stato',
   statusName: (code) =>
