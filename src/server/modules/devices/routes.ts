@@ -226,7 +226,13 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         const reason = request.body.reason.trim();
         if (reason.length === 0) throw validationFailed({ reason: ['devices.keys.reason_required'] });
         if (!(await findDevice(db, deviceId))) throw notFound();
-        const revoked = { action: 'key_change', entityType: 'device', entityId: deviceId } as const;
+        // An empty slot revokes nothing: no entry either (the 409 below changes nothing).
+        const revoked = {
+          action: 'key_change',
+          entityType: 'device',
+          entityId: deviceId,
+          skipUnchanged: true,
+        } as const;
         const done = await writeAudited(db, auditSource(request, auth), revoked, async (tx) => {
           const result = await revokeKey(tx, deviceId, slot as KeySlot, auth.user.id, reason);
           const field = slot === 1 ? 'public_key' : 'public_key_2';

@@ -207,12 +207,15 @@ describe('key history', () => {
     expect(afterRevocation.statusCode).toBe(401);
     expect(afterRevocation.json().message).toBe('key_revoked');
     expect(await count('device_tokens')).toBe(tokensBefore);
+    const auditBefore = await count('audit_log');
     const again = await t.as(superAdmin, {
       method: 'POST',
       url: `/api/v1/devices/${deviceId}/keys/1/revoke`,
       payload: { reason: 'twice' },
     });
     expect(again.statusCode).toBe(409);
+    // Nothing was revoked, so nothing is recorded either.
+    expect(await count('audit_log')).toBe(auditBefore);
   });
 
   it('lets only the key manager revoke, and never takes a time for a key change', async () => {
