@@ -125,6 +125,10 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
   });
   const { db } = deps.database;
   app.decorateRequest('auth', null);
+  if (config.production && config.mfaRequiredRoles.length === 0)
+    app.log.warn(
+      'MFA_REQUIRED_ROLES is empty: no role must sign in with a second factor (set e.g. SUPER_ADMIN,ADMIN; docs/accounts.md §5)',
+    );
 
   registerErrorHandling(app);
   registerSecurityHeaders(app, applySecurityHeaders);
@@ -178,6 +182,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
       appUrl: config.mail.appUrl ?? openUrl(config.host, config.port),
       mailQueued: () => nudgeMailSender?.(),
       resetThrottle,
+      mfaRequiredRoles: config.mfaRequiredRoles,
     }),
     notificationsModule({ db }),
     dashboardModule({ db }),

@@ -1,5 +1,6 @@
 /** Every environment variable the server reads, parsed and documented once (docs/configuration.md). */
 import path from 'node:path';
+import { isRole, ROLES, type Role } from '#shared/access/index.ts';
 
 export interface AppConfig {
   /** HTTP port (PORT, default 3000). */
@@ -82,6 +83,13 @@ export interface AppConfig {
    * 20, at least 1); each beat also ends the streams whose session has ended.
    */
   eventsHeartbeatSeconds: number;
+  /**
+   * Roles that must sign in with a second factor (MFA_REQUIRED_ROLES, comma-separated, default none):
+   * a user of one without a factor enrols at their next sign-in before anything else (docs/accounts.md §5).
+   */
+  mfaRequiredRoles: Role[];
+  /** NODE_ENV=production: the server warns at start about settings a production server should not keep. */
+  production: boolean;
   /** The chain integrity proofs are anchored on (docs/integrity.md). */
   chain: ChainConfig;
   mail: MailConfig;
@@ -179,6 +187,17 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
+function roles(env: Env, name: string): Role[] {
+  const listed = (env[name] ?? '')
+    .split(',')
+    .map((role) => role.trim().toUpperCase())
+    .filter(Boolean);
+  const unknown = listed.filter((role) => !isRole(role));
+  if (unknown.length > 0)
+    throw new Error(`${name} names unknown roles: ${unknown.join(', ')} (roles: ${ROLES.join(', ')})`);
+  return [...new Set(listed.filter(isRole))];
+}
+
 /** stdoutIsTTY: whether a person is reading the log (process.stdout.isTTY). */
 export function loadConfig(env: Env = process.env, stdoutIsTTY = process.stdout.isTTY === true): AppConfig {
   return {
@@ -207,6 +226,8 @@ export function loadConfig(env: Env = process.env, stdoutIsTTY = process.stdout.
     https: flag(env, 'HTTPS', false),
     serverTiming: flag(env, 'SERVER_TIMING', false),
     eventsHeartbeatSeconds: Math.max(1, integer(env, 'EVENTS_HEARTBEAT_SECONDS', 20)),
+    mfaRequiredRoles: roles(env, 'MFA_REQUIRED_ROLES'),
+    production: env.NODE_ENV === 'production',
     chain: loadChainConfig(env),
     mail: loadMailConfig(env),
     alerts: loadAlertConfig(env),

@@ -31,6 +31,8 @@ export interface AuditIntent {
   entityId?: number | null;
   /** An update that changed no audited field (it saved the stored values) leaves no entry. */
   skipUnchanged?: boolean;
+  /** Why, when the actor had to say (a second factor's reset, docs/accounts.md §5). */
+  reason?: string;
 }
 
 /** What the write did: its answer to the handler, and what the entry records of it. */
@@ -68,6 +70,7 @@ export function writeAudited<T>(
       entityType: intent.entityType,
       entityId: done.entityId ?? intent.entityId ?? null,
       changes,
+      reason: intent.reason ?? null,
     });
     return done.result;
   });

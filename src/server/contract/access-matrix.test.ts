@@ -32,6 +32,7 @@ import {
 } from '../test/contract-support.ts';
 import { customerIdOf, makeCustomer, makeDevice, makeUser, productId, unique } from '../test/fixtures.ts';
 import { expectContract } from '../test/response-checks.ts';
+import { giveTotp, pendingTotp, stepTokenFor, totpCode, withoutSecondFactor } from '../test/second-factor.ts';
 import { createTestApp, DEMO, DEMO_PASSWORD, type TestApp, uniqueClientAddress } from '../test/test-app.ts';
 
 type Role = 'SUPER_ADMIN' | 'ADMIN' | 'CUSTOMER_CARE' | 'CUSTOMER';
@@ -237,11 +238,57 @@ const CASES: Record<string, Case> = {
     expect: () => anyone(200),
     write: true,
     asCaller: false,
-    request: async ({ caller }) => ({
+    request: async ({ caller }) => {
+      const role = caller === 'anonymous' ? 'CUSTOMER' : caller;
+      // Signed in by the password alone (confirmTotpEnrolment's case enrols the demo users).
+      await withoutSecondFactor(t, userIds[role]);
+      return {
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        ...form({ email: EMAILS[role], password: DEMO_PASSWORD }),
+      };
+    },
+  },
+  loginSecondFactor: {
+    tenants: ['own'],
+    expect: () => anyone(200),
+    write: true,
+    asCaller: false,
+    request: async () => {
+      const { userId } = await makeAccount(t);
+      const secret = await giveTotp(t, userId);
+      return {
+        method: 'POST',
+        url: '/api/v1/auth/login/second-factor',
+        ...form({ step_token: await stepTokenFor(t, userId, 'second_factor'), code: await totpCode(secret) }),
+      };
+    },
+  },
+  loginEnrolStart: {
+    tenants: ['own'],
+    expect: () => anyone(200),
+    write: true,
+    asCaller: false,
+    request: async () => ({
       method: 'POST',
-      url: '/api/v1/auth/login',
-      ...form({ email: EMAILS[caller === 'anonymous' ? 'CUSTOMER' : caller], password: DEMO_PASSWORD }),
+      url: '/api/v1/auth/login/enrol',
+      ...form({ step_token: await stepTokenFor(t, (await makeAccount(t)).userId, 'enrol') }),
     }),
+  },
+  loginEnrolConfirm: {
+    tenants: ['own'],
+    expect: () => anyone(200),
+    write: true,
+    asCaller: false,
+    request: async () => {
+      const { userId, email } = await makeAccount(t);
+      const secret = await pendingTotp(t, userId, email);
+      return {
+        method: 'POST',
+        url: '/api/v1/auth/login/enrol/confirm',
+        ...form({ step_token: await stepTokenFor(t, userId, 'enrol'), code: await totpCode(secret) }),
+      };
+    },
   },
   requestPasswordReset: {
     tenants: ['own'],
@@ -285,6 +332,57 @@ const CASES: Record<string, Case> = {
     write: false,
     asCaller: true,
     request: async () => ({ method: 'GET', url: '/api/v1/auth/me' }),
+  },
+  getSecondFactor: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/auth/me/second-factor' }),
+  },
+  startTotpEnrolment: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async ({ caller }) => {
+      await withoutSecondFactor(t, userIds[caller === 'anonymous' ? 'CUSTOMER' : caller]);
+      return {
+        method: 'POST',
+        url: '/api/v1/auth/me/second-factor/totp',
+        ...form({ current_password: DEMO_PASSWORD }),
+      };
+    },
+  },
+  confirmTotpEnrolment: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    // The demo user is enrolled by it: the cases that sign in or sign with the password alone remove it.
+    request: async ({ caller }) => {
+      const userId = userIds[caller === 'anonymous' ? 'CUSTOMER' : caller];
+      const secret = await pendingTotp(t, userId, EMAILS[caller === 'anonymous' ? 'CUSTOMER' : caller]);
+      return {
+        method: 'POST',
+        url: '/api/v1/auth/me/second-factor/totp/confirm',
+        ...form({ code: await totpCode(secret) }),
+      };
+    },
+  },
+  removeSecondFactor: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async ({ caller }) => {
+      const secret = await giveTotp(t, userIds[caller === 'anonymous' ? 'CUSTOMER' : caller]);
+      return {
+        method: 'POST',
+        url: '/api/v1/auth/me/second-factor/remove',
+        ...form({ current_password: DEMO_PASSWORD, code: await totpCode(secret) }),
+      };
+    },
   },
   getNotificationSettings: {
     tenants: ['own'],
@@ -481,6 +579,22 @@ const CASES: Record<string, Case> = {
       const userId = await makeUser(t, ownerId);
       await mintSession(t, userId);
       return { method: 'POST', url: `/api/v1/customers/${customerId}/users/${userId}/end-sessions` };
+    },
+  },
+  resetUserSecondFactor: {
+    tenants: ['own', 'other', 'mismatch'],
+    // The SUPER_ADMIN's alone; an ADMIN is refused before the user is looked up.
+    expect: (tenant) => ({ ...managers(403), SUPER_ADMIN: tenant === 'mismatch' ? 404 : 200 }),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId, ownerId }) => {
+      const userId = await makeUser(t, ownerId);
+      await giveTotp(t, userId);
+      return {
+        method: 'POST',
+        url: `/api/v1/customers/${customerId}/users/${userId}/reset-second-factor`,
+        ...form({ reason: 'Matrix: lost phone' }),
+      };
     },
   },
   listCustomerDevices: {
@@ -927,11 +1041,15 @@ const CASES: Record<string, Case> = {
     expect: signing,
     write: true,
     asCaller: true,
-    request: async (ctx) => ({
-      method: 'POST',
-      url: `${await reportUrl(ctx)}/signatures`,
-      ...form({ password: DEMO_PASSWORD, meaning: 'reviewed', comment: 'Matrix' }),
-    }),
+    request: async (ctx) => {
+      // Signed with the password alone (confirmTotpEnrolment's case enrols the demo users).
+      if (ctx.caller !== 'anonymous') await withoutSecondFactor(t, userIds[ctx.caller]);
+      return {
+        method: 'POST',
+        url: `${await reportUrl(ctx)}/signatures`,
+        ...form({ password: DEMO_PASSWORD, meaning: 'reviewed', comment: 'Matrix' }),
+      };
+    },
   },
   exportSterilizationsOk: {
     tenants: ['own'],

@@ -9,8 +9,9 @@
  *
  * The one write a refused request makes by design: a failed re-authentication is recorded in the audit
  * trail (audit_log rows with action `login_failed`, `sign_failed` for a report signature with a wrong
- * password, `reauth_failed` for a profile change with a wrong current password), so those rows are left
- * out of the digest.
+ * password, `reauth_failed` for a profile change with a wrong current password, `second_factor_failed`
+ * for a wrong code at sign-in), so those rows are left out of the digest; so are the counts of wrong
+ * second-factor codes (totp_factors, login_steps).
  */
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
@@ -50,6 +51,7 @@ import {
   unique,
 } from '../test/fixtures.ts';
 import { expectContract } from '../test/response-checks.ts';
+import { giveTotp, pendingTotp, stepTokenFor, totpCode, withoutSecondFactor } from '../test/second-factor.ts';
 import { createTestApp, DEMO, DEMO_PASSWORD, type TestApp, uniqueClientAddress } from '../test/test-app.ts';
 import type { ContractOperation, JsonSchema } from './load-contract.ts';
 
@@ -301,7 +303,30 @@ const INPUTS: Record<string, Input> = {
   getHealth: { callers: ANYONE },
   login: {
     callers: ANYONE,
-    body: async () => ({ email: DEMO.customer, password: DEMO_PASSWORD }),
+    body: async () => {
+      await withoutSecondFactor(t, callerIds.CUSTOMER);
+      return { email: DEMO.customer, password: DEMO_PASSWORD };
+    },
+  },
+  loginSecondFactor: {
+    callers: ANYONE,
+    body: async () => {
+      const { userId } = await makeAccount(t);
+      const secret = await giveTotp(t, userId);
+      return { step_token: await stepTokenFor(t, userId, 'second_factor'), code: await totpCode(secret) };
+    },
+  },
+  loginEnrolStart: {
+    callers: ANYONE,
+    body: async () => ({ step_token: await stepTokenFor(t, (await makeAccount(t)).userId, 'enrol') }),
+  },
+  loginEnrolConfirm: {
+    callers: ANYONE,
+    body: async () => {
+      const { userId, email } = await makeAccount(t);
+      const secret = await pendingTotp(t, userId, email);
+      return { step_token: await stepTokenFor(t, userId, 'enrol'), code: await totpCode(secret) };
+    },
   },
   requestPasswordReset: {
     callers: ANYONE,
@@ -339,6 +364,29 @@ const INPUTS: Record<string, Input> = {
     path: async (caller) => ({ sessionId: String(await otherSessionOf(callerIds[caller as 'SUPER_ADMIN'])) }),
   },
   endOtherOwnSessions: { callers: STAFF_AND_CUSTOMER },
+  getSecondFactor: { callers: STAFF_AND_CUSTOMER },
+  startTotpEnrolment: {
+    callers: STAFF_AND_CUSTOMER,
+    body: async (caller) => {
+      await withoutSecondFactor(t, callerIds[caller as 'SUPER_ADMIN']);
+      return { current_password: DEMO_PASSWORD };
+    },
+  },
+  confirmTotpEnrolment: {
+    callers: STAFF_AND_CUSTOMER,
+    body: async (caller) => {
+      const userId = callerIds[caller as 'SUPER_ADMIN'];
+      const secret = await pendingTotp(t, userId, caller === 'CUSTOMER' ? DEMO.customer : DEMO.super);
+      return { code: await totpCode(secret) };
+    },
+  },
+  removeSecondFactor: {
+    callers: STAFF_AND_CUSTOMER,
+    body: async (caller) => {
+      const secret = await giveTotp(t, callerIds[caller as 'SUPER_ADMIN']);
+      return { current_password: DEMO_PASSWORD, code: await totpCode(secret) };
+    },
+  },
   getNotificationSettings: { callers: STAFF_AND_CUSTOMER },
   updateNotificationSettings: {
     callers: STAFF_AND_CUSTOMER,
@@ -383,6 +431,15 @@ const INPUTS: Record<string, Input> = {
   endUserSessions: {
     callers: MANAGER,
     path: async () => ({ id: String(ownCustomer), userId: String(ownUser) }),
+  },
+  resetUserSecondFactor: {
+    callers: MANAGER,
+    path: async () => {
+      const userId = await makeUser(t, ownCustomer);
+      await giveTotp(t, userId);
+      return { id: String(ownCustomer), userId: String(userId) };
+    },
+    body: async () => ({ reason: 'Property: lost phone' }),
   },
   listCustomerDevices: { callers: STAFF_AND_CUSTOMER, path: own },
   createCustomerDevice: {
@@ -561,7 +618,11 @@ const INPUTS: Record<string, Input> = {
   signReport: {
     callers: STAFF_AND_CUSTOMER,
     path: async () => reportPath('draft'),
-    body: async () => ({ password: DEMO_PASSWORD, meaning: 'reviewed', comment: 'Property' }),
+    body: async (caller) => {
+      // Signed with the password alone (confirmTotpEnrolment's requests enrol the callers).
+      await withoutSecondFactor(t, callerIds[caller as 'SUPER_ADMIN']);
+      return { password: DEMO_PASSWORD, meaning: 'reviewed', comment: 'Property' };
+    },
   },
   exportSterilizationsOk: {
     callers: MANAGER,
@@ -1141,7 +1202,10 @@ function rpcMutation(): fc.Arbitrary<Mutation> {
 /** The audit trail records failed logins, signatures and re-authentications, the one write a refused request makes by design. */
 async function digest(): Promise<Digest> {
   return databaseDigest(t, {
-    'public.audit_log': `action not in ('login_failed', 'sign_failed', 'reauth_failed')`,
+    'public.audit_log': `action not in ('login_failed', 'sign_failed', 'reauth_failed', 'second_factor_failed')`,
+    // A wrong second-factor code counts against its account and its step token (docs/accounts.md §5).
+    'public.totp_factors': 'false',
+    'public.login_steps': 'false',
   });
 }
 

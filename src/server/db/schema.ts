@@ -780,6 +780,63 @@ export const passwordResets = pgTable(
   (t) => [index('password_resets_user_created_idx').on(t.userId, t.createdAt)],
 );
 
+/**
+ * A user's authenticator app (TOTP, RFC 6238: 30 s, 6 digits; docs/accounts.md §5). Pending until a
+ * first code confirms it; a code is accepted once (`last_time_step`); wrong codes slow the account down
+ * (`failures`, `blocked_until`, the login throttle's doubling waits) whatever the address.
+ */
+export const totpFactors = pgTable('totp_factors', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The app in force: its secret in Base32, as the app holds it; null until one is confirmed. */
+  secret: text('secret'),
+  /** A new app being set up, until a first code of it confirms it (then it replaces `secret`). */
+  pendingSecret: text('pending_secret'),
+  createdAt: createdAt(),
+  confirmedAt: timestamp('confirmed_at', tz),
+  lastTimeStep: bigint('last_time_step', { mode: 'number' }),
+  failures: integer('failures').notNull().default(0),
+  blockedUntil: timestamp('blocked_until', tz),
+});
+
+/** One-time recovery codes (docs/accounts.md §5): shown once, stored as sha256, each used once. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: createdAt(),
+    usedAt: timestamp('used_at', tz),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_code_uq').on(t.userId, t.codeHash)],
+);
+
+/**
+ * What a right password yields when more is needed before a session (docs/accounts.md §5): a
+ * short-lived token for one purpose only — the second factor, or enrolling one — never a session. Only
+ * its sha256 is stored.
+ */
+export const loginSteps = pgTable(
+  'login_steps',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique('login_steps_token_hash_uq'),
+    purpose: text('purpose').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', tz).notNull(),
+    usedAt: timestamp('used_at', tz),
+    failures: integer('failures').notNull().default(0),
+  },
+  (t) => [check('login_steps_purpose_chk', sql`${t.purpose} in ('second_factor', 'enrol')`)],
+);
+
 // ---- Alerts (docs/adr/0020-alerts-are-rows.md: the bell, e-mail and live updates are views of them) ----
 
 export const ALERT_STATES = ['open', 'acknowledged', 'resolved'] as const;

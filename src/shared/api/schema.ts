@@ -30,8 +30,71 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Log in with email and password and receive a bearer token. */
+    /**
+     * Log in with email and password and receive a bearer token.
+     * @description A user without a second factor gets the session at once. With one, or when the role must set one up (MFA_REQUIRED_ROLES), the answer is a LoginStep (message `second_factor_required` or `enrolment_required`) and the session comes from the next step (docs/accounts.md §5).
+     */
     post: operations['login'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/login/second-factor': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Finish a sign-in with a code of the second factor.
+     * @description With the step token a right password answered: a code of the authenticator app (each code once) or an unused recovery code (then used up). A wrong, reused or expired code is 401 `second_factor_failed`; five wrong codes spend the step token, and the account's wrong codes double its wait from any address (429). The session is made only here (docs/accounts.md §5).
+     */
+    post: operations['loginSecondFactor'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/login/enrol': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set up an authenticator app at sign-in, when the role requires a second factor.
+     * @description With an `enrol` step token (MFA_REQUIRED_ROLES): a new secret, its otpauth:// URI and a QR code of it. The step token stays usable for the confirmation.
+     */
+    post: operations['loginEnrolStart'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/login/enrol/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm the app set up at sign-in with a first code; sign in.
+     * @description A right code confirms the app, answers the ten recovery codes (shown once) and signs in.
+     */
+    post: operations['loginEnrolConfirm'];
     delete?: never;
     options?: never;
     head?: never;
@@ -173,6 +236,80 @@ export interface paths {
      * @description An audit entry `sessions_end` when any session was ended.
      */
     post: operations['endOtherOwnSessions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me/second-factor': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The logged-in user's second factors, and whether the role requires one. */
+    get: operations['getSecondFactor'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me/second-factor/totp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set up a (new) authenticator app.
+     * @description Needs the current password, and a code of the second factor in force when there is one (422 `validation.second_factor.code.required` / `.wrong`). Answers a new secret, pending until confirmed; an app in force stays until then.
+     */
+    post: operations['startTotpEnrolment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me/second-factor/totp/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Confirm the app being set up with a first code; answers ten new recovery codes once. */
+    post: operations['confirmTotpEnrolment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me/second-factor/remove': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Remove the authenticator app and the recovery codes.
+     * @description Needs the current password and a code of the second factor. Refused (409 `second_factor.required`) when the user's role must have one (MFA_REQUIRED_ROLES): set up a new app instead.
+     */
+    post: operations['removeSecondFactor'];
     delete?: never;
     options?: never;
     head?: never;
@@ -368,6 +505,31 @@ export interface paths {
      * @description Every session of the user ends at once, in every server process (the caller's own current session stays when the user is the caller). An ADMIN may not end another ADMIN's or a SUPER_ADMIN's sessions (403). An audit entry `sessions_end` when any session was ended (docs/accounts.md §3).
      */
     post: operations['endUserSessions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/{id}/users/{userId}/reset-second-factor': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description User id. */
+        userId: components['parameters']['UserIdPath'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Remove a user's second factors (SUPER_ADMIN only, never their own), with a reason.
+     * @description For a user who lost their app and recovery codes: their app and codes go, their sessions end, and they set up a new app at their next sign-in when their role requires one. An audit entry `mfa_reset` with the reason (docs/accounts.md §5).
+     */
+    post: operations['resetUserSecondFactor'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1840,7 +2002,7 @@ export interface components {
       unread: number;
     };
     /**
-     * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile, `sign_failed` a report signature refused because the signer's password was wrong, `reauth_failed` a change of one's own email or password refused because the current password was wrong, `sessions_end` sessions of a user ended by the user or by an administrator, `password_reset_request` a reset link asked for (for an active account), `password_reset` a password set through such a link.
+     * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile, `sign_failed` a report signature refused because the signer's password was wrong, `reauth_failed` a change of one's own email or password refused because the current password was wrong, `sessions_end` sessions of a user ended by the user or by an administrator, `password_reset_request` a reset link asked for (for an active account), `password_reset` a password set through such a link, `mfa_enrol`, `mfa_remove`, `mfa_reset` (by a SUPER_ADMIN, with a reason) a second factor set up, removed or reset, `recovery_code_use` a recovery code spent, `second_factor_failed` a wrong second-factor code at sign-in.
      * @enum {string}
      */
     AuditAction:
@@ -1865,7 +2027,12 @@ export interface components {
       | 'reauth_failed'
       | 'sessions_end'
       | 'password_reset_request'
-      | 'password_reset';
+      | 'password_reset'
+      | 'mfa_enrol'
+      | 'mfa_remove'
+      | 'mfa_reset'
+      | 'recovery_code_use'
+      | 'second_factor_failed';
     /** @enum {string} */
     AuditEntityType: 'customer' | 'user' | 'device' | 'certificate' | 'alert' | 'report';
     AuditValue: string | number | boolean | null;
@@ -2119,6 +2286,8 @@ export interface components {
       /** @description reviewed or approved. */
       meaning?: string;
       comment?: string;
+      /** @description For a signer with a second factor: a code of their authenticator app or a recovery code (422 `validation.second_factor.code.required` / `.wrong`; docs/accounts.md §5). The audit entry's `factors` says which were used (`password`, `password+totp`, `password+recovery_code`). */
+      code?: string;
     };
     PagedCustomers: {
       data: components['schemas']['Customer'][];
@@ -2212,6 +2381,49 @@ export interface components {
     LoginForm: {
       email: string;
       password: string;
+    };
+    /** @description A right password, with more owed before a session (docs/accounts.md §5): `second_factor`, a code (loginSecondFactor); `enrol`, setting up an app first (loginEnrolStart, loginEnrolConfirm). The step token is good for that alone, for 5 minutes: it is no session. */
+    LoginStep: {
+      /** @enum {string} */
+      step: 'second_factor' | 'enrol';
+      step_token: string;
+      expires_in_seconds: number;
+    };
+    EnrolledLoginResult: components['schemas']['LoginResult'] & {
+      recovery_codes: string[];
+    };
+    TotpEnrolment: {
+      /** @description Base32, to type into the app by hand. */
+      secret: string;
+      otpauth_uri: string;
+      /** @description A PNG data URL of the otpauth URI. */
+      qr_code: string;
+    };
+    RecoveryCodes: {
+      recovery_codes: string[];
+    };
+    SecondFactorStatus: {
+      totp: boolean;
+      recovery_codes_left: number;
+      /** @description The user's role is in MFA_REQUIRED_ROLES. */
+      required: boolean;
+    };
+    StepTokenForm: {
+      step_token: string;
+    };
+    SecondFactorForm: {
+      step_token: string;
+      code: string;
+    };
+    CodeForm: {
+      code: string;
+    };
+    SecondFactorChangeForm: {
+      current_password: string;
+      code?: string;
+    };
+    ReasonForm: {
+      reason: string;
     };
     ForgotPasswordForm: {
       email: string;
@@ -2855,7 +3067,38 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Logged in. Success only if `status` equals `success`. */
+      /** @description Logged in, or the step still owed. Success only if `status` equals `success`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['LoginResult'] | components['schemas']['LoginStep'];
+          };
+        };
+      };
+      401: components['responses']['LoginFailed'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  loginSecondFactor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['SecondFactorForm'];
+      };
+    };
+    responses: {
+      /** @description Signed in. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2863,6 +3106,68 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Envelope'] & {
             data: components['schemas']['LoginResult'];
+          };
+        };
+      };
+      401: components['responses']['LoginFailed'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  loginEnrolStart: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['StepTokenForm'];
+      };
+    };
+    responses: {
+      /** @description The app to set up. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['TotpEnrolment'];
+          };
+        };
+      };
+      401: components['responses']['LoginFailed'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  loginEnrolConfirm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['SecondFactorForm'];
+      };
+    };
+    responses: {
+      /** @description Signed in, with the recovery codes. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['EnrolledLoginResult'];
           };
         };
       };
@@ -3014,6 +3319,116 @@ export interface operations {
     responses: {
       200: components['responses']['SessionsEndedOk'];
       401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getSecondFactor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The second factors. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['SecondFactorStatus'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  startTotpEnrolment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['SecondFactorChangeForm'];
+      };
+    };
+    responses: {
+      /** @description The app to set up. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['TotpEnrolment'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  confirmTotpEnrolment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['CodeForm'];
+      };
+    };
+    responses: {
+      /** @description The recovery codes, shown once. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['RecoveryCodes'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  removeSecondFactor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['SecondFactorChangeForm'];
+      };
+    };
+    responses: {
+      200: components['responses']['Done'];
+      401: components['responses']['Unauthorized'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -3378,6 +3793,34 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  resetUserSecondFactor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Customer id. */
+        id: components['parameters']['CustomerIdPath'];
+        /** @description User id. */
+        userId: components['parameters']['UserIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['ReasonForm'];
+      };
+    };
+    responses: {
+      200: components['responses']['Done'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];

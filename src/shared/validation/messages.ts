@@ -59,6 +59,9 @@ export const validationMessages = {
   'validation.password.contains_email': "The password must not contain the account's e-mail address",
   'validation.password_reset.link_invalid':
     'This link no longer works: it was used, has expired or is incomplete. Ask for a new one.',
+  'validation.second_factor.code.required': 'Enter a code of your authenticator app, or a recovery code',
+  'validation.second_factor.code.wrong': 'This code is not right, or was used already',
+  'validation.second_factor.reason.required': 'Say why the second factor is reset',
   'validation.password.equals_name': "The password must not be the account holder's name",
   'validation.customer.alert_device_silent_hours.invalid':
     'Enter whole hours from 1 to 99999, or leave empty',

@@ -209,4 +209,6 @@ export const reportSignSchema = object({
     .required(id('validation.report.meaning.required'))
     .oneOf(['reviewed', 'approved'], id('validation.report.meaning.required')),
   comment: string().trim().max(REPORT_COMMENT_MAX_LENGTH, id('validation.report.comment.long')),
+  /** A code of the signer's second factor, when they have one (checked by the server, docs/accounts.md §5). */
+  code: string().trim().optional(),
 });

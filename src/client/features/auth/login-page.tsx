@@ -1,13 +1,27 @@
 import { Box, Button, Card, CardContent, CircularProgress, Link, Typography } from '@mui/material';
 import { Link as RouterLink, useNavigate } from '@tanstack/react-router';
 import { Form, Formik, type FormikHelpers } from 'formik';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
+import {
+  RecoveryCodesPanel,
+  SecondFactorCodeField,
+  TotpSetupPanel,
+} from '#client/components/second-factor.tsx';
 import { ApiError } from '#client/lib/api-client.ts';
 import { trimValues } from '#client/lib/form-data.ts';
 import { FormikTextField, initialErrorsFor } from '#client/lib/form-fields.tsx';
 import { notifyApiError, showToast, toast } from '#client/lib/toasts.tsx';
+import type { LoginResult } from '#shared/api/index.ts';
 import { loginSchema } from '#shared/validation/index.ts';
-import { type LoginValues, useLogin } from './api/login';
+import {
+  type LoginStep,
+  type LoginValues,
+  useLogin,
+  useLoginEnrolConfirm,
+  useLoginEnrolStart,
+  useLoginSecondFactor,
+} from './api/login';
 import { safeRedirect } from './redirect';
 import { loginThrottledMessage } from './throttle-message';
 
@@ -18,12 +32,22 @@ export function LoginPage({ redirect }: { redirect?: string }) {
   const intl = useIntl();
   const navigate = useNavigate();
   const login = useLogin();
+  const [step, setStep] = useState<LoginStep | null>(null);
+
+  const signedIn = async () => {
+    toast.success({ id: 'login.success' });
+    await navigate({ href: safeRedirect(redirect), replace: true });
+  };
 
   const onSubmit = async (values: LoginValues, helpers: FormikHelpers<LoginValues>) => {
     try {
-      await login.mutateAsync(trimValues(values));
-      toast.success({ id: 'login.success' });
-      await navigate({ href: safeRedirect(redirect), replace: true });
+      const answer = await login.mutateAsync(trimValues(values));
+      if ('step' in answer) {
+        // A right password, with a second factor owed (docs/accounts.md §5).
+        setStep(answer);
+        return;
+      }
+      await signedIn();
     } catch (error) {
       // Clear the password (and the submit count, so it is not flagged before the user types again).
       helpers.resetForm({ values: { ...values, password: '' } });
@@ -59,44 +83,56 @@ export function LoginPage({ redirect }: { redirect?: string }) {
               {intl.formatMessage({ id: 'login.subtitle' })}
             </Typography>
           </Box>
-          <Formik
-            initialValues={initialValues}
-            validationSchema={loginSchema}
-            initialErrors={initialErrors}
-            validateOnMount
-            onSubmit={onSubmit}
-          >
-            {({ isValid, isSubmitting }) => (
-              <Form noValidate>
-                <FormikTextField
-                  name="email"
-                  labelId="login.email"
-                  type="email"
-                  autoComplete="username"
-                  autoFocus
-                  required
-                />
-                <FormikTextField
-                  name="password"
-                  labelId="login.password"
-                  type="password"
-                  autoComplete="current-password"
-                  required
-                />
-                <Button
-                  type="submit"
-                  variant="contained"
-                  size="large"
-                  fullWidth
-                  sx={{ mt: 2 }}
-                  disabled={!isValid || isSubmitting || login.isPending}
-                  startIcon={login.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
-                >
-                  {intl.formatMessage({ id: 'login.submit' })}
-                </Button>
-              </Form>
-            )}
-          </Formik>
+          {step?.step === 'second_factor' && (
+            <SecondFactorStep
+              stepToken={step.step_token}
+              onSignedIn={signedIn}
+              onRestart={() => setStep(null)}
+            />
+          )}
+          {step?.step === 'enrol' && (
+            <EnrolStep stepToken={step.step_token} onSignedIn={signedIn} onRestart={() => setStep(null)} />
+          )}
+          {step === null && (
+            <Formik
+              initialValues={initialValues}
+              validationSchema={loginSchema}
+              initialErrors={initialErrors}
+              validateOnMount
+              onSubmit={onSubmit}
+            >
+              {({ isValid, isSubmitting }) => (
+                <Form noValidate>
+                  <FormikTextField
+                    name="email"
+                    labelId="login.email"
+                    type="email"
+                    autoComplete="username"
+                    autoFocus
+                    required
+                  />
+                  <FormikTextField
+                    name="password"
+                    labelId="login.password"
+                    type="password"
+                    autoComplete="current-password"
+                    required
+                  />
+                  <Button
+                    type="submit"
+                    variant="contained"
+                    size="large"
+                    fullWidth
+                    sx={{ mt: 2 }}
+                    disabled={!isValid || isSubmitting || login.isPending}
+                    startIcon={login.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
+                  >
+                    {intl.formatMessage({ id: 'login.submit' })}
+                  </Button>
+                </Form>
+              )}
+            </Formik>
+          )}
           <Box sx={{ mt: 2, textAlign: 'center' }}>
             {/* Pressing the link must not blur the e-mail field first: its "mandatory" message would push
                 the link down between press and release, and the click would miss it. */}
@@ -110,6 +146,120 @@ export function LoginPage({ redirect }: { redirect?: string }) {
           </Box>
         </CardContent>
       </Card>
+    </Box>
+  );
+}
+
+/** A code of the authenticator app, or a recovery code, after the right password. */
+function SecondFactorStep({
+  stepToken,
+  onSignedIn,
+  onRestart,
+}: {
+  stepToken: string;
+  onSignedIn: () => Promise<void>;
+  onRestart: () => void;
+}) {
+  const intl = useIntl();
+  const finish = useLoginSecondFactor();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    try {
+      await finish.mutateAsync({ step_token: stepToken, code: code.trim() });
+      await onSignedIn();
+    } catch (failure) {
+      setCode('');
+      if (failure instanceof ApiError && failure.status === 429) {
+        const throttled = loginThrottledMessage(failure.data);
+        setError(throttled ? intl.formatMessage({ id: throttled.id }, throttled.values) : undefined);
+      } else setError(intl.formatMessage({ id: 'second_factor.failed' }));
+    }
+  };
+  return (
+    <Box
+      component="form"
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-labelledby="second-factor-title"
+    >
+      <Typography id="second-factor-title" variant="h6" component="h2">
+        {intl.formatMessage({ id: 'second_factor.login.title' })}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {intl.formatMessage({ id: 'second_factor.login.text' })}
+      </Typography>
+      <SecondFactorCodeField value={code} onChange={setCode} error={error} autoFocus />
+      <Button
+        type="submit"
+        variant="contained"
+        size="large"
+        fullWidth
+        sx={{ mt: 2 }}
+        disabled={code.trim() === '' || finish.isPending}
+        startIcon={finish.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
+      >
+        {intl.formatMessage({ id: 'second_factor.login.submit' })}
+      </Button>
+      <Button fullWidth sx={{ mt: 1 }} onClick={onRestart}>
+        {intl.formatMessage({ id: 'second_factor.login.restart' })}
+      </Button>
+    </Box>
+  );
+}
+
+/** A role that must have a second factor sets up an app before anything else (MFA_REQUIRED_ROLES). */
+function EnrolStep({
+  stepToken,
+  onSignedIn,
+  onRestart,
+}: {
+  stepToken: string;
+  onSignedIn: () => Promise<void>;
+  onRestart: () => void;
+}) {
+  const intl = useIntl();
+  const start = useLoginEnrolStart();
+  const confirm = useLoginEnrolConfirm();
+  const [error, setError] = useState<string | undefined>();
+  const [done, setDone] = useState<(LoginResult & { recovery_codes: string[] }) | null>(null);
+  const { mutate } = start;
+  useEffect(() => mutate(stepToken), [mutate, stepToken]);
+
+  const onConfirm = async (code: string) => {
+    setError(undefined);
+    try {
+      setDone(await confirm.mutateAsync({ step_token: stepToken, code }));
+    } catch {
+      setError(intl.formatMessage({ id: 'validation.second_factor.code.wrong' }));
+    }
+  };
+  return (
+    <Box aria-labelledby="enrol-title" component="section">
+      <Typography id="enrol-title" variant="h6" component="h2">
+        {intl.formatMessage({ id: 'second_factor.enrol.title' })}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        {intl.formatMessage({ id: 'second_factor.enrol.text' })}
+      </Typography>
+      {start.isPending && <CircularProgress aria-label={intl.formatMessage({ id: 'common.loading' })} />}
+      {start.isError && (
+        <Button fullWidth onClick={onRestart}>
+          {intl.formatMessage({ id: 'second_factor.login.restart' })}
+        </Button>
+      )}
+      {start.data && !done && <TotpSetupPanel enrolment={start.data} onConfirm={onConfirm} error={error} />}
+      {done && (
+        <RecoveryCodesPanel
+          codes={done.recovery_codes}
+          onDone={() => {
+            confirm.store(done);
+            void onSignedIn();
+          }}
+        />
+      )}
     </Box>
   );
 }

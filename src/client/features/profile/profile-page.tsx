@@ -27,6 +27,7 @@ import { useSession } from '#client/lib/session.ts';
 import { profileSchema } from '#shared/validation/index.ts';
 import { type ProfileValues, useMe, useUpdateProfile } from './api/me';
 import { NotificationSettingsCard } from './notification-settings-card';
+import { SecondFactorCard } from './second-factor-card';
 import { SessionsCard } from './sessions-card';
 
 export function ProfilePage() {
@@ -130,6 +131,7 @@ export function ProfilePage() {
           </CardContent>
         </Card>
       )}
+      {user && <SecondFactorCard />}
       {user && <SessionsCard />}
       {user && <NotificationSettingsCard />}
       <Dialog

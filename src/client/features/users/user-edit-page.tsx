@@ -11,6 +11,7 @@ import {
   DialogTitle,
   MenuItem,
   Stack,
+  TextField,
   Typography,
 } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
@@ -38,6 +39,7 @@ import {
   useDisableCustomerUser,
   useEnableCustomerUser,
   useEndUserSessions,
+  useResetUserSecondFactor,
   useUpdateCustomerUser,
 } from './api/users';
 import { ROLE_LABEL_IDS, RoleBadge } from './role-badge';
@@ -150,6 +152,64 @@ function EndSessionsButton({ customerId, user }: { customerId: number; user: Use
   );
 }
 
+/** A SUPER_ADMIN lifts a user's second factor (a lost phone), saying why; never their own. */
+function ResetSecondFactorButton({ customerId, user }: { customerId: number; user: UserData }) {
+  const intl = useIntl();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const reset = useResetUserSecondFactor(customerId, user.id);
+
+  const confirm = async () => {
+    try {
+      await reset.mutateAsync(reason.trim());
+      toast.success({ id: 'users.second_factor.reset_done' });
+      setOpen(false);
+      setReason('');
+    } catch {
+      // The alert came from the mutation cache (docs/product.md §8).
+    }
+  };
+
+  return (
+    <>
+      <Button variant="outlined" onClick={() => setOpen(true)}>
+        {intl.formatMessage({ id: 'users.second_factor.reset' })}
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="user-reset-factor-title" fullWidth>
+        <DialogTitle id="user-reset-factor-title">
+          {intl.formatMessage({ id: 'users.second_factor.confirm.title' })}
+        </DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            {intl.formatMessage({ id: 'users.second_factor.confirm.text' }, { name: user.name })}
+          </DialogContentText>
+          <TextField
+            fullWidth
+            margin="normal"
+            name="reason"
+            label={intl.formatMessage({ id: 'users.second_factor.reason' })}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+            required
+            autoFocus
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(false)}>{intl.formatMessage({ id: 'common.cancel' })}</Button>
+          <Button
+            onClick={() => void confirm()}
+            variant="contained"
+            disabled={reason.trim() === '' || reset.isPending}
+          >
+            {intl.formatMessage({ id: 'users.second_factor.confirm.button' })}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
 function UserForm({
   customerId,
   user,
@@ -215,6 +275,9 @@ function UserForm({
             />
           </ReadOnlyFields>
           <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 2, mt: 2 }}>
+            {!isNew && me?.role === 'SUPER_ADMIN' && !isSelf && (
+              <ResetSecondFactorButton customerId={customerId} user={user} />
+            )}
             {!isNew && abilities.canUpdateUsers && !isSelf && user.deleted_at === null && (
               <EndSessionsButton customerId={customerId} user={user} />
             )}

@@ -1,7 +1,8 @@
 /** Sign-in, sign-out and the signed-in user's own profile (docs/product.md §2 Login, Profile; §7 /auth). */
 import { and, eq, ne, sql } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { userChanges } from '#server/audit/user-changes.ts';
-import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
+import { type AuditedWrite, auditSource, writeAudited } from '#server/audit/write-audited.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { customers, users } from '#server/db/schema.ts';
@@ -14,11 +15,25 @@ import { currentAuth } from '#server/security/guards.ts';
 import type { LoginThrottle } from '#server/security/login-throttle.ts';
 import { hashPassword, verifyPassword } from '#server/security/passwords.ts';
 import { confirmPassword, throttledWait } from '#server/security/reauthentication.ts';
+import {
+  checkSecondFactorCode,
+  confirmTotpEnrolment,
+  createStepToken,
+  type FactorUsed,
+  removeSecondFactors,
+  STEP_TOKEN_MINUTES,
+  type StepPurpose,
+  secondFactorState,
+  spendStepToken,
+  startTotpEnrolment,
+  stepTokenFailed,
+  stepTokenUser,
+} from '#server/security/second-factor.ts';
 import { endedChanges } from '#server/security/session-audit.ts';
-import type { AuthUser, SessionStore } from '#server/security/session-store.ts';
+import type { AuthContext, AuthUser, SessionStore } from '#server/security/session-store.ts';
 import { newToken } from '#server/security/tokens.ts';
 import { summariseUserAgent } from '#server/security/user-agent.ts';
-import { abilitiesFor, modulesFor } from '#shared/access/index.ts';
+import { abilitiesFor, isRole, modulesFor, type Role } from '#shared/access/index.ts';
 import {
   forgotPasswordSchema,
   loginSchema,
@@ -77,10 +92,100 @@ export interface AuthModuleDeps {
   mailQueued: () => void;
   /** The login throttle's twin for password reset requests and links (docs/accounts.md §4). */
   resetThrottle: LoginThrottle;
+  /** Roles that must have a second factor (MFA_REQUIRED_ROLES, docs/accounts.md §5). */
+  mfaRequiredRoles: readonly Role[];
+}
+
+async function findUserById(db: Db, id: number) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      role: users.role,
+      passwordHash: users.passwordHash,
+      deletedAt: users.deletedAt,
+      customerId: users.customerId,
+      customerName: customers.name,
+    })
+    .from(users)
+    .innerJoin(customers, eq(customers.id, users.customerId))
+    .where(eq(users.id, id))
+    .limit(1);
+  return row;
 }
 
 export function authModule(deps: AuthModuleDeps): ApiModule {
-  const { db, sessions, throttle, appUrl, mailQueued, resetThrottle } = deps;
+  const { db, sessions, throttle, appUrl, mailQueued, resetThrottle, mfaRequiredRoles } = deps;
+
+  /** The session a completed sign-in makes, and its audit entry (with the second factor used, if any). */
+  async function signIn(request: FastifyRequest, userId: number, factor?: FactorUsed) {
+    const user = await findUserById(db, userId);
+    if (!user || user.deletedAt !== null) throw new ApiError(401, 'login_failed');
+    const { passwordHash: _hash, deletedAt: _deleted, ...authUser } = user;
+    const token = await writeAudited(
+      db,
+      { actor: { id: user.id, email: user.email, role: user.role }, clientAddress: request.ip },
+      { action: 'login', entityType: 'user', entityId: user.id },
+      async (tx): Promise<AuditedWrite<string>> => ({
+        result: await sessions.create(tx, user.id, request),
+        changes: factor ? { second_factor: { old: null, new: factor } } : {},
+      }),
+    );
+    const view = sessionUserView(authUser as AuthUser);
+    return { user: view, token, modules: view.modules };
+  }
+
+  /**
+   * The live step token of the body and its user; anything else is 401 second_factor_failed, one
+   * answer for a wrong, spent, expired or mistyped token. Throttled like the login of that account.
+   */
+  async function stepOf(request: FastifyRequest, reply: FastifyReply, purpose: StepPurpose) {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const token = typeof body.step_token === 'string' ? body.step_token.trim() : '';
+    const step = token === '' ? undefined : await stepTokenUser(db, token, purpose);
+    const user = step ? await findUserById(db, step.userId) : undefined;
+    if (!step || !user || user.deletedAt !== null) throw new ApiError(401, 'second_factor_failed');
+    await throttledWait(throttle, user.email, request, reply);
+    return { step, user };
+  }
+
+  /**
+   * Setting up or removing a second factor (docs/accounts.md §5): the password again, and a code of the
+   * factor in force when there is one, so a stolen session cannot swap the factor for its own.
+   */
+  async function confirmChangeOfFactors(request: FastifyRequest, reply: FastifyReply, auth: AuthContext) {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const password = typeof body.current_password === 'string' ? body.current_password : '';
+    const code = typeof body.code === 'string' ? body.code.trim() : '';
+    await confirmPassword({
+      db,
+      throttle,
+      request,
+      reply,
+      auth,
+      password,
+      failure: { action: 'reauth_failed', entityType: 'user', entityId: auth.user.id },
+      field: 'current_password',
+      wrongMessage: 'validation.profile.current_password.wrong',
+    });
+    const state = await secondFactorState(db, auth.user.id);
+    if (!state.totp) return;
+    if (code === '') throw validationFailed({ code: ['validation.second_factor.code.required'] });
+    const check = await checkSecondFactorCode(db, auth.user.id, code);
+    if ('retryAfterSeconds' in check) {
+      reply.header('retry-after', String(check.retryAfterSeconds));
+      throw new ApiError(429, 'too_many_login_attempts', { retry_after_seconds: check.retryAfterSeconds });
+    }
+    if (!check.ok) throw validationFailed({ code: ['validation.second_factor.code.wrong'] });
+    if (check.factor === 'recovery_code')
+      await writeAudited(db, auditSource(request, auth), {
+        action: 'recovery_code_use',
+        entityType: 'user',
+        entityId: auth.user.id,
+      });
+  }
+
   return {
     formSchemas: {
       login: loginSchema,
@@ -113,16 +218,110 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
           );
           throw new ApiError(401, 'login_failed');
         }
+        // A right password with a second factor owed yields a step token, never a session; the throttle's
+        // count for this pair is forgotten only once the whole sign-in succeeds.
+        const factors = await secondFactorState(db, user.id);
+        if (factors.totp || (isRole(user.role) && mfaRequiredRoles.includes(user.role))) {
+          const step = factors.totp ? 'second_factor' : 'enrol';
+          const stepToken = await createStepToken(db, user.id, step);
+          return ok(
+            { step, step_token: stepToken, expires_in_seconds: STEP_TOKEN_MINUTES * 60 },
+            factors.totp ? 'second_factor_required' : 'enrolment_required',
+          );
+        }
         await throttle.recordSuccess(email, request.ip);
-        const { passwordHash: _hash, deletedAt: _deleted, ...authUser } = user;
-        const token = await writeAudited(
-          db,
-          { actor: { id: user.id, email: user.email, role: user.role }, clientAddress: request.ip },
-          { action: 'login', entityType: 'user', entityId: user.id },
-          async (tx) => ({ result: await sessions.create(tx, user.id, request) }),
-        );
-        const view = sessionUserView(authUser as AuthUser);
-        return ok({ user: view, token, modules: view.modules }, 'logged_in');
+        return ok(await signIn(request, user.id), 'logged_in');
+      },
+      async loginSecondFactor(request, reply) {
+        const { step, user } = await stepOf(request, reply, 'second_factor');
+        const code = typeof request.body?.code === 'string' ? request.body.code : '';
+        const check = await checkSecondFactorCode(db, user.id, code);
+        const source = {
+          actor: { id: user.id, email: user.email, role: user.role },
+          clientAddress: request.ip,
+        };
+        if ('retryAfterSeconds' in check) {
+          reply.header('retry-after', String(check.retryAfterSeconds));
+          throw new ApiError(429, 'too_many_login_attempts', {
+            retry_after_seconds: check.retryAfterSeconds,
+          });
+        }
+        if (!check.ok) {
+          await stepTokenFailed(db, step.id);
+          await throttle.recordFailure(user.email, request.ip);
+          await writeAudited(db, source, {
+            action: 'second_factor_failed',
+            entityType: 'user',
+            entityId: user.id,
+          });
+          throw new ApiError(401, 'second_factor_failed');
+        }
+        if (check.factor === 'recovery_code')
+          await writeAudited(db, source, {
+            action: 'recovery_code_use',
+            entityType: 'user',
+            entityId: user.id,
+          });
+        if (!(await spendStepToken(db, step.id))) throw new ApiError(401, 'second_factor_failed');
+        await throttle.recordSuccess(user.email, request.ip);
+        return ok(await signIn(request, user.id, check.factor), 'logged_in');
+      },
+      async loginEnrolStart(request, reply) {
+        const { user } = await stepOf(request, reply, 'enrol');
+        return ok(await startTotpEnrolment(db, user));
+      },
+      async loginEnrolConfirm(request, reply) {
+        const { step, user } = await stepOf(request, reply, 'enrol');
+        const code = typeof request.body?.code === 'string' ? request.body.code.trim() : '';
+        const source = {
+          actor: { id: user.id, email: user.email, role: user.role },
+          clientAddress: request.ip,
+        };
+        const enrolled = { action: 'mfa_enrol', entityType: 'user', entityId: user.id } as const;
+        const codes = await writeAudited(db, source, enrolled, async (tx) => {
+          const recovery = await confirmTotpEnrolment(tx, user.id, code);
+          if (!recovery) throw validationFailed({ code: ['validation.second_factor.code.wrong'] });
+          if (!(await spendStepToken(tx, step.id))) throw new ApiError(401, 'second_factor_failed');
+          return { result: recovery, changes: { second_factor: { old: null, new: 'totp' } } };
+        });
+        await throttle.recordSuccess(user.email, request.ip);
+        return ok({ ...(await signIn(request, user.id, 'totp')), recovery_codes: codes }, 'logged_in');
+      },
+      async getSecondFactor(request) {
+        const auth = currentAuth(request);
+        const state = await secondFactorState(db, auth.user.id);
+        return ok({
+          totp: state.totp,
+          recovery_codes_left: state.recoveryCodesLeft,
+          required: mfaRequiredRoles.includes(auth.user.role),
+        });
+      },
+      async startTotpEnrolment(request, reply) {
+        const auth = currentAuth(request);
+        await confirmChangeOfFactors(request, reply, auth);
+        return ok(await startTotpEnrolment(db, auth.user));
+      },
+      async confirmTotpEnrolment(request) {
+        const auth = currentAuth(request);
+        const code = typeof request.body?.code === 'string' ? request.body.code.trim() : '';
+        const enrolled = { action: 'mfa_enrol', entityType: 'user', entityId: auth.user.id } as const;
+        const codes = await writeAudited(db, auditSource(request, auth), enrolled, async (tx) => {
+          const recovery = await confirmTotpEnrolment(tx, auth.user.id, code);
+          if (!recovery) throw validationFailed({ code: ['validation.second_factor.code.wrong'] });
+          return { result: recovery, changes: { second_factor: { old: null, new: 'totp' } } };
+        });
+        return ok({ recovery_codes: codes });
+      },
+      async removeSecondFactor(request, reply) {
+        const auth = currentAuth(request);
+        if (mfaRequiredRoles.includes(auth.user.role)) throw new ApiError(409, 'second_factor.required');
+        await confirmChangeOfFactors(request, reply, auth);
+        const removed = { action: 'mfa_remove', entityType: 'user', entityId: auth.user.id } as const;
+        await writeAudited(db, auditSource(request, auth), removed, async (tx) => {
+          await removeSecondFactors(tx, auth.user.id);
+          return { result: undefined, changes: { second_factor: { old: 'totp', new: null } } };
+        });
+        return ok(null, 'second_factor.removed');
       },
 
       async logout(request) {

@@ -23,6 +23,7 @@ import { stampSignature } from '#server/pdf/report/signature-stamp.ts';
 import { assertTenant, currentAuth, requireAbility } from '#server/security/guards.ts';
 import type { LoginThrottle } from '#server/security/login-throttle.ts';
 import { verifyPassword } from '#server/security/passwords.ts';
+import { checkSecondFactorCode, secondFactorState } from '#server/security/second-factor.ts';
 import type { AuthContext } from '#server/security/session-store.ts';
 import { reportLeafHash } from '#shared/integrity/index.ts';
 import { type FieldErrors, reportSignSchema, validateForm } from '#shared/validation/index.ts';
@@ -228,6 +229,30 @@ export function reportsModule(deps: { db: Db; throttle: LoginThrottle; chain: Ch
           });
           throw validationFailed({ password: ['validation.report.password.wrong'] });
         }
+        // A signer with a second factor proves it too (docs/accounts.md §5): both components of
+        // §11.200(a)(1), and the entry says which were used.
+        const factors: string[] = ['password'];
+        if ((await secondFactorState(db, auth.user.id)).totp) {
+          const code = typeof body.code === 'string' ? body.code.trim() : '';
+          if (code === '') throw validationFailed({ code: ['validation.second_factor.code.required'] });
+          const check = await checkSecondFactorCode(db, auth.user.id, code);
+          if ('retryAfterSeconds' in check) {
+            reply.header('retry-after', String(check.retryAfterSeconds));
+            throw new ApiError(429, 'too_many_login_attempts', {
+              retry_after_seconds: check.retryAfterSeconds,
+            });
+          }
+          if (!check.ok) {
+            await throttle.recordFailure(email, request.ip);
+            await writeAudited(db, auditSource(request, auth), {
+              action: 'sign_failed',
+              entityType: 'report',
+              entityId: reportId,
+            });
+            throw validationFailed({ code: ['validation.second_factor.code.wrong'] });
+          }
+          factors.push(check.factor);
+        }
 
         const signedAt = new Date();
         const signed = { action: 'sign', entityType: 'report', entityId: reportId } as const;
@@ -273,6 +298,7 @@ export function reportsModule(deps: { db: Db; throttle: LoginThrottle; chain: Ch
               comment: { old: null, new: comment },
               signed_at: { old: null, new: signedAt.toISOString() },
               sha256: { old: null, new: digest },
+              factors: { old: null, new: factors.join('+') },
             },
           };
         });

@@ -29,6 +29,7 @@ import { filledFields } from '#server/http/form-fields.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import { assertTenant, currentAuth, requireAbility, requireModule } from '#server/security/guards.ts';
 import { hashPassword } from '#server/security/passwords.ts';
+import { removeSecondFactors } from '#server/security/second-factor.ts';
 import { endedChanges } from '#server/security/session-audit.ts';
 import type { AuthContext, SessionStore } from '#server/security/session-store.ts';
 import {
@@ -178,6 +179,33 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
           return { result: count, changes: count > 0 ? endedChanges(count) : {} };
         });
         return ok({ ended }, 'sessions.ended');
+      },
+
+      async resetUserSecondFactor(request) {
+        const auth = requireAbility(request, 'canUpdateUsers');
+        // A SUPER_ADMIN's act alone, and never on their own account: nobody lifts their own second
+        // factor without it (docs/accounts.md §5).
+        if (auth.user.role !== 'SUPER_ADMIN') throw forbidden();
+        const target = await userOrNotFound(auth, request.params.id, request.params.userId);
+        if (target.id === auth.user.id) throw forbidden();
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const reason = typeof body.reason === 'string' ? body.reason.trim() : '';
+        if (reason === '' || /[\p{Cc}]/u.test(reason))
+          throw validationFailed({ reason: ['validation.second_factor.reason.required'] });
+        const intent = { action: 'mfa_reset', entityType: 'user', entityId: target.id, reason } as const;
+        await writeAudited(db, auditSource(request, auth), intent, async (tx) => {
+          const removed = await removeSecondFactors(tx, target.id);
+          // Whoever holds the lost phone or codes must sign in again, and will set up a new factor.
+          const ended = await sessions.revokeAllForUser(tx, target.id);
+          return {
+            result: undefined,
+            changes: {
+              second_factor: { old: removed ? 'totp' : null, new: null },
+              ...(ended > 0 ? endedChanges(ended) : {}),
+            },
+          };
+        });
+        return ok(null, 'second_factor.reset');
       },
 
       async createCustomerUser(request, reply) {

@@ -2,12 +2,26 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '#client/lib/api-client.ts';
 import { formDataSerializer } from '#client/lib/form-data.ts';
 import { session } from '#client/lib/session.ts';
+import type { LoginResult, Schemas } from '#shared/api/index.ts';
 
 export type LoginValues = { email: string; password: string };
+export type LoginStep = Schemas['LoginStep'];
 
-/** POST /auth/login. On success the session (user with its modules, token) is stored. */
-export function useLogin() {
+/** The session a finished sign-in answers, stored; nothing cached for a previous user may leak into it. */
+function useStoreSession() {
   const queryClient = useQueryClient();
+  return (data: LoginResult) => {
+    queryClient.clear();
+    session.set({ user: { ...data.user, modules: data.modules ?? data.user.modules }, token: data.token });
+  };
+}
+
+/**
+ * POST /auth/login. A user without a second factor is signed in at once (the session stored); otherwise
+ * the answer is the step still owed (docs/accounts.md §5), and the session comes from that step.
+ */
+export function useLogin() {
+  const store = useStoreSession();
   return useMutation({
     mutationKey: ['auth', 'login'],
     // The login screen reports its own failures ("Login failed").
@@ -15,9 +29,48 @@ export function useLogin() {
     mutationFn: (values: LoginValues) =>
       unwrap(api.POST('/auth/login', { body: values, bodySerializer: formDataSerializer })),
     onSuccess: (data) => {
-      // Nothing cached for a previous user may leak into this session.
-      queryClient.clear();
-      session.set({ user: { ...data.user, modules: data.modules ?? data.user.modules }, token: data.token });
+      if (!('step' in data)) store(data);
     },
   });
+}
+
+/** POST /auth/login/second-factor: a code of the app, or a recovery code. */
+export function useLoginSecondFactor() {
+  const store = useStoreSession();
+  return useMutation({
+    mutationKey: ['auth', 'login', 'second-factor'],
+    meta: { silentError: true },
+    mutationFn: (values: { step_token: string; code: string }) =>
+      unwrap(api.POST('/auth/login/second-factor', { body: values, bodySerializer: formDataSerializer })),
+    onSuccess: store,
+  });
+}
+
+/** POST /auth/login/enrol: the app to set up when the role requires one. */
+export function useLoginEnrolStart() {
+  return useMutation({
+    mutationKey: ['auth', 'login', 'enrol'],
+    mutationFn: (stepToken: string) =>
+      unwrap(
+        api.POST('/auth/login/enrol', {
+          body: { step_token: stepToken },
+          bodySerializer: formDataSerializer,
+        }),
+      ),
+  });
+}
+
+/**
+ * POST /auth/login/enrol/confirm: confirms the app and signs in. The session is stored only once the
+ * user has seen the recovery codes (`store` of the answer), or the app would leave this screen at once.
+ */
+export function useLoginEnrolConfirm() {
+  const store = useStoreSession();
+  const mutation = useMutation({
+    mutationKey: ['auth', 'login', 'enrol', 'confirm'],
+    meta: { silentError: true },
+    mutationFn: (values: { step_token: string; code: string }) =>
+      unwrap(api.POST('/auth/login/enrol/confirm', { body: values, bodySerializer: formDataSerializer })),
+  });
+  return { ...mutation, store };
 }

@@ -47,7 +47,15 @@ export function useGenerateReport(customerId: number) {
   });
 }
 
-export type SignReportValues = { password: string; meaning: string; comment: string };
+export type SignReportValues = { password: string; meaning: string; comment: string; code: string };
+
+/** Whether the signer has a second factor, whose code a signature then needs too (docs/accounts.md §5). */
+export const useSignerSecondFactor = (enabled: boolean) =>
+  useQuery({
+    queryKey: ['auth', 'me', 'second-factor'],
+    queryFn: () => unwrap(api.GET('/auth/me/second-factor')),
+    enabled,
+  });
 
 /** POST /customers/{id}/reports/{reportId}/signatures. */
 export function useSignReport(customerId: number) {

@@ -19,7 +19,7 @@ import { translateValidation } from '#client/lib/intl.tsx';
 import { useSession } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toasts.tsx';
 import { reportSignSchema } from '#shared/validation/index.ts';
-import { type Report, type SignReportValues, useSignReport } from '../api/reports';
+import { type Report, type SignReportValues, useSignerSecondFactor, useSignReport } from '../api/reports';
 
 const MEANINGS = ['reviewed', 'approved'] as const;
 
@@ -46,7 +46,9 @@ export function SignReportDialog({
     password: '',
     meaning: reviewed ? 'approved' : 'reviewed',
     comment: '',
+    code: '',
   };
+  const signer = useSignerSecondFactor(report !== null);
 
   const onSubmit = (values: SignReportValues, helpers: FormikHelpers<SignReportValues>) =>
     feedback.submit(helpers, async () => {
@@ -119,6 +121,15 @@ export function SignReportDialog({
                   autoComplete="current-password"
                   required
                 />
+                {signer.data?.totp && (
+                  <FormikTextField
+                    name="code"
+                    labelId="second_factor.code"
+                    helperId="second_factor.code.help"
+                    autoComplete="one-time-code"
+                    required
+                  />
+                )}
               </DialogContent>
               <DialogButtons confirmLabelId="reports.sign.submit" busy={isSubmitting} onCancel={onClose} />
             </Form>

@@ -140,3 +140,18 @@ export function useEndUserSessions(customerId: number, userId: number) {
       ),
   });
 }
+
+/** POST /customers/{id}/users/{userId}/reset-second-factor: the SUPER_ADMIN's, with a reason (docs/accounts.md §5). */
+export function useResetUserSecondFactor(customerId: number, userId: number) {
+  return useMutation({
+    mutationKey: ['customers', customerId, 'users', userId, 'reset-second-factor'],
+    mutationFn: (reason: string) =>
+      unwrap(
+        api.POST('/customers/{id}/users/{userId}/reset-second-factor', {
+          params: { path: { id: customerId, userId } },
+          body: { reason },
+          bodySerializer: formDataSerializer,
+        }),
+      ),
+  });
+}
