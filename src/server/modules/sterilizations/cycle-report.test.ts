@@ -7,10 +7,10 @@
 import { writeFile } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { custom } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderCycleReport } from '#server/pdf/report/cycle-report.ts';
 import { formatDecimalText } from '#server/pdf/report/cycle-texts.ts';
+import { chainRpcTransport } from '#server/test/chain-rpc.ts';
 import { makeCustomer, makeDevice } from '#server/test/fixtures.ts';
 import { pdfQrCodes } from '#server/test/pdf-qr.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
@@ -32,19 +32,7 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
 }
 
 /** The devnet as the public /chain-rpc endpoint serves it (what /verify asks by default). */
-const chainRpc = () =>
-  custom({
-    async request({ method, params }) {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/chain-rpc',
-        payload: { jsonrpc: '2.0', id: 1, method, params },
-      });
-      const body = response.json();
-      if (body.error) throw new Error(body.error.message);
-      return body.result;
-    },
-  });
+const chainRpc = () => chainRpcTransport(t);
 
 async function insertRecord(customerId: number, deviceId: number, notes: string | null): Promise<number> {
   const result = await t.database.pool.query(
@@ -65,7 +53,7 @@ async function waitForMined(id: number, timeoutMs = 60_000) {
     const found = await t.database.db.execute<{ status: string | null }>(sql`
       select b.status from sterilizations s left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
       where s.id = ${id}`);
-    if (found.rows[0]?.status === 'MINED') return;
+    if (found.rows[0]?.status === 'MINED' || found.rows[0]?.status === 'FINAL') return;
     if (Date.now() - started > timeoutMs) throw new Error('the record was not anchored in time');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -150,7 +138,8 @@ describe('cycle report PDF', () => {
       'Progressivo nel lotto 3',
       'Ciclo ripetuto: sonda pulita',
       'Stato Guasto lampada',
-      'Ancorato: la transazione è minata',
+      // The devnet's finalized block is its latest: the anchored record's block is FINAL.
+      'Ancorato definitivamente',
       'Rete devnet',
       `${APP_URL}/verify`,
     ]) {
@@ -204,7 +193,7 @@ describe('cycle report PDF', () => {
       'Effective time 9.25 minutes',
       'Residual lamp life 4,000 hours',
       'Status code 2 - Lamp malfunction',
-      'Anchored: the transaction is mined',
+      'Anchored for good',
     ]) {
       expect(text).toContain(expected);
     }

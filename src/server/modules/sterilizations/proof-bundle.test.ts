@@ -1,8 +1,8 @@
 // The proof bundle of the filtered list: its content for a filter, tenant scoping, the
 // one-time ticket, and that what it carries verifies against the chain (read through /chain-rpc).
 import { sql } from 'drizzle-orm';
-import { custom } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainRpcTransport } from '#server/test/chain-rpc.ts';
 import { customerIdOf } from '#server/test/fixtures.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
@@ -27,7 +27,7 @@ async function waitForAnchoring(timeoutMs = 60_000) {
     const left = await t.database.db.execute<{ n: string }>(sql`
       select count(*) as n from sterilizations s join customers c on c.id = s.customer_id
       left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
-      where c.enable_blockchain and (b.id is null or b.status <> 'MINED')`);
+      where c.enable_blockchain and (b.id is null or b.status not in ('MINED', 'FINAL'))`);
     if (Number(left.rows[0]!.n) === 0) return;
     if (Date.now() - started > timeoutMs) throw new Error('records were not anchored in time');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -81,16 +81,9 @@ async function listedIds(token: string, filters: string): Promise<number[]> {
 }
 
 /** /chain-rpc as a viem transport: what a browser on the app would use. */
-const chainRpc = custom({
-  async request({ method, params }) {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/chain-rpc',
-      payload: { jsonrpc: '2.0', id: 1, method, params },
-    });
-    const body = response.json();
-    if (body.error) throw new Error(body.error.message);
-    return body.result;
+const chainRpc = chainRpcTransport({
+  get app() {
+    return t.app;
   },
 });
 
