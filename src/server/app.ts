@@ -155,7 +155,13 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     maxDelaySeconds: config.loginMaxDelaySeconds,
     scope: 'password_reset',
   });
-  const chain = createChainService({ db, config: config.chain, log: app.log, chain: deps.chain });
+  const chain = createChainService({
+    db,
+    config: config.chain,
+    log: app.log,
+    chain: deps.chain,
+    onAlertsRaised: (alertIds) => announceAlerts(alertIds),
+  });
   // Mails of raised alerts are sent by the background sender (created below, when SMTP_URL is set).
   let nudgeMailSender: (() => void) | undefined;
   const announceAlerts = createAlertAnnouncer({

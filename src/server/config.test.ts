@@ -64,3 +64,16 @@ describe('several chain nodes', () => {
     expect(() => loadConfig({ CHAIN_RPC_TIMEOUT_SECONDS: '0' })).toThrow(/CHAIN_RPC_TIMEOUT_SECONDS/);
   });
 });
+
+describe('anchor fees', () => {
+  it('reads the ceiling in gwei (decimals allowed) and the blocks before a replacement', () => {
+    expect(loadConfig({}).chain).toMatchObject({ maxFeePerGasWei: 100_000_000_000n, replaceAfterBlocks: 5 });
+    const chain = loadConfig({ ANCHOR_MAX_FEE_GWEI: '0.25', ANCHOR_REPLACE_AFTER_BLOCKS: '3' }).chain;
+    expect(chain.maxFeePerGasWei).toBe(250_000_000n);
+    expect(chain.replaceAfterBlocks).toBe(3);
+    expect(loadConfig({ ANCHOR_MAX_FEE_GWEI: '2.000000001' }).chain.maxFeePerGasWei).toBe(2_000_000_001n);
+    for (const bad of ['0', '-1', '1e3', 'abc', '1.0000000001']) {
+      expect(() => loadConfig({ ANCHOR_MAX_FEE_GWEI: bad }), bad).toThrow(/ANCHOR_MAX_FEE_GWEI/);
+    }
+  });
+});

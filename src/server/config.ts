@@ -152,6 +152,13 @@ export interface ChainConfig {
   /** Run the anchor worker (ANCHOR_ENABLED, default true): in one process of all those on the database. */
   anchorEnabled: boolean;
   /**
+   * The most an anchor transaction may pay per gas, in wei (ANCHOR_MAX_FEE_GWEI, default 100 gwei): no
+   * transaction is signed above it, and a block whose transaction needs more waits (anchor_fee_ceiling).
+   */
+  maxFeePerGasWei: bigint;
+  /** Blocks of the chain an anchor transaction may stay unmined before it is replaced with higher fees (ANCHOR_REPLACE_AFTER_BLOCKS, default 5). */
+  replaceAfterBlocks: number;
+  /**
    * CHAIN_RPC_URL is the embedded devnet of this cluster's primary process (UVTRACE_CLUSTER_DEVNET, set
    * by the primary for its workers, not by people): a chain that starts empty on every start, like the
    * in-process one, whose earlier blocks the primary has already sent back to PENDING.
@@ -247,6 +254,16 @@ function loadAlertConfig(env: Env): AlertConfig {
   };
 }
 
+/** A positive amount of gwei with at most 9 decimals (1 gwei = 10⁹ wei), in wei. */
+function gweiToWei(env: Env, name: string, fallback: string): bigint {
+  const raw = env[name] || fallback;
+  const match = /^(\d{1,12})(?:\.(\d{1,9}))?$/.exec(raw);
+  const wei = match ? BigInt(match[1]!) * 10n ** 9n + BigInt((match[2] ?? '').padEnd(9, '0')) : 0n;
+  if (wei <= 0n)
+    throw new Error(`${name} must be a positive number of gwei (at most 9 decimals), got "${raw}"`);
+  return wei;
+}
+
 /** A comma-separated list of URLs, blanks dropped. */
 function urlList(raw: string | undefined): string[] {
   return (raw ?? '')
@@ -295,6 +312,8 @@ function loadChainConfig(env: Env): ChainConfig {
     batchSize,
     intervalSeconds: integer(env, 'ANCHOR_INTERVAL_SECONDS', 10),
     anchorEnabled: flag(env, 'ANCHOR_ENABLED', true),
+    maxFeePerGasWei: gweiToWei(env, 'ANCHOR_MAX_FEE_GWEI', '100'),
+    replaceAfterBlocks: Math.max(1, integer(env, 'ANCHOR_REPLACE_AFTER_BLOCKS', 5)),
     clusterDevnet: Boolean(rpcUrl) && flag(env, 'UVTRACE_CLUSTER_DEVNET', false),
   };
 }

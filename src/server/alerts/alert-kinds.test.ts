@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALERT_KINDS, type AlertKind, STAFF_ONLY_ALERT_KINDS } from '#shared/alerts/index.ts';
 import type { Alert } from '#shared/api/index.ts';
 import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
+import { createAnchorWorker } from '../chain/anchor-worker.ts';
+import { type Chain, connectChain } from '../chain/chain.ts';
+import { loadConfig } from '../config.ts';
 import { mintSession, signDeviceToken } from '../test/contract-support.ts';
 import { asDatabaseOwner, makeCustomer, makeDevice, makeUser, unique, userIdOf } from '../test/fixtures.ts';
 import { createTestApp, DEMO, type TestApp } from '../test/test-app.ts';
@@ -249,7 +252,43 @@ const cases: Case[] = [
     },
     where: `subject_id = $1`,
   },
+  {
+    kind: 'anchor_fee_ceiling',
+    label: 'a block waiting because the chain asks more per gas than the ceiling',
+    cause: async (c) => {
+      await ingest(c, [record(c)]);
+      // A ceiling of 1 wei per gas: below any base fee the devnet asks, so the next block waits.
+      await feeCappedWorker().tick();
+      const waiting = await t.database.pool.query(
+        `select id from blockchain_data_blocks where status = 'PENDING' and merkle_root is not null
+          order by id limit 1`,
+      );
+      c.subject = Number(waiting.rows[0].id);
+    },
+    again: async () => {
+      await feeCappedWorker().tick();
+    },
+    where: `subject_id = $1`,
+  },
 ];
+
+let devnet: Chain | undefined;
+/** An anchor worker on the devnet whose fee ceiling no block can be anchored under. */
+function feeCappedWorker() {
+  return {
+    async tick() {
+      devnet ??= await connectChain(loadConfig({}).chain);
+      await createAnchorWorker({
+        db: t.database.db,
+        chain: devnet,
+        batchSize: 1000,
+        intervalSeconds: 0,
+        confirmations: 1,
+        maxFeePerGas: 1n,
+      }).tick();
+    },
+  };
+}
 
 const get = (token: string, url: string) => t.as(token, { method: 'GET', url: `/api/v1${url}` });
 const post = (token: string, url: string, payload: object = {}) =>

@@ -17,6 +17,8 @@ export const conditionKeys = {
     customerId: number | null,
   ) => `${kind}:${certificateId}:${customerId ?? 'staff'}`,
   blockNotMined: (blockId: number) => `block_not_mined:${blockId}`,
+  /** A block waits because its transaction would cost more per gas than ANCHOR_MAX_FEE_GWEI; cleared once mined. */
+  anchorFeeCeiling: (blockId: number) => `anchor_fee_ceiling:${blockId}`,
   /** A device's sequence (of one owner) misses progressive ids; cleared when the missing records arrive. */
   recordGap: (deviceId: number, customerId: number) => `record_gap:${deviceId}:${customerId}`,
   /** One record came after a higher progressive id: a fact to look at, cleared only by a person. */

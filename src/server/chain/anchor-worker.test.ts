@@ -173,20 +173,24 @@ describe('anchor worker', () => {
     await expectAllAnchored(ids);
   });
 
-  it('restart after the hash is stored but before the broadcast: re-signed and sent once', async () => {
+  it('restart after the hash is stored but before the broadcast: the same transaction is sent, once', async () => {
     const ids = await eligibleIds();
     const crashing = worker({
       beforeBroadcast: () => {
         throw new Error('crash');
       },
     });
-    await crashing.tick();
-    const sent = await database.db.execute<{ n: string }>(
-      sql`select count(*) as n from blockchain_data_blocks where status = 'SENT'`,
+    await crashing.formBlock();
+    await crashing.sendPending();
+    const sent = await database.db.execute<{ id: number; transaction_hash: Hex }>(
+      sql`select id, transaction_hash from blockchain_data_blocks where status = 'SENT'`,
     );
-    expect(Number(sent.rows[0]!.n)).toBeGreaterThan(0);
+    expect(sent.rows.length).toBeGreaterThan(0);
+    expect(await chain.knowsTransaction(sent.rows[0]!.transaction_hash)).toBe(false);
     await worker().tick();
-    await expectAllAnchored(ids);
+    const blocks = await expectAllAnchored(ids);
+    // Broadcast as it was signed before the crash: the hash stored then is the one mined.
+    expect(blocks.get(Number(sent.rows[0]!.id))?.transaction_hash).toBe(sent.rows[0]!.transaction_hash);
   });
 
   it('restart after the transaction is sent, before it is mined (confirmations)', async () => {

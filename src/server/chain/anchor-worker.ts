@@ -9,7 +9,9 @@
  *   store.ts    — records locked (FOR UPDATE SKIP LOCKED) and written into a PENDING block; half-stored
  *                 blocks of a crashed run undone
  *   send.ts     — the anchor transaction: hash stored (SENT) before broadcasting; an existing anchor adopted
- *   confirm.ts  — receipts → MINED or FAILED, unknown transactions re-sent, devnet blocks re-queued at start
+ *   confirm.ts  — receipts of every transaction sent → MINED or FAILED; stuck ones replaced with higher
+ *                 fees, lost ones broadcast again; devnet blocks re-queued at start
+ *   fees.ts     — fees from the node's fee history under ANCHOR_MAX_FEE_GWEI, replacements, the alert
  *   worker.ts   — the passes, start and stop
  * record-leaf.ts is the one place a record becomes a leaf. This file is what the rest of the server uses.
  */

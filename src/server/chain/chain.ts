@@ -33,10 +33,28 @@ setKeccak256((data) => nativeKeccak256(data));
 
 export const ZERO_ROOT: Hex = `0x${'0'.repeat(64)}`;
 
-export interface PreparedAnchor {
+/** EIP-1559 fees per gas, in wei. */
+export interface AnchorFees {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/** What the node's fee history suggests now. */
+export interface FeeSuggestion extends AnchorFees {
+  /** The next block's base fee: below it no transaction is mined. */
+  baseFeePerGas: bigint;
+}
+
+export interface PreparedAnchor extends AnchorFees {
   hash: Hex;
   serialized: Hex;
+  nonce: number;
+  gas: bigint;
 }
+
+/** Blocks of fee history the suggestion looks at, and the tip percentile it takes of each. */
+const FEE_HISTORY_BLOCKS = 10;
+const TIP_PERCENTILE = 50;
 
 export interface Chain {
   network: ChainNetwork;
@@ -53,8 +71,25 @@ export interface Chain {
   client: PublicClient;
   /** Raw JSON-RPC request to the node (the read-only endpoint filters what the browser may call). */
   request: EIP1193RequestFn;
-  /** Signs anchor(blockId, root) locally, so its hash is known (and stored) before it is broadcast. */
-  prepareAnchor(blockId: number, root: Hex): Promise<PreparedAnchor>;
+  /**
+   * Signs anchor(blockId, root) locally, so its hash is known (and stored) before it is broadcast: with
+   * the given fees (else the suggested ones), and for a replacement the nonce and gas limit of the
+   * transaction it replaces (else the account's next nonce and an estimate).
+   */
+  prepareAnchor(
+    blockId: number,
+    root: Hex,
+    fees?: AnchorFees,
+    replacing?: { nonce: number; gas: bigint },
+  ): Promise<PreparedAnchor>;
+  /**
+   * EIP-1559 fees from the node's fee history (eth_feeHistory): the next block's base fee twice (room for
+   * six full blocks of increases) plus the median tip of the last blocks that paid one, else the
+   * node's own tip suggestion.
+   */
+  suggestFees(): Promise<FeeSuggestion>;
+  /** Transactions of the anchoring account mined so far (the nonce its next mined transaction has). */
+  minedNonce(): Promise<number>;
   broadcast(serialized: Hex): Promise<void>;
   /** The root the contract holds for a block id, or null when the id is not anchored. */
   anchoredRoot(blockId: number): Promise<Hex | null>;
@@ -148,6 +183,23 @@ export async function connectChain(config: ChainConfig): Promise<Chain> {
   }
   const address = contractAddress;
 
+  async function suggestFees(): Promise<FeeSuggestion> {
+    const history = await client.getFeeHistory({
+      blockCount: FEE_HISTORY_BLOCKS,
+      rewardPercentiles: [TIP_PERCENTILE],
+      blockTag: 'latest',
+    });
+    // baseFeePerGas holds one more entry than the blocks asked: the next block's.
+    const baseFeePerGas = history.baseFeePerGas.at(-1) ?? (await client.getGasPrice());
+    const tips = (history.reward ?? [])
+      .map((rewards) => rewards[0] ?? 0n)
+      .filter((tip) => tip > 0n)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const maxPriorityFeePerGas =
+      tips.length > 0 ? tips[Math.floor(tips.length / 2)]! : await client.estimateMaxPriorityFeePerGas();
+    return { baseFeePerGas, maxPriorityFeePerGas, maxFeePerGas: 2n * baseFeePerGas + maxPriorityFeePerGas };
+  }
+
   return {
     network: config.network,
     chainId,
@@ -158,20 +210,33 @@ export async function connectChain(config: ChainConfig): Promise<Chain> {
     reachability,
     client,
     request,
-    async prepareAnchor(blockId, root) {
-      const prepared = await client.prepareTransactionRequest({
-        account,
-        chain,
-        to: address,
-        data: encodeFunctionData({
-          abi: ANCHOR_FUNCTIONS,
-          functionName: 'anchor',
-          args: [BigInt(blockId), root],
-        }),
+    async prepareAnchor(blockId, root, fees, replacing) {
+      const data = encodeFunctionData({
+        abi: ANCHOR_FUNCTIONS,
+        functionName: 'anchor',
+        args: [BigInt(blockId), root],
       });
-      const serialized = await account.signTransaction(prepared as TransactionSerializable);
-      return { hash: keccak256(serialized), serialized };
+      const { maxFeePerGas, maxPriorityFeePerGas } = fees ?? (await suggestFees());
+      const nonce =
+        replacing?.nonce ??
+        (await client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
+      const gas =
+        replacing?.gas ?? (await client.estimateGas({ account: account.address, to: address, data }));
+      const transaction: TransactionSerializable = {
+        chainId,
+        type: 'eip1559',
+        to: address,
+        data,
+        nonce,
+        gas,
+        maxFeePerGas,
+        maxPriorityFeePerGas,
+      };
+      const serialized = await account.signTransaction(transaction);
+      return { hash: keccak256(serialized), serialized, nonce, gas, maxFeePerGas, maxPriorityFeePerGas };
     },
+    suggestFees,
+    minedNonce: () => client.getTransactionCount({ address: account.address, blockTag: 'latest' }),
     async broadcast(serialized) {
       await client.sendRawTransaction({ serializedTransaction: serialized });
     },

@@ -37,6 +37,8 @@ export function createChainService(opts: {
   /** An already connected chain (tests); no ephemeral reset is done for it. */
   chain?: Chain;
   pollMs?: number;
+  /** Hears the alerts the anchor worker raises (a block waiting at the fee ceiling). */
+  onAlertsRaised?: (alertIds: number[]) => Promise<void>;
 }): ChainService {
   const { db, config, log } = opts;
   let connecting: Promise<Chain> | undefined;
@@ -104,6 +106,9 @@ export function createChainService(opts: {
         batchSize: config.batchSize,
         intervalSeconds: config.intervalSeconds,
         confirmations: config.confirmations,
+        maxFeePerGas: config.maxFeePerGasWei,
+        replaceAfterBlocks: config.replaceAfterBlocks,
+        onAlertsRaised: opts.onAlertsRaised,
         pollMs: opts.pollMs,
         log,
       });

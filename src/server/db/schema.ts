@@ -298,10 +298,50 @@ export const blockchainDataBlocks = pgTable(
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', tz),
     minedAt: timestamp('mined_at', tz),
+    /** Gas used by the transaction that anchored the block (once MINED). */
+    gasUsed: bigint('gas_used', { mode: 'number' }),
+    /** What anchoring the block cost in wei: every one of its transactions that was mined, reverted ones included. */
+    feePaidWei: numeric('fee_paid_wei', { precision: 78, scale: 0 }),
   },
   (t) => [
     index('blockchain_data_blocks_status_idx').on(t.status, t.id),
     check('blockchain_data_blocks_status_chk', sql`${t.status} in ('PENDING', 'SENT', 'MINED', 'FAILED')`),
+  ],
+);
+
+/**
+ * Every transaction sent to anchor a block (docs/integrity.md §8): the first, its fee replacements (same
+ * nonce), a re-send after its nonce was taken, one found on chain and adopted. The block's
+ * transaction_hash names the one in force; whichever of them is mined is adopted. The signed bytes are
+ * kept so that a transaction the node lost is broadcast again as it was (same hash), never signed anew.
+ */
+export const anchorTransactions = pgTable(
+  'anchor_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    blockId: integer('block_id')
+      .notNull()
+      .references(() => blockchainDataBlocks.id),
+    hash: text('hash').notNull(),
+    /** Null for one found on chain (adopted) or sent before this table existed. */
+    nonce: integer('nonce'),
+    gasLimit: bigint('gas_limit', { mode: 'number' }),
+    maxFeePerGas: numeric('max_fee_per_gas', { precision: 78, scale: 0 }),
+    maxPriorityFeePerGas: numeric('max_priority_fee_per_gas', { precision: 78, scale: 0 }),
+    /** The signed transaction (0x-hex). */
+    raw: text('raw'),
+    sentAt: timestamp('sent_at', tz).notNull().defaultNow(),
+    /** The chain's head when it was signed: its wait is counted in blocks from here (ANCHOR_REPLACE_AFTER_BLOCKS). */
+    sentHeight: bigint('sent_height', { mode: 'number' }),
+    /** Set from its receipt once mined (successful or reverted). */
+    minedHeight: bigint('mined_height', { mode: 'number' }),
+    gasUsed: bigint('gas_used', { mode: 'number' }),
+    feePaidWei: numeric('fee_paid_wei', { precision: 78, scale: 0 }),
+  },
+  (t) => [
+    uniqueIndex('anchor_transactions_hash_uq').on(t.hash),
+    index('anchor_transactions_block_idx').on(t.blockId, t.id),
+    check('anchor_transactions_hash_chk', sql`${t.hash} ~ '^0x[0-9a-f]{64}$'`),
   ],
 );
 

@@ -80,6 +80,11 @@ const TEXTS: Record<MailLanguage, Record<AlertKind, KindText>> = {
       body: (a, d) =>
         `Device ${value(a.deviceSerial)} dated cycle ${d.progressive_id} at ${d.cycle_ts}, later than it reached the server (${d.received_ts}). Check the device's clock: its cycle times cannot be trusted until it is set right.`,
     },
+    anchor_fee_ceiling: {
+      subject: (_a, d) => `Blockchain data block ${d.block_id} waits: fees above the ceiling`,
+      body: (_a, d) =>
+        `Anchoring block ${d.block_id} on ${d.network} would cost more than the ceiling of ${d.max_fee_gwei} gwei per gas (ANCHOR_MAX_FEE_GWEI): the chain asks ${d.base_fee_gwei} gwei. The block waits and is sent or mined as soon as fees fall under the ceiling; raise the ceiling to anchor it sooner.`,
+    },
     integrity_mismatch: {
       subject: (_a, d) => `Integrity check failed: ${d.subject} ${d.subject_id}`,
       body: (_a, d) =>
@@ -141,6 +146,11 @@ const TEXTS: Record<MailLanguage, Record<AlertKind, KindText>> = {
       subject: (a) => `L'orologio del dispositivo ${value(a.deviceSerial)} è avanti`,
       body: (a, d) =>
         `Il dispositivo ${value(a.deviceSerial)} ha datato il ciclo ${d.progressive_id} alle ${d.cycle_ts}, dopo il suo arrivo al server (${d.received_ts}). Controllare l'orologio del dispositivo: fino ad allora i suoi orari dei cicli non sono affidabili.`,
+    },
+    anchor_fee_ceiling: {
+      subject: (_a, d) => `Il blocco di dati blockchain ${d.block_id} attende: commissioni oltre il tetto`,
+      body: (_a, d) =>
+        `Ancorare il blocco ${d.block_id} su ${d.network} costerebbe più del tetto di ${d.max_fee_gwei} gwei per unità di gas (ANCHOR_MAX_FEE_GWEI): la blockchain chiede ${d.base_fee_gwei} gwei. Il blocco attende e sarà inviato o minato appena le commissioni scendono sotto il tetto; alzare il tetto per ancorarlo prima.`,
     },
     integrity_mismatch: {
       subject: (_a, d) => `Controllo di integrità fallito: ${d.subject} ${d.subject_id}`,

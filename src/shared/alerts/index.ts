@@ -16,11 +16,16 @@ export const ALERT_KINDS = [
   'lot_uncertified',
   'device_clock_ahead',
   'integrity_mismatch',
+  'anchor_fee_ceiling',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** Kinds about the manufacturer's own machinery: never shown to a clinic, stored without a customer. */
-export const STAFF_ONLY_ALERT_KINDS: readonly AlertKind[] = ['block_not_mined', 'integrity_mismatch'];
+export const STAFF_ONLY_ALERT_KINDS: readonly AlertKind[] = [
+  'block_not_mined',
+  'integrity_mismatch',
+  'anchor_fee_ceiling',
+];
 
 export const ALERT_STATES = ['open', 'acknowledged', 'resolved'] as const;
 export type AlertState = (typeof ALERT_STATES)[number];

@@ -1879,7 +1879,7 @@ export interface components {
       expires_at: string;
     };
     /**
-     * @description failed_cycle (status_code ≠ 0), lamp_life_low (residual lamp life under the threshold), batch_80 / batch_100 (consumable batch at 80 % / full), device_silent (no record for longer than the threshold), certificate_expiring / certificate_expired, block_not_mined (staff only), record_gap (missing or out-of-order progressive ids), lot_uncertified (a lot without a valid certificate), device_clock_ahead (a device's cycle times are later than their arrival), integrity_mismatch (staff only: the integrity sweep found a record, block, token, signed report or audit entry that no longer matches its evidence; docs/backups.md).
+     * @description failed_cycle (status_code ≠ 0), lamp_life_low (residual lamp life under the threshold), batch_80 / batch_100 (consumable batch at 80 % / full), device_silent (no record for longer than the threshold), certificate_expiring / certificate_expired, block_not_mined (staff only), record_gap (missing or out-of-order progressive ids), lot_uncertified (a lot without a valid certificate), device_clock_ahead (a device's cycle times are later than their arrival), integrity_mismatch (staff only: the integrity sweep found a record, block, token, signed report or audit entry that no longer matches its evidence; docs/backups.md), anchor_fee_ceiling (staff only: a block waits because its anchor transaction would cost more per gas than ANCHOR_MAX_FEE_GWEI; cleared once it is mined).
      * @enum {string}
      */
     AlertKind:
@@ -1894,7 +1894,8 @@ export interface components {
       | 'record_gap'
       | 'lot_uncertified'
       | 'device_clock_ahead'
-      | 'integrity_mismatch';
+      | 'integrity_mismatch'
+      | 'anchor_fee_ceiling';
     DeviceKeyEvent: {
       id: number;
       /** @enum {integer} */

@@ -1,55 +1,217 @@
 /**
- * Confirm: SENT blocks are followed until MINED. A receipt with CHAIN_CONFIRMATIONS reached → MINED; a
- * reverted one → the transaction that did anchor the id is adopted, or FAILED. A transaction the node
- * does not know (a crash between storing and broadcasting, or dropped) is re-signed and re-sent after
- * resendAfterMs, unless the contract already holds the root. And on restart, blocks of an earlier
- * embedded devnet go back to PENDING (resetEphemeralBlocks).
+ * Confirm: SENT blocks are followed until MINED. Every transaction of the block's history is looked up
+ * (a replacement or the one it replaced may be the one mined): a successful receipt with
+ * CHAIN_CONFIRMATIONS reached → that transaction adopted, MINED, with its gas and the fees paid; a
+ * reverted one → the transaction that did anchor the id is adopted, or FAILED.
+ *
+ * None mined yet:
+ * - still in the node's mempool: after ANCHOR_REPLACE_AFTER_BLOCKS chain blocks it is replaced (same
+ *   nonce, fees raised by at least 10 %), again each time it waits as long, up to the ceiling; at the
+ *   ceiling the block waits with a staff-only alert (fees.ts);
+ * - unknown to the node (dropped, or never broadcast: a crash between storing and broadcasting): the
+ *   same signed bytes are broadcast again (same hash), unless its nonce was taken by a transaction that
+ *   is none of the block's: then, unless the contract already holds the root, a new one is signed.
+ * A transaction kept by its hash alone (sent before the signed bytes were kept) is re-signed after
+ * resendAfterMs, as before. And on restart, blocks of an earlier embedded devnet go back to PENDING
+ * (resetEphemeralBlocks).
  */
 import { sql } from 'drizzle-orm';
-import type { Hex } from 'viem';
+import type { Hex, TransactionReceipt } from 'viem';
 import type { Db } from '#server/db/client.ts';
 import { describeError } from '#server/db/error-causes.ts';
 import { publishEvent } from '#server/events/publish.ts';
 import type { Chain } from '../chain.ts';
 import { isUnreachable } from '../reachability.ts';
 import type { AnchoringContext } from './context.ts';
-import { adoptExisting, type BlockRow, signAndSend } from './send.ts';
+import { clearFeeCeiling, raiseFeeCeiling, replacementFees, settleCosts } from './fees.ts';
+import { adoptExisting, type BlockRow, broadcastStored, recordTransaction, signAndSend } from './send.ts';
 
-async function followOne(context: AnchoringContext, block: BlockRow): Promise<void> {
-  const { db, chain, confirmations, resendAfterMs, log } = context;
-  const hash = block.transaction_hash as Hex;
-  const receipt = await chain.receipt(hash);
-  if (receipt) {
-    if (receipt.status !== 'success') {
-      // Reverted: most likely the id was anchored by another transaction; adopt it or fail.
-      if (!(await adoptExisting(context, block))) {
-        await db.execute(sql`update blockchain_data_blocks set status = 'FAILED'
-          where id = ${block.id} and transaction_hash = ${hash}`);
-        log.error(`anchor: block ${block.id} transaction ${hash} reverted: FAILED`);
-      }
-      return;
-    }
-    const latest = await chain.blockNumber();
-    if (latest - receipt.blockNumber + 1n >= BigInt(confirmations)) {
-      const mined = await db.execute<{ customer_ids: number[] }>(sql`
-        with mined as (
-          update blockchain_data_blocks set status = 'MINED', mined_at = now()
-          where id = ${block.id} and status = 'SENT' and transaction_hash = ${hash}
-          returning id)
-        select array(select distinct customer_id from sterilizations s, mined
-          where s.blockchain_data_block_id = mined.id) as customer_ids
-        from mined`);
-      const owners = mined.rows[0]?.customer_ids;
-      if (owners) void publishEvent(db, { type: 'block.mined', blockId: block.id, customerIds: owners });
+/** A transaction of a block's history as following reads it. */
+type SentTransaction = {
+  hash: Hex;
+  nonce: number | null;
+  gas_limit: string | number | null;
+  max_fee_per_gas: string | null;
+  max_priority_fee_per_gas: string | null;
+  raw: Hex | null;
+  sent_height: string | number | null;
+};
+
+/** The newest transactions of a block looked at (a block replaced more often than this is unheard of). */
+const HISTORY_FOLLOWED = 12;
+
+async function history({ db }: AnchoringContext, block: BlockRow): Promise<SentTransaction[]> {
+  const rows = await db.execute<SentTransaction>(sql`
+    select hash, nonce, gas_limit, max_fee_per_gas, max_priority_fee_per_gas, raw, sent_height
+    from anchor_transactions where block_id = ${block.id} order by id desc limit ${HISTORY_FOLLOWED}`);
+  const sent = rows.rows;
+  // The block's own hash first, whatever the history holds (a row is written with it, but a block
+  // sent before the history existed has only its hash).
+  const current = block.transaction_hash?.toLowerCase();
+  const own = sent.find((row) => row.hash.toLowerCase() === current);
+  if (!own && block.transaction_hash) {
+    return [
+      {
+        hash: block.transaction_hash,
+        nonce: null,
+        gas_limit: null,
+        max_fee_per_gas: null,
+        max_priority_fee_per_gas: null,
+        raw: null,
+        sent_height: null,
+      },
+      ...sent,
+    ];
+  }
+  return own ? [own, ...sent.filter((row) => row !== own)] : sent;
+}
+
+/** A mined receipt's cost, kept on its row of the history. */
+async function recordReceipt({ db }: AnchoringContext, receipt: TransactionReceipt): Promise<void> {
+  const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+  await db.execute(sql`
+    update anchor_transactions set mined_height = ${Number(receipt.blockNumber)},
+      gas_used = ${Number(receipt.gasUsed)}, fee_paid_wei = ${fee.toString()}
+    where hash = ${receipt.transactionHash.toLowerCase()}`);
+}
+
+/** A mined transaction of the block: MINED once confirmed (adopting it), or the revert handled. */
+async function settle(
+  context: AnchoringContext,
+  block: BlockRow,
+  receipt: TransactionReceipt,
+): Promise<void> {
+  const { db, chain, confirmations, log } = context;
+  const hash = receipt.transactionHash;
+  await recordReceipt(context, receipt);
+  if (receipt.status !== 'success') {
+    // Reverted: most likely the id was anchored by another transaction; adopt it or fail.
+    if (!(await adoptExisting(context, block))) {
+      await db.execute(sql`update blockchain_data_blocks set status = 'FAILED'
+        where id = ${block.id} and status = 'SENT'`);
+      await clearFeeCeiling(db, block.id);
+      log.error(`anchor: block ${block.id} transaction ${hash} reverted: FAILED`);
     }
     return;
   }
-  if (await chain.knowsTransaction(hash)) return; // in the mempool: wait
-  const sentAt = block.sent_at ? new Date(block.sent_at).getTime() : 0;
-  if (Date.now() - sentAt < resendAfterMs) return;
-  if (await adoptExisting(context, block)) return;
-  log.warn(`anchor: block ${block.id} transaction ${hash} is unknown to the node: re-sending`);
-  await signAndSend(context, block);
+  const latest = await chain.blockNumber();
+  if (latest - receipt.blockNumber + 1n < BigInt(confirmations)) {
+    // Mined, not yet confirmed: this is the transaction in force from now on.
+    if (block.transaction_hash?.toLowerCase() !== hash.toLowerCase()) {
+      await db.execute(sql`update blockchain_data_blocks set transaction_hash = ${hash}
+        where id = ${block.id} and status = 'SENT'`);
+    }
+    return;
+  }
+  const owners = await db.transaction(async (tx) => {
+    const mined = await tx.execute<{ customer_ids: number[] }>(sql`
+      with mined as (
+        update blockchain_data_blocks set status = 'MINED', mined_at = now(), transaction_hash = ${hash}
+        where id = ${block.id} and status = 'SENT'
+        returning id)
+      select array(select distinct customer_id from sterilizations s, mined
+        where s.blockchain_data_block_id = mined.id) as customer_ids
+      from mined`);
+    if (mined.rows.length === 0) return undefined;
+    await settleCosts(tx, block.id, hash);
+    await clearFeeCeiling(tx, block.id);
+    return mined.rows[0]!.customer_ids;
+  });
+  if (owners) {
+    if (block.transaction_hash?.toLowerCase() !== hash.toLowerCase()) {
+      log.info(`anchor: block ${block.id} mined in ${hash}, which it adopts`);
+    }
+    void publishEvent(db, { type: 'block.mined', blockId: block.id, customerIds: owners });
+  }
+}
+
+/** Replaces the block's transaction in force with higher fees (same nonce), or waits at the ceiling. */
+async function replace(context: AnchoringContext, block: BlockRow, current: SentTransaction): Promise<void> {
+  const { db, chain, log, maxFeePerGas } = context;
+  const suggested = await chain.suggestFees();
+  const fees = replacementFees(
+    {
+      maxFeePerGas: BigInt(current.max_fee_per_gas ?? 0),
+      maxPriorityFeePerGas: BigInt(current.max_priority_fee_per_gas ?? 0),
+    },
+    suggested,
+    maxFeePerGas,
+  );
+  if (!fees) {
+    await raiseFeeCeiling(context, block, suggested.baseFeePerGas);
+    return;
+  }
+  const replacement = await chain.prepareAnchor(block.id, block.merkle_root, fees, {
+    nonce: current.nonce!,
+    gas: BigInt(current.gas_limit!),
+  });
+  const height = await chain.blockNumber();
+  const claimed = await db.transaction(async (tx) => {
+    const updated =
+      await tx.execute(sql`update blockchain_data_blocks set transaction_hash = ${replacement.hash}
+      where id = ${block.id} and status = 'SENT' and transaction_hash = ${block.transaction_hash}`);
+    if ((updated.rowCount ?? 0) === 0) return false;
+    await recordTransaction(tx, block.id, replacement, height);
+    return true;
+  });
+  if (!claimed) return;
+  if (await broadcastStored(context, block.id, replacement)) {
+    log.info(
+      `anchor: block ${block.id} not mined after ${context.replaceAfterBlocks} blocks: ${current.hash} replaced by ${replacement.hash} (max fee ${fees.maxFeePerGas} wei)`,
+    );
+  }
+}
+
+async function followOne(context: AnchoringContext, block: BlockRow): Promise<void> {
+  const { chain, resendAfterMs, replaceAfterBlocks, log } = context;
+  const sent = await history(context, block);
+  for (const transaction of sent) {
+    const receipt = await chain.receipt(transaction.hash);
+    if (receipt) return settle(context, block, receipt);
+  }
+  const current = sent[0];
+  if (!current) return;
+
+  if (current.raw === null || current.nonce === null) {
+    // Known by its hash alone: followed as before the history kept signed bytes.
+    if (await chain.knowsTransaction(current.hash)) return; // in the mempool: wait
+    const sentAt = block.sent_at ? new Date(block.sent_at).getTime() : 0;
+    if (Date.now() - sentAt < resendAfterMs) return;
+    if (await adoptExisting(context, block)) return;
+    log.warn(`anchor: block ${block.id} transaction ${current.hash} is unknown to the node: re-sending`);
+    await signAndSend(context, block);
+    return;
+  }
+
+  // Those of the same nonce: only one of them can ever be mined, and any one in the mempool may be.
+  const siblings = sent.filter((transaction) => transaction.nonce === current.nonce);
+  let inMempool = false;
+  for (const transaction of siblings) {
+    if (await chain.knowsTransaction(transaction.hash)) {
+      inMempool = true;
+      break;
+    }
+  }
+  if (!inMempool) {
+    if ((await chain.minedNonce()) > current.nonce) {
+      // The nonce went to a transaction that is none of this block's: none of them can be mined now.
+      if (await adoptExisting(context, block)) return;
+      log.warn(
+        `anchor: block ${block.id}'s nonce ${current.nonce} was taken by another transaction: re-sending`,
+      );
+      await signAndSend(context, block);
+      return;
+    }
+    // Dropped by the node, never broadcast (a crash), or undone by a reorganisation: the same
+    // transaction again, same hash; its wait for a replacement counts from now.
+    if (await broadcastStored(context, block.id, { hash: current.hash, serialized: current.raw })) {
+      await context.db.execute(sql`update anchor_transactions set sent_height = ${Number(await chain.blockNumber())}
+        where hash = ${current.hash.toLowerCase()}`);
+    }
+    return;
+  }
+  const waited = (await chain.blockNumber()) - BigInt(current.sent_height ?? 0);
+  if (waited >= BigInt(replaceAfterBlocks)) await replace(context, block, current);
 }
 
 /** Follows every SENT block of this network (at most 200 a call). */
@@ -76,9 +238,17 @@ export async function followSent(context: AnchoringContext): Promise<void> {
  */
 export async function resetEphemeralBlocks(db: Db, chain: Chain): Promise<number> {
   if (!chain.embedded) return 0;
-  const reset = await db.execute(sql`
-    update blockchain_data_blocks
-    set status = 'PENDING', transaction_hash = null, sent_at = null, mined_at = null
-    where network = ${chain.network} and status in ('SENT', 'MINED')`);
-  return reset.rowCount ?? 0;
+  return db.transaction(async (tx) => {
+    const reset = await tx.execute<{ id: number }>(sql`
+      update blockchain_data_blocks
+      set status = 'PENDING', transaction_hash = null, sent_at = null, mined_at = null, gas_used = null,
+        fee_paid_wei = null
+      where network = ${chain.network} and status in ('SENT', 'MINED')
+      returning id`);
+    // Their transactions stay in the history, but what they cost was on a chain that is gone.
+    await tx.execute(sql`update anchor_transactions set mined_height = null, gas_used = null, fee_paid_wei = null
+      where block_id in (select b.id from blockchain_data_blocks b where b.network = ${chain.network}
+        and b.status = 'PENDING')`);
+    return reset.rows.length;
+  });
 }

@@ -20,8 +20,17 @@ export interface AnchorWorkerOptions {
   pollMs?: number;
   /** A backlog of at least 2 batches is taken this many batches at a time (default 16). */
   backlogFactor?: number;
-  /** A SENT transaction the node does not know is re-sent after this long (default: 0 on the devnet, 60 s otherwise). */
+  /**
+   * A SENT transaction of which only the hash is known (sent before its signed bytes were kept) that the
+   * node does not know is re-signed after this long (default: 0 on the devnet, 60 s otherwise).
+   */
   resendAfterMs?: number;
+  /** The most a transaction may pay per gas, in wei (ANCHOR_MAX_FEE_GWEI; default 100 gwei). */
+  maxFeePerGas?: bigint;
+  /** Chain blocks a transaction may wait unmined before it is replaced with higher fees (ANCHOR_REPLACE_AFTER_BLOCKS; default 5). */
+  replaceAfterBlocks?: number;
+  /** Hears the alerts the worker raised (anchor_fee_ceiling), to mail and announce them; must not throw. */
+  onAlertsRaised?: (alertIds: number[]) => Promise<void>;
   log?: AnchorLog;
   /**
    * A block of more records than this is stored in one transaction per this many (default 1024: the
@@ -52,9 +61,11 @@ export type AnchoringContext = Required<
     | 'log'
     | 'writePage'
     | 'abandonedAfterMs'
+    | 'maxFeePerGas'
+    | 'replaceAfterBlocks'
   >
 > &
-  Pick<AnchorWorkerOptions, 'beforeStore' | 'afterStoredPart' | 'beforeBroadcast'> & {
+  Pick<AnchorWorkerOptions, 'beforeStore' | 'afterStoredPart' | 'beforeBroadcast' | 'onAlertsRaised'> & {
     /** The most records one block takes: batchSize × backlogFactor. */
     maxBlock: number;
   };
@@ -71,6 +82,9 @@ export function anchoringContext(options: AnchorWorkerOptions): AnchoringContext
     resendAfterMs: options.resendAfterMs ?? (options.chain.embedded ? 0 : 60_000),
     writePage: options.writePage ?? 1024,
     abandonedAfterMs: options.abandonedAfterMs ?? 10 * 60_000,
+    maxFeePerGas: options.maxFeePerGas ?? 100n * 10n ** 9n,
+    replaceAfterBlocks: options.replaceAfterBlocks ?? 5,
+    onAlertsRaised: options.onAlertsRaised,
     log: options.log ?? { info() {}, warn() {}, error() {} },
     beforeStore: options.beforeStore,
     afterStoredPart: options.afterStoredPart,

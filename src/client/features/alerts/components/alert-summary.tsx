@@ -34,6 +34,8 @@ export function alertSummary(intl: IntlShape, alert: Alert): string {
       days: typeof d.days_left === 'number' ? Math.abs(d.days_left) : '',
       block: text(d.block_id),
       blockStatus: text(d.status),
+      maxFee: text(d.max_fee_gwei),
+      baseFee: text(d.base_fee_gwei),
       lastSeen,
       never: d.last_received_ts === null ? 'yes' : 'no',
       subject: text(d.subject),
