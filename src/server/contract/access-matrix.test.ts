@@ -59,6 +59,13 @@ let certificate: number;
 const deviceKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const devicePublicPem = deviceKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
 const devicePrivatePem = deviceKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+/**
+ * The key of the devices the key-history calls read and revoke: not devicePublicPem, so that
+ * deviceToken never picks one of them (their records would start sequences of their own).
+ */
+const keyHistoryPem = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .publicKey.export({ type: 'spki', format: 'pem' })
+  .toString();
 let nextProgressive = 2_000_000;
 
 beforeAll(async () => {
@@ -690,7 +697,7 @@ const CASES: Record<string, Case> = {
     asCaller: true,
     request: async ({ customerId }) => ({
       method: 'GET',
-      url: `/api/v1/devices/${await makeDevice(t, customerId, devicePublicPem)}/key-events`,
+      url: `/api/v1/devices/${await makeDevice(t, customerId, keyHistoryPem)}/key-events`,
     }),
   },
   revokeDeviceKey: {
@@ -701,7 +708,7 @@ const CASES: Record<string, Case> = {
     asCaller: true,
     request: async ({ customerId }) => ({
       method: 'POST',
-      url: `/api/v1/devices/${await makeDevice(t, customerId, devicePublicPem)}/keys/1/revoke`,
+      url: `/api/v1/devices/${await makeDevice(t, customerId, keyHistoryPem)}/keys/1/revoke`,
       payload: { reason: 'Matrix revocation' },
     }),
   },
