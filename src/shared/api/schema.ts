@@ -307,7 +307,7 @@ export interface paths {
     put?: never;
     /**
      * Remove the authenticator app and the recovery codes.
-     * @description Needs the current password and a code of the second factor. Refused (409 `second_factor.required`) when the user's role must have one (MFA_REQUIRED_ROLES): set up a new app instead.
+     * @description Needs the current password and a code of the second factor. Refused (409 `second_factor.required`) when the user's role must have one (MFA_REQUIRED_ROLES): set up a new app instead; 409 `second_factor.none` when there is none.
      */
     post: operations['removeSecondFactor'];
     delete?: never;

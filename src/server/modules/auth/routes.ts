@@ -315,6 +315,8 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
       async removeSecondFactor(request, reply) {
         const auth = currentAuth(request);
         if (mfaRequiredRoles.includes(auth.user.role)) throw new ApiError(409, 'second_factor.required');
+        const state = await secondFactorState(db, auth.user.id);
+        if (!state.totp && state.recoveryCodesLeft === 0) throw new ApiError(409, 'second_factor.none');
         await confirmChangeOfFactors(request, reply, auth);
         const removed = { action: 'mfa_remove', entityType: 'user', entityId: auth.user.id } as const;
         await writeAudited(db, auditSource(request, auth), removed, async (tx) => {

@@ -236,6 +236,12 @@ describe('removing and replacing the app', () => {
     expect(removed.statusCode).toBe(200);
     expect((await passwordLogin(t, account.email)).json().message).toBe('logged_in');
     expect((await auditOf(t, account.userId)).map((entry) => entry.action)).toContain('mfa_remove');
+    // Nothing left to remove: refused, and nothing recorded.
+    const again = await remove({ current_password: DEMO_PASSWORD });
+    expect([again.statusCode, again.json().message]).toEqual([409, 'second_factor.none']);
+    expect((await auditOf(t, account.userId)).filter((entry) => entry.action === 'mfa_remove')).toHaveLength(
+      1,
+    );
   });
 });
 
