@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
 import { ACCOUNT_PASSWORD, expectNoAxeViolations, freshAccount } from './accounts-helpers.ts';
-import { logout, sessionUser, submitLogin, switchToItalian } from './fixtures.ts';
+import { apiToken } from './customers-helpers.ts';
+import { DEMO, loginAs, logout, sessionUser, submitLogin, switchToItalian } from './fixtures.ts';
 
 /** Two-step verification with an authenticator app (docs/accounts.md §5); codes computed like the app's. */
 
@@ -62,5 +63,59 @@ test.describe('two-step verification', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await expect(page).toHaveURL('/');
     expect((await sessionUser(page)).email).toBe(account.email);
+  });
+
+  test("a recovery code signs in once; a SUPER_ADMIN resets a user's app with a reason", async ({
+    browser,
+    page,
+    request,
+  }) => {
+    const account = await freshAccount(request);
+    // The app set up through the API, as the profile does it.
+    const token = await apiToken(request, account.email, ACCOUNT_PASSWORD);
+    const headers = { Authorization: `Bearer ${token}` };
+    const setup = await request.post('/api/v1/auth/me/second-factor/totp', {
+      headers,
+      multipart: { current_password: ACCOUNT_PASSWORD },
+    });
+    const { secret } = (await setup.json()).data as { secret: string };
+    const confirmed = await request.post('/api/v1/auth/me/second-factor/totp/confirm', {
+      headers,
+      multipart: { code: await codeAt(secret) },
+    });
+    const [recoveryCode] = (await confirmed.json()).data.recovery_codes as string[];
+
+    await page.goto('/login');
+    await submitLogin(page, account.email, ACCOUNT_PASSWORD);
+    await page.getByLabel(/^Code/).fill(recoveryCode ?? '');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page).toHaveURL('/');
+    await logout(page, account.name);
+    await submitLogin(page, account.email, ACCOUNT_PASSWORD);
+    await page.getByLabel(/^Code/).fill(recoveryCode ?? '');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByLabel(/^Code/)).toHaveAccessibleDescription(
+      'This code is not right, was used already or has expired',
+    );
+
+    const staff = await browser.newContext();
+    const admin = await staff.newPage();
+    try {
+      await loginAs(admin, DEMO.super);
+      await admin.goto(`/customers/${account.customerId}/users/${account.id}`);
+      await admin.getByRole('button', { name: 'Reset two-step verification' }).click();
+      const dialog = admin.getByRole('dialog', { name: "Reset this user's two-step verification?" });
+      await expect(dialog.getByRole('button', { name: 'Reset', exact: true })).toBeDisabled();
+      await dialog.getByLabel(/^Reason/).fill('Lost phone; identity checked by a call');
+      await expectNoAxeViolations(admin, '[role="dialog"]', 'reset two-step verification');
+      await dialog.getByRole('button', { name: 'Reset', exact: true }).click();
+      await expect(admin.getByRole('alert').filter({ hasText: 'Two-step verification reset' })).toBeVisible();
+    } finally {
+      await staff.close();
+    }
+    // The password alone signs in again.
+    await page.getByRole('button', { name: 'Start again' }).click();
+    await submitLogin(page, account.email, ACCOUNT_PASSWORD);
+    await expect(page).toHaveURL('/');
   });
 });
