@@ -60,11 +60,7 @@ export function RecordEvidence({ recordId }: { recordId: number }) {
     );
   }
   return (
-    <Box
-      component="section"
-      data-testid="record-evidence"
-      aria-label={intl.formatMessage({ id: 'evidence.title' })}
-    >
+    <Box component="section" data-testid="record-evidence">
       <Typography variant="subtitle2" component="h3" gutterBottom>
         {intl.formatMessage({ id: 'evidence.title' })}
       </Typography>

@@ -450,7 +450,11 @@ function VerdictView({ verdict, onVerify }: { verdict: Verdict; onVerify: () => 
             <Cancel />
           )
         }
-        sx={running ? { '&.Mui-disabled': { bgcolor: 'info.main', color: 'info.contrastText' } } : undefined}
+        // No colour transition: the verdict is read (and checked for contrast) the moment it shows.
+        sx={{
+          transition: 'none',
+          ...(running ? { '&.Mui-disabled': { bgcolor: 'info.main', color: 'info.contrastText' } } : {}),
+        }}
       >
         {intl.formatMessage({ id: `integrity.verify.${verdict}` })}
       </Button>
