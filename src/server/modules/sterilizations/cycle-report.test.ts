@@ -138,8 +138,7 @@ describe('cycle report PDF', () => {
       'Progressivo nel lotto 3',
       'Ciclo ripetuto: sonda pulita',
       'Stato Guasto lampada',
-      // The devnet's finalized block is its latest: the anchored record's block is FINAL.
-      'Ancorato definitivamente',
+      'Ancorato: la transazione è minata',
       'Rete devnet',
       `${APP_URL}/verify`,
     ]) {
@@ -193,7 +192,7 @@ describe('cycle report PDF', () => {
       'Effective time 9.25 minutes',
       'Residual lamp life 4,000 hours',
       'Status code 2 - Lamp malfunction',
-      'Anchored for good',
+      'Anchored: the transaction is mined',
     ]) {
       expect(text).toContain(expected);
     }
