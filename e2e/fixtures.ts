@@ -70,7 +70,7 @@ export async function inItalian(page: Page): Promise<void> {
 
 type RecordRow = { id: number; blockchain_data: { blockchain_data_block: { status: string } } | null };
 
-/** Waits until the newest record of Clinica San Marco (blockchain enabled) is in a MINED block. */
+/** Waits until the newest record of Clinica San Marco (blockchain enabled) is anchored: MINED or FINAL. */
 export async function waitForMinedRecord(page: Page): Promise<number> {
   const raw = await page.evaluate(() => localStorage.getItem('uvtrace.session'));
   const { token } = JSON.parse(raw ?? '{}') as { token?: string };
@@ -87,6 +87,6 @@ export async function waitForMinedRecord(page: Page): Promise<number> {
       },
       { timeout: 60_000, intervals: [500, 1000, 2000] },
     )
-    .toBe('MINED');
+    .toMatch(/^(MINED|FINAL)$/);
   return id;
 }

@@ -140,7 +140,8 @@ test('a signed report and its receipt pass every check on the public /verify pag
   // The anchor worker puts the signed version's hash in a block of its own within its interval.
   await expect(async () => {
     await page.reload();
-    await expect(newestRow(page).getByText('Anchored', { exact: true })).toBeVisible({ timeout: 2_000 });
+    // MINED reads "Anchored", FINAL (at once on the devnet) "Anchored for good".
+    await expect(newestRow(page).getByText(/^Anchored( for good)?$/)).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 90_000, intervals: [1_000, 2_000, 3_000] });
   const pdfPath = await saveDownload(page, 'PDF v1', testInfo);
   const receiptPath = await saveDownload(page, 'Receipt v1', testInfo);

@@ -250,6 +250,7 @@ test.describe('sterilization list', () => {
       'Cycle time (device)',
       'Arrival order',
       'Lot certificate',
+      'Anchoring',
     ]);
     const status =
       ['Ok', 'Nulled', 'Lamp malfunction', 'Probe malfunction'][first.status_code] ??
@@ -257,6 +258,10 @@ test.describe('sterilization list', () => {
     await expect(details.locator('dd').first()).toHaveText(status);
     await expect(details.locator('dd').nth(2)).toContainText('minutes');
     await expect(details.locator('dd').nth(4)).toContainText('hours');
+    // Where its anchoring stands, in words: Clinica San Marco anchors on chain.
+    await expect(details.getByTestId('anchor-status')).toHaveText(
+      /^(Waiting for a block|Waiting to be sent|Sent, waiting to be mined|Mined|Final)$/,
+    );
     await hide.click();
     await expect(details).toBeHidden();
     await expect(row.getByRole('button', { name: 'Show details' })).not.toHaveAttribute('aria-controls');

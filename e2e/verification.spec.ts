@@ -40,7 +40,7 @@ async function getData<T>(
   return ((await response.json()) as { data: T }).data;
 }
 
-/** Waits until the newest record of a customer is in a block of this status. */
+/** Waits until the newest record of a customer is in a block of this status (MINED: or FINAL, both anchored). */
 async function newestRecord(page: Page, customerId: number, status: 'SENT' | 'MINED'): Promise<Row> {
   const headers = await bearer(page);
   let first: Row | undefined;
@@ -53,11 +53,11 @@ async function newestRecord(page: Page, customerId: number, status: 'SENT' | 'MI
       },
       { timeout: 60_000, intervals: [500, 1000, 2000] },
     )
-    .toBe(status);
+    .toMatch(status === 'MINED' ? /^(MINED|FINAL)$/ : /^SENT$/);
   return first as Row;
 }
 
-/** Waits until the newest record of Clinica San Marco (blockchain enabled) is in a MINED block. */
+/** Waits until the newest record of Clinica San Marco (blockchain enabled) is anchored (MINED or FINAL). */
 const minedRecord = (page: Page) => newestRecord(page, 2, 'MINED');
 
 const verifyReceiptScript = path.join(import.meta.dirname, '../scripts/verify-receipt.ts');
@@ -127,6 +127,10 @@ test.describe('data integrity verification', () => {
     await loginAs(page, DEMO.super);
     const record = await minedRecord(page);
     await page.goto('/sterilizations?customerId=2');
+    // The list and its details say where the anchoring stands, in words (FINAL at once on the devnet).
+    await expect(firstRow(page).getByTestId('anchor-status')).toHaveText('Final');
+    await firstRow(page).getByRole('button', { name: 'Show details' }).click();
+    await expect(page.getByTestId('sterilization-details').getByTestId('anchor-status')).toHaveText('Final');
     await firstRow(page).getByRole('button', { name: 'Verify data' }).click();
     const modal = dialog(page);
     await expect(modal).toBeVisible();
@@ -146,7 +150,8 @@ test.describe('data integrity verification', () => {
     const root = (await modal.getByTestId('integrity-root').locator('div').last().textContent()) ?? '';
     expect(root).toMatch(/^0x[0-9a-f]{64}$/);
     await expect(modal.getByRole('heading', { name: 'Data on the blockchain' })).toBeVisible();
-    await expect(modal.getByTestId('integrity-block-status')).toContainText('MINED');
+    // The devnet's finalized block is its latest: an anchored block is FINAL at once.
+    await expect(modal.getByTestId('integrity-block-status')).toContainText('Final (FINAL)');
     await expect(modal.getByTestId('integrity-network')).toContainText('devnet');
     // The devnet has no explorer: the hash is shown, not linked.
     await expect(modal.getByTestId('integrity-transaction')).toContainText(/0x[0-9a-f]{64}/);
@@ -284,7 +289,7 @@ test.describe('data integrity verification', () => {
         },
         { timeout: 60_000, intervals: [500, 1000, 2000] },
       )
-      .toBe('MINED,MINED');
+      .toMatch(/^(MINED|FINAL),(MINED|FINAL)$/);
     await page.goto(`/sterilizations?customerId=${customer.id}`);
     const rows = page
       .getByRole('table')
@@ -398,7 +403,7 @@ test.describe('data integrity verification', () => {
     await page.reload();
     await firstRow(page).getByRole('button', { name: 'Verify data' }).click();
     const modal = dialog(page);
-    await expect(modal.getByTestId('integrity-block-status')).toContainText('MINED');
+    await expect(modal.getByTestId('integrity-block-status')).toContainText(/MINED|FINAL/);
     await expect(modal.getByRole('button', { name: 'Verification successful' })).toBeVisible({
       timeout: 20_000,
     });

@@ -5,7 +5,7 @@ import { DEMO, loginAs, logout, mainMenu, switchToItalian, waitForMinedRecord } 
 /*
  * The public verification page /verify: a visitor without an account checks a proof receipt
  * (the modal's downloaded file, or a link carrying it in the URL fragment) against the chain, with our
- * API unreachable. The receipt comes from the modal of a MINED record, as a customer would get it.
+ * API unreachable. The receipt comes from the modal of an anchored record, as a customer would get it.
  */
 
 const CHECKS = [
@@ -112,6 +112,8 @@ test.describe
       await expect(check(page, 'leaf')).toContainText('as the receipt records');
       await expect(check(page, 'contract')).toContainText('Sent to the anchoring contract 0x');
       await expect(check(page, 'chain_id')).toContainText('chain 31337 (devnet)');
+      // The node's finalized block is at or past the anchor's: it can no longer be undone.
+      await expect(check(page, 'confirmations')).toContainText('final: at or below the finalized block');
       await expect(page.locator('[data-field="id"]')).toHaveText(String(recordId));
       // The devnet has no public explorer: said, not linked.
       await expect(page.getByTestId('verify-explorer')).toContainText('no public block explorer');

@@ -161,6 +161,8 @@ describe('verifyReceipt', () => {
     const confirmations = result.checks.find((check) => check.name === 'confirmations');
     expect(confirmations?.ok).toBe(true);
     expect(Number(confirmations?.values?.count)).toBeGreaterThanOrEqual(1);
+    // The devnet's finalized block is its latest: a mined anchor is final there at once.
+    expect(confirmations?.values?.final).toBe('yes');
     const unknown = await verifyWithConfirmations(
       { ...receipt, transaction_hash: `0x${'00'.repeat(31)}02` },
       { transport, confirmations: true },

@@ -12,7 +12,7 @@
  * --rate per second for --duration seconds, so signing does not run on the server's event loop.
  * Every --sample seconds the records not yet anchored are counted: not in a block yet, and in a block
  * not MINED yet. After the load the worker is given time to drain, then every acknowledged record is
- * checked: in exactly one MINED block, its proof folding to that block's root, the root anchored on
+ * checked: in exactly one MINED or FINAL block, its proof folding to that block's root, the root anchored on
  * chain once; and the database holds exactly the acknowledged records.
  */
 import { parseArgs } from 'node:util';
@@ -193,7 +193,7 @@ async function main(): Promise<void> {
     const waiting = async () => {
       const counts = await db.execute<{ unassigned: string; unmined: string }>(sql`
         select count(*) filter (where s.blockchain_data_block_id is null) as unassigned,
-               count(*) filter (where b.status is distinct from 'MINED') as unmined
+               count(*) filter (where b.status is null or b.status not in ('MINED', 'FINAL')) as unmined
         from sterilizations s
         join devices d on d.id = s.device_id
         join customers c on c.id = d.customer_id
@@ -281,8 +281,13 @@ async function main(): Promise<void> {
     const blocks = new Map<number, Hex>();
     for (const row of stored.rows) {
       if (!acknowledgedIds.has(Number(row.id))) problems.push(`record ${row.id} stored but not acknowledged`);
-      if (row.block_id === null || row.status !== 'MINED' || !row.merkle_root || !row.merkle_proof) {
-        problems.push(`record ${row.id} not in a MINED block (${row.status ?? 'no block'})`);
+      if (
+        row.block_id === null ||
+        !['MINED', 'FINAL'].includes(row.status ?? '') ||
+        !row.merkle_root ||
+        !row.merkle_proof
+      ) {
+        problems.push(`record ${row.id} not in a MINED or FINAL block (${row.status ?? 'no block'})`);
         continue;
       }
       blocks.set(row.block_id, row.merkle_root);
@@ -354,7 +359,7 @@ async function main(): Promise<void> {
 | alerts raised by the load (evaluated after each ingestion, swept every ${config.alerts.sweepIntervalSeconds} s); e-mails queued | ${alertSummary}; ${Number(queuedMails.rows[0]?.count ?? 0).toLocaleString('en')} | | |
 | alert evaluation still to do when the load ended, done in | ${evaluationLagS.toFixed(1)} s | | |
 | blocks made | ${sizes} (${(stored.rows.length / Math.max(1, sizes)).toFixed(0)} records on average) | | |
-| every acknowledged record stored once, in one MINED block, proof → root anchored once on chain | ${problems.length === 0 ? 'yes' : `**no**: ${problems.length} problems, e.g. ${problems.slice(0, 3).join('; ')}`} | yes | ${problems.length === 0 ? 'met' : '**missed**'} |
+| every acknowledged record stored once, in one MINED or FINAL block, proof → root anchored once on chain | ${problems.length === 0 ? 'yes' : `**no**: ${problems.length} problems, e.g. ${problems.slice(0, 3).join('; ')}`} | yes | ${problems.length === 0 ? 'met' : '**missed**'} |
 
 Samples every ${sampleS} s (t, acknowledged, not in a block, not mined): ${samples
       .map((sample) => `${sample.t.toFixed(0)} ${sample.acknowledged} ${sample.unassigned} ${sample.unmined}`)

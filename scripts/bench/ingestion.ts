@@ -15,7 +15,7 @@
  * off: it limits one device, not the server. After each phase: records acknowledged per second,
  * latency, CPU (server, PostgreSQL, this client) and the server + PostgreSQL CPU per record, which
  * says what two idle cores would take when the machine is shared; and how many records wait to be anchored; at the end, the time anchoring
- * needed to catch up, and checks that every acknowledged record is stored once and in one MINED block.
+ * needed to catch up, and checks that every acknowledged record is stored once and in one MINED or FINAL block.
  */
 import { parseArgs } from 'node:util';
 import { createDeviceKeysDir, deviceKeyPair } from '#server/db/seed/device-key-files.ts';
@@ -163,7 +163,7 @@ try {
       const { rows } = await database.pool.query<{ n: string }>(
         `select count(*) as n from sterilizations s join customers c on c.id = s.customer_id
           left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
-          where c.enable_blockchain and (b.id is null or b.status <> 'MINED')`,
+          where c.enable_blockchain and (b.id is null or b.status not in ('MINED', 'FINAL'))`,
       );
       return Number(rows[0]!.n);
     });
@@ -240,7 +240,7 @@ try {
     const blocks = await withDatabase(target, async (database) => {
       const { rows } = await database.pool.query<{ blocks: string; records: string; outside: string }>(
         `select count(distinct b.id) as blocks, count(s.id) as records,
-                count(*) filter (where b.status is distinct from 'MINED') as outside
+                count(*) filter (where b.status is null or b.status not in ('MINED', 'FINAL')) as outside
            from sterilizations s join customers c on c.id = s.customer_id
            left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
           where c.enable_blockchain`,
@@ -249,7 +249,7 @@ try {
     });
     console.log(
       `checks: ${check.acknowledged} acknowledged, ${check.stored} stored, ${check.missing} missing; ` +
-        `${blocks.records} blockchain records in ${blocks.blocks} blocks, ${blocks.outside} not in a MINED block`,
+        `${blocks.records} blockchain records in ${blocks.blocks} blocks, ${blocks.outside} not in a MINED or FINAL block`,
     );
     for (const problem of [...problems, ...check.problems].slice(0, 20)) console.log(`  problem: ${problem}`);
     if (problems.length + check.problems.length > 0 || Number(blocks.outside) > 0) process.exitCode = 1;

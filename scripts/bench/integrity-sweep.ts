@@ -77,9 +77,9 @@ try {
     await seedDemoData(database, { sterilizations: records, keysDir: dataDir });
     console.error(`seeded ${records} records in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
   }
-  // The blockchain clinics' records into MINED blocks (a kept database's, again on this run's devnet).
+  // The blockchain clinics' records into MINED (FINAL) blocks (a kept database's, again on this run's devnet).
   await database.pool.query(`update blockchain_data_blocks set status = 'PENDING', transaction_hash = null
-    where status in ('SENT', 'MINED')`);
+    where status in ('SENT', 'MINED', 'FINAL')`);
   const anchoring = performance.now();
   const worker = createAnchorWorker({
     db: database.db,
@@ -94,7 +94,7 @@ try {
     const left = await database.pool.query<{ n: string }>(`
       select (select count(*) from sterilizations s join customers c on c.id = s.customer_id
         left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
-        where c.enable_blockchain and (b.id is null or b.status <> 'MINED'))
+        where c.enable_blockchain and (b.id is null or b.status not in ('MINED', 'FINAL')))
       + (select count(*) from blockchain_data_blocks where status in ('PENDING', 'SENT')) as n`);
     if (Number(left.rows[0]!.n) === 0) break;
     await sleep(200);
@@ -102,7 +102,7 @@ try {
   await worker.stop();
   const anchored = await database.pool.query<{ records: string; blocks: string }>(`
     select (select count(*) from sterilizations where blockchain_data_block_id is not null) as records,
-      (select count(*) from blockchain_data_blocks where status = 'MINED') as blocks`);
+      (select count(*) from blockchain_data_blocks where status in ('MINED', 'FINAL')) as blocks`);
   console.error(
     `anchored ${anchored.rows[0]!.records} records in ${anchored.rows[0]!.blocks} blocks in ${((performance.now() - anchoring) / 1000).toFixed(1)} s`,
   );

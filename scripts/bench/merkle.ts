@@ -240,7 +240,7 @@ try {
       'select status from blockchain_data_blocks where id = $1',
       [blockId],
     );
-    if (status.rows[0]?.status === 'MINED') break;
+    if (status.rows[0]?.status === 'MINED' || status.rows[0]?.status === 'FINAL') break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const block = await database.pool.query<{ status: string; merkle_root: Hex; records: string }>(
@@ -283,7 +283,7 @@ try {
 | event-loop delay during it, max / p99 | ${ms(formed.loopMaxMs)} / ${ms(formed.loopP99Ms)} | max ≤ 50 ms | ${verdict(formed.loopMaxMs <= 50)} |
 | GET /api/v1/health meanwhile, p99 / max (${formed.health.length} calls) | ${ms(formed.healthP99)} / ${ms(formed.health.at(-1) ?? Number.NaN)} | p99 ≤ 50 ms | ${verdict(formed.healthP99 <= 50)} |
 | the same 5 s before, server idle: event-loop max / p99, health p99 / max | ${ms(idle.loopMaxMs)} / ${ms(idle.loopP99Ms)}, ${ms(idle.healthP99)} / ${ms(idle.health.at(-1) ?? Number.NaN)} | | |
-| block ${blockId}: status, records, root on chain | ${status}, ${inBlock}, ${onChain === storedRoot ? 'equal' : `**differs** (${onChain})`} | MINED, ${N}, equal | ${verdict(status === 'MINED' && Number(inBlock) === N && onChain === storedRoot)} |
+| block ${blockId}: status, records, root on chain | ${status}, ${inBlock}, ${onChain === storedRoot ? 'equal' : `**differs** (${onChain})`} | MINED or FINAL, ${N}, equal | ${verdict((status === 'MINED' || status === 'FINAL') && Number(inBlock) === N && onChain === storedRoot)} |
 | sampled proofs (${sample.rows.length}) fold to the root | ${proofsOk ? 'yes' : '**no**'} | yes | ${verdict(proofsOk)} |
 `);
 } finally {

@@ -77,3 +77,11 @@ describe('anchor fees', () => {
     }
   });
 });
+
+describe('finality', () => {
+  it("is the node's finalized tag unless CHAIN_FINALITY_DEPTH names a depth", () => {
+    expect(loadConfig({}).chain.finalityDepth).toBeNull();
+    expect(loadConfig({ CHAIN_FINALITY_DEPTH: '12' }).chain.finalityDepth).toBe(12);
+    expect(() => loadConfig({ CHAIN_FINALITY_DEPTH: 'deep' })).toThrow(/CHAIN_FINALITY_DEPTH/);
+  });
+});

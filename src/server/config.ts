@@ -159,6 +159,11 @@ export interface ChainConfig {
   /** Blocks of the chain an anchor transaction may stay unmined before it is replaced with higher fees (ANCHOR_REPLACE_AFTER_BLOCKS, default 5). */
   replaceAfterBlocks: number;
   /**
+   * Blocks on top of an anchor's block after which its data block is FINAL (CHAIN_FINALITY_DEPTH). Unset:
+   * the node's `finalized` block decides, or 64 blocks on a node without that tag.
+   */
+  finalityDepth: number | null;
+  /**
    * CHAIN_RPC_URL is the embedded devnet of this cluster's primary process (UVTRACE_CLUSTER_DEVNET, set
    * by the primary for its workers, not by people): a chain that starts empty on every start, like the
    * in-process one, whose earlier blocks the primary has already sent back to PENDING.
@@ -314,6 +319,7 @@ function loadChainConfig(env: Env): ChainConfig {
     anchorEnabled: flag(env, 'ANCHOR_ENABLED', true),
     maxFeePerGasWei: gweiToWei(env, 'ANCHOR_MAX_FEE_GWEI', '100'),
     replaceAfterBlocks: Math.max(1, integer(env, 'ANCHOR_REPLACE_AFTER_BLOCKS', 5)),
+    finalityDepth: env.CHAIN_FINALITY_DEPTH ? Math.max(1, integer(env, 'CHAIN_FINALITY_DEPTH', 64)) : null,
     clusterDevnet: Boolean(rpcUrl) && flag(env, 'UVTRACE_CLUSTER_DEVNET', false),
   };
 }

@@ -227,13 +227,13 @@ async function certificateConditions(
   return alerts;
 }
 
-/** Blockchain data blocks not MINED N minutes after they were formed (staff only: customer null). */
+/** Blockchain data blocks not MINED (or FINAL) N minutes after they were formed (staff only: customer null). */
 async function blockConditions(tx: Tx, thresholds: AlertThresholds, now: Date): Promise<AlertToRaise[]> {
   const cutoff = new Date(now.getTime() - thresholds.blockStuckMinutes * 60_000).toISOString();
   const result = await tx.execute<{ id: number; status: string; network: string; created_ms: number }>(sql`
     select id, status, network, (extract(epoch from created_at) * 1000)::float8 as created_ms
     from blockchain_data_blocks
-    where status <> 'MINED' and created_at < ${cutoff}::timestamptz`);
+    where status not in ('MINED', 'FINAL') and created_at < ${cutoff}::timestamptz`);
   return result.rows.map((block) => ({
     kind: 'block_not_mined',
     customerId: null,

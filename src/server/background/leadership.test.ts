@@ -65,13 +65,13 @@ async function ingestThrough(peer: Peer, count: number): Promise<void> {
   expect(response.statusCode).toBe(200);
 }
 
-/** Waits (polling the database) until every blockchain-enabled record is in a MINED block. */
+/** Waits (polling the database) until every blockchain-enabled record is in a MINED (or FINAL) block. */
 async function allMined(): Promise<void> {
   for (let polls = 0; polls < 600; polls += 1) {
     const { rows } = await t.database.pool.query<{ waiting: string }>(
       `select count(*) as waiting from sterilizations s join customers c on c.id = s.customer_id
         left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
-        where c.enable_blockchain and (b.id is null or b.status <> 'MINED')`,
+        where c.enable_blockchain and (b.id is null or b.status not in ('MINED', 'FINAL'))`,
     );
     if (Number(rows[0]!.waiting) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -90,6 +90,8 @@ export interface Chain {
   suggestFees(): Promise<FeeSuggestion>;
   /** Transactions of the anchoring account mined so far (the nonce its next mined transaction has). */
   minedNonce(): Promise<number>;
+  /** The node's `finalized` block number, or null when the node has no such tag. */
+  finalizedBlockNumber(): Promise<bigint | null>;
   broadcast(serialized: Hex): Promise<void>;
   /** The root the contract holds for a block id, or null when the id is not anchored. */
   anchoredRoot(blockId: number): Promise<Hex | null>;
@@ -237,6 +239,14 @@ export async function connectChain(config: ChainConfig): Promise<Chain> {
     },
     suggestFees,
     minedNonce: () => client.getTransactionCount({ address: account.address, blockTag: 'latest' }),
+    async finalizedBlockNumber() {
+      try {
+        return (await client.getBlock({ blockTag: 'finalized' })).number;
+      } catch (error) {
+        if (isUnreachable(error)) throw error;
+        return null; // a node (or chain) without finality: the caller counts blocks instead
+      }
+    },
     async broadcast(serialized) {
       await client.sendRawTransaction({ serializedTransaction: serialized });
     },

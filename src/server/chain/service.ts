@@ -108,6 +108,7 @@ export function createChainService(opts: {
         confirmations: config.confirmations,
         maxFeePerGas: config.maxFeePerGasWei,
         replaceAfterBlocks: config.replaceAfterBlocks,
+        finalityDepth: config.finalityDepth,
         onAlertsRaised: opts.onAlertsRaised,
         pollMs: opts.pollMs,
         log,

@@ -28,7 +28,13 @@ import {
 export const USER_ROLES = ['CUSTOMER', 'CUSTOMER_CARE', 'ADMIN', 'SUPER_ADMIN'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 export const PRODUCT_TYPES = { plug: 1, bath: 2 } as const;
-export const BLOCK_STATUSES = ['PENDING', 'SENT', 'MINED', 'FAILED'] as const;
+/**
+ * PENDING → SENT → MINED (CHAIN_CONFIRMATIONS) → FINAL (past the chain's finality, never touched again);
+ * a MINED block whose transaction a reorganisation dropped goes back to SENT. FAILED: given up.
+ */
+export const BLOCK_STATUSES = ['PENDING', 'SENT', 'MINED', 'FINAL', 'FAILED'] as const;
+/** The states in which a block's root is on chain (what a record's verification and receipts need). */
+export const ANCHORED_BLOCK_STATUSES = ['MINED', 'FINAL'] as const;
 export type BlockStatus = (typeof BLOCK_STATUSES)[number];
 export const CERTIFICATE_LANGUAGES = ['it', 'en'] as const;
 export type CertificateLanguage = (typeof CERTIFICATE_LANGUAGES)[number];
@@ -298,6 +304,11 @@ export const blockchainDataBlocks = pgTable(
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', tz),
     minedAt: timestamp('mined_at', tz),
+    /** The chain block its anchoring transaction is in, as last seen (a reorganisation may move it). */
+    minedBlockNumber: bigint('mined_block_number', { mode: 'number' }),
+    minedBlockHash: text('mined_block_hash'),
+    /** When the chain's finality passed that block (status FINAL). */
+    finalAt: timestamp('final_at', tz),
     /** Gas used by the transaction that anchored the block (once MINED). */
     gasUsed: bigint('gas_used', { mode: 'number' }),
     /** What anchoring the block cost in wei: every one of its transactions that was mined, reverted ones included. */
@@ -305,7 +316,10 @@ export const blockchainDataBlocks = pgTable(
   },
   (t) => [
     index('blockchain_data_blocks_status_idx').on(t.status, t.id),
-    check('blockchain_data_blocks_status_chk', sql`${t.status} in ('PENDING', 'SENT', 'MINED', 'FAILED')`),
+    check(
+      'blockchain_data_blocks_status_chk',
+      sql`${t.status} in ('PENDING', 'SENT', 'MINED', 'FINAL', 'FAILED')`,
+    ),
   ],
 );
 

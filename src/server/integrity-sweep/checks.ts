@@ -5,7 +5,7 @@
  *
  *   blocks    each block's leaves from its records (by the block's hashing_version, with the shared
  *             functions of src/shared/integrity) and report versions, its Merkle root, each member's
- *             stored proof to that root, and a MINED block's root against its anchor transaction
+ *             stored proof to that root, and a MINED or FINAL block's root against its anchor transaction
  *   evidence  each record that arrived in a device token: its stored values equal the values the device
  *             signed (canonical forms of docs/integrity.md §2)
  *   tokens    each token's SHA-256, and its RS256 signature under the key of its key event
@@ -55,9 +55,9 @@ export interface SweepCounts {
   /** Records recomputed as leaves of their block. */
   records: number;
   blocks: number;
-  /** MINED blocks whose root was compared with their anchor transaction. */
+  /** MINED and FINAL blocks whose root was compared with their anchor transaction. */
   blocksOnChain: number;
-  /** MINED blocks not compared with the chain (no chain to ask, or another network's). */
+  /** MINED and FINAL blocks not compared with the chain (no chain to ask, or another network's). */
   blocksNotOnChain: number;
   /** Records compared with the values their device signed. */
   signedRecords: number;
@@ -241,7 +241,11 @@ async function checkBlock(
   const blockId = block.id;
   const others = reports.length + keyEvents.length;
   const members = records.length + others;
-  const onChain = block.status === 'MINED' ? await checkAnchor(context, block, mismatches) : null;
+  // MINED and FINAL blocks claim their root is on chain: both are compared with it.
+  const onChain =
+    block.status === 'MINED' || block.status === 'FINAL'
+      ? await checkAnchor(context, block, mismatches)
+      : null;
   if (members === 0) return { records: 0, reports: 0, onChain };
   const version = block.hashing_version;
   if (!isHashingVersion(version)) {
@@ -349,7 +353,7 @@ async function checkBlock(
 }
 
 /**
- * A MINED block's anchor transaction, read from the chain and decoded as docs/integrity.md §6 says:
+ * A MINED (or FINAL) block's anchor transaction, read from the chain and decoded as docs/integrity.md §6 says:
  * sent to the contract, successful, `anchor(blockId, root)` with this block's id and stored root.
  * Answers whether it was compared (false: no chain, or the block is another network's).
  */
@@ -360,7 +364,7 @@ async function checkAnchor(context: SweepContext, block: BlockRow, mismatches: M
     mismatches.push({ subject: 'block', subjectId: block.id, blockId: block.id, check: 'chain', message });
   const hash = block.transaction_hash;
   if (!hash) {
-    fail(`block ${block.id}: MINED without a transaction hash`);
+    fail(`block ${block.id}: ${block.status} without a transaction hash`);
     return true;
   }
   const transaction = (await chain.request({ method: 'eth_getTransactionByHash', params: [hash] })) as {

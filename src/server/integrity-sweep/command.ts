@@ -4,8 +4,8 @@
  *
  * A server running on DATA_DIR runs it (it holds the embedded database, and the embedded devnet lives
  * in its memory). Otherwise the database is opened here (DATABASE_URL, or the embedded one under
- * DATA_DIR), with the chain of CHAIN_RPC_URL; without one, MINED blocks of the embedded devnet cannot be
- * compared with a chain and are counted as not compared.
+ * DATA_DIR), with the chain of CHAIN_RPC_URL; without one, MINED and FINAL blocks of the embedded devnet
+ * cannot be compared with a chain and are counted as not compared.
  */
 import { createInterface } from 'node:readline';
 import { connectChain } from '../chain/chain.ts';
@@ -50,7 +50,7 @@ async function here(
     const chain = config.chain.rpcUrl ? await connectChain(config.chain) : null;
     if (!chain) {
       print(
-        'no CHAIN_RPC_URL and no server running on DATA_DIR: MINED blocks are not compared with the chain (the embedded devnet lives only in a running server)',
+        'no CHAIN_RPC_URL and no server running on DATA_DIR: MINED and FINAL blocks are not compared with the chain (the embedded devnet lives only in a running server)',
       );
     }
     const summary = await runIntegritySweep({ db: database.db, chain }, (mismatch) =>

@@ -63,7 +63,7 @@ export function summaryLines(summary: SweepSummary): string[] {
     `records recomputed in their blocks: ${count(counts.records)} in ${count(counts.blocks)} blocks (${count(recordsPerSecond)} records/s)`,
     `blocks compared with their anchor transaction: ${count(counts.blocksOnChain)}` +
       (counts.blocksNotOnChain > 0
-        ? ` (${count(counts.blocksNotOnChain)} MINED blocks not compared: no chain of their network to ask)`
+        ? ` (${count(counts.blocksNotOnChain)} MINED or FINAL blocks not compared: no chain of their network to ask)`
         : ''),
     `records compared with what their device signed: ${count(counts.signedRecords)}`,
     `device tokens (SHA-256 and RS256 signature): ${count(counts.tokens)}`,

@@ -100,7 +100,10 @@ export async function ingestThrough(
 }
 
 /** Records of blockchain clinics not yet in a block of one of these states. */
-export async function waitingRecords(t: TestApp, anchored: readonly string[] = ['MINED']): Promise<number> {
+export async function waitingRecords(
+  t: TestApp,
+  anchored: readonly string[] = ['MINED', 'FINAL'],
+): Promise<number> {
   const { rows } = await t.database.pool.query<{ waiting: string }>(
     `select count(*) as waiting from sterilizations s join customers c on c.id = s.customer_id
       left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
@@ -121,13 +124,20 @@ export async function eventually(what: string, condition: () => Promise<boolean>
 }
 
 /**
- * Each block holding records is on chain once, with its root, by the transaction the database names;
- * nothing on chain that no stored block accounts for.
+ * Each block holding records (of those `only` names, when given: blocks of an earlier devnet are not on
+ * this one) is on chain once, with its root, by the transaction the database names; nothing on chain
+ * that no stored block accounts for.
  */
-export async function expectEachBlockAnchoredOnce(t: TestApp, devnet: Chain): Promise<number> {
+export async function expectEachBlockAnchoredOnce(
+  t: TestApp,
+  devnet: Chain,
+  only?: number[],
+): Promise<number> {
   const blocks = await t.database.pool.query<{ id: number; merkle_root: Hex; transaction_hash: Hex }>(
     `select distinct b.id, b.merkle_root, b.transaction_hash from blockchain_data_blocks b
-      join sterilizations s on s.blockchain_data_block_id = b.id order by b.id`,
+      join sterilizations s on s.blockchain_data_block_id = b.id
+      where $1::int[] is null or b.id = any($1::int[]) order by b.id`,
+    [only ?? null],
   );
   const logs = await devnet.client.getLogs({
     address: devnet.contractAddress,

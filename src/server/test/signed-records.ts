@@ -79,7 +79,7 @@ export async function waitUntilMined(pool: pg.Pool, timeoutMs = 60_000): Promise
     const left = await pool.query<{ n: string }>(`
       select count(*) as n from sterilizations s join customers c on c.id = s.customer_id
       left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
-      where c.enable_blockchain and (b.id is null or b.status <> 'MINED')`);
+      where c.enable_blockchain and (b.id is null or b.status not in ('MINED', 'FINAL'))`);
     if (Number(left.rows[0]!.n) === 0) return;
     if (Date.now() - started > timeoutMs)
       throw new Error(`${left.rows[0]!.n} records were not anchored in time`);

@@ -1696,8 +1696,11 @@ export interface components {
       };
       disposables: components['schemas']['Batch'][] | null;
     };
-    /** @enum {string} */
-    BlockStatus: 'PENDING' | 'SENT' | 'MINED' | 'FAILED';
+    /**
+     * @description PENDING (stored, not sent), SENT (its anchor transaction waits to be mined), MINED (mined with CHAIN_CONFIRMATIONS; a reorganisation may still undo it, and the block then goes back to SENT and is anchored again with the same root), FINAL (its chain block is past the chain's finality: never changed again), FAILED (given up; its records go into another block). MINED and FINAL both mean the root is on chain.
+     * @enum {string}
+     */
+    BlockStatus: 'PENDING' | 'SENT' | 'MINED' | 'FINAL' | 'FAILED';
     BlockchainDataBlock: {
       id: number;
       status: components['schemas']['BlockStatus'];
@@ -1712,6 +1715,11 @@ export interface components {
       sent_at: string | null;
       /** Format: date-time */
       mined_at: string | null;
+      /**
+       * Format: date-time
+       * @description When the block became FINAL (null before).
+       */
+      final_at: string | null;
     };
     BlockchainData: {
       hashing_version: number;
@@ -2212,10 +2220,10 @@ export interface components {
     };
     ReportAnchoring: {
       /**
-       * @description WAITING until the anchor worker puts the version's hash in a block.
+       * @description WAITING until the anchor worker puts the version's hash in a block; then its block's status (BlockStatus: MINED and FINAL mean anchored).
        * @enum {string}
        */
-      status: 'WAITING' | 'PENDING' | 'SENT' | 'MINED' | 'FAILED';
+      status: 'WAITING' | 'PENDING' | 'SENT' | 'MINED' | 'FINAL' | 'FAILED';
       block_id: number | null;
       network: string | null;
       transaction_hash: string | null;
@@ -2589,7 +2597,7 @@ export interface components {
       deviceId: number;
       recordIds: number[];
     };
-    /** @description A blockchain data block holding records the caller may see reached MINED. */
+    /** @description A blockchain data block holding records the caller may see reached MINED, or later FINAL (one event for each). */
     BlockMinedEvent: {
       /** @constant */
       type: 'block.mined';

@@ -6,7 +6,7 @@
  * Not re-exported from ./index.ts: it pulls viem's RPC client, which the hashing code does not need.
  */
 import { type Abi, createClient, decodeFunctionData, type Hex, http, type Transport } from 'viem';
-import { getBlockNumber, getChainId, getTransaction, getTransactionReceipt } from 'viem/actions';
+import { getBlock, getBlockNumber, getChainId, getTransaction, getTransactionReceipt } from 'viem/actions';
 import artifact from '../anchor-contract/Anchor.json' with { type: 'json' };
 import {
   canonicalValue,
@@ -246,6 +246,8 @@ export type AnchorRead =
       to: string | null;
       status: { ok: true; value: 'success' | 'reverted' } | { ok: false; error: string };
       head?: { ok: true; value: bigint } | { ok: false; error: string };
+      /** The node's `finalized` block, read with the head; null when the node has no such tag. */
+      finalized?: bigint | null;
       call:
         | { ok: true; functionName: string; blockId: unknown; root: unknown }
         | { ok: false; error: string };
@@ -266,12 +268,18 @@ export async function readAnchor(client: RpcClient, hash: Hex, confirmations: bo
     status = { ok: false, error: message(error) };
   }
   let head: Extract<AnchorRead, { found: true }>['head'];
+  let finalized: bigint | null | undefined;
   if (confirmations) {
     try {
       head = { ok: true, value: await getBlockNumber(client, { cacheTime: 0 }) };
     } catch (error) {
       head = { ok: false, error: message(error) };
     }
+    // Past this block the transaction can no longer be undone by a reorganisation (docs/integrity.md §8).
+    finalized = await getBlock(client, { blockTag: 'finalized' }).then(
+      (block) => block.number,
+      () => null,
+    );
   }
   let call: Extract<AnchorRead, { found: true }>['call'];
   try {
@@ -281,7 +289,15 @@ export async function readAnchor(client: RpcClient, hash: Hex, confirmations: bo
   } catch (error) {
     call = { ok: false, error: message(error) };
   }
-  return { found: true, blockNumber: transaction.blockNumber, to: transaction.to, status, head, call };
+  return {
+    found: true,
+    blockNumber: transaction.blockNumber,
+    to: transaction.to,
+    status,
+    head,
+    finalized,
+    call,
+  };
 }
 
 /** The chain id check: the node's chain is the receipt's. */
@@ -334,11 +350,24 @@ export function transactionChecks(receipt: AnchorFields, read: AnchorRead): Rece
       // A transaction in the head block has one confirmation; one still in the mempool has none.
       const head = read.head.value;
       const count = read.blockNumber === null ? 0n : head - read.blockNumber + 1n;
+      // Final: its block is at or below the node's finalized block ("unknown" on a node without one).
+      const finalized = read.finalized ?? null;
+      const final =
+        finalized === null
+          ? 'unknown'
+          : read.blockNumber !== null && read.blockNumber <= finalized
+            ? 'yes'
+            : 'no';
       checks.push({
         name: 'confirmations',
         ok: count >= 1n,
-        detail: `${count} confirmations (head block ${head})`,
-        values: { count: String(count), head: String(head) },
+        detail: `${count} confirmations (head block ${head})${final === 'unknown' ? '' : final === 'yes' ? `, final (finalized block ${finalized})` : `, not final yet (finalized block ${finalized})`}`,
+        values: {
+          count: String(count),
+          head: String(head),
+          final,
+          finalized: finalized === null ? '' : String(finalized),
+        },
       });
     } else {
       checks.push({

@@ -55,6 +55,7 @@ import {
   INTEGRITY_FIELDS,
   type IntegrityField,
   initialForm,
+  isAnchored,
   isPristine,
   proofReceipt,
   proofReceiptWithEvidence,
@@ -384,7 +385,7 @@ function VerificationBody({ record }: { record: Sterilization }) {
         )}
         <VerdictView verdict={verdict} onVerify={() => void anchorTx.refetch()} />
         <RecordEvidence recordId={record.id} />
-        {block?.status === 'MINED' && (
+        {isAnchored(block?.status) && (
           <CheckList
             checks={checks}
             values={{

@@ -52,7 +52,7 @@ const V2_LEAF_102 = '0xc8f2417747da513fa6d2b567f74188a5f7e17c21411aef4972df92f3c
 const V2_LEAF_103 = '0xc2ffb1b96c8f365f903751e15a8477f94a1c57991a0804998452c1580946ef4c';
 const V2_ROOT = '0x8e16235981f3587964b801f782f9a8e60cb41bd59fff5d04c874e3173b905c22';
 
-function blockchainData(status: 'PENDING' | 'SENT' | 'MINED' | 'FAILED' = 'MINED'): BlockchainData {
+function blockchainData(status: 'PENDING' | 'SENT' | 'MINED' | 'FINAL' | 'FAILED' = 'MINED'): BlockchainData {
   return {
     hashing_version: 1,
     blockchain_data_block_id: 7,
@@ -66,6 +66,7 @@ function blockchainData(status: 'PENDING' | 'SENT' | 'MINED' | 'FAILED' = 'MINED
       created_at: '2025-03-14T10:00:00.000Z',
       sent_at: null,
       mined_at: null,
+      final_at: null,
     },
     proof: [LEAF_102, LEAF_103],
   };

@@ -250,12 +250,16 @@ export type VerificationInput = {
   chain: ChainRead;
 };
 
+/** A block whose root is on chain: MINED, or FINAL once its chain block is past finality. */
+export const isAnchored = (status: string | null | undefined): boolean =>
+  status === 'MINED' || status === 'FINAL';
+
 const same = (a: string | null | undefined, b: string | null | undefined) =>
   typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
 
 /**
  * docs/product.md §2/§4: no form data → "an error happened"; no blockchain data → "data not yet sent"; a
- * block not MINED → "data verifiable when transaction is mined"; otherwise "doing verification" until the
+ * block neither MINED nor FINAL → "data verifiable when transaction is mined"; otherwise "doing verification" until the
  * browser has its hashes and the transaction, then "successful" only when every check passes:
  * - computed: the leaf and the root were computed here from the fields and the proof;
  * - transaction: the transaction read from the chain is a successful `anchor` call to our contract
@@ -266,7 +270,7 @@ export function verification(input: VerificationInput): { verdict: Verdict; chec
   if (!input.hasForm) return { verdict: 'error', checks: [] };
   const data = input.blockchainData;
   if (!data) return { verdict: 'not_sent', checks: [] };
-  if (data.blockchain_data_block.status !== 'MINED') return { verdict: 'not_mined', checks: [] };
+  if (!isAnchored(data.blockchain_data_block.status)) return { verdict: 'not_mined', checks: [] };
 
   const computed: CheckStatus = input.hashes ? 'pass' : 'pending';
   let transaction: CheckStatus = 'pending';

@@ -25,6 +25,7 @@ const ANCHOR_COLOR = {
   PENDING: 'default',
   SENT: 'info',
   MINED: 'success',
+  FINAL: 'success',
   FAILED: 'error',
 } as const;
 

@@ -5,6 +5,7 @@ import VerifiedUser from '@mui/icons-material/VerifiedUser';
 import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
+import { AnchorStatusChip } from '#client/components/anchor-status-chip.tsx';
 import { CycleTime } from '#client/components/cycle-time.tsx';
 import { DateRangeFilter } from '#client/components/data-table/date-filter.tsx';
 import {
@@ -197,7 +198,8 @@ export function SterilizationListPage({
         cell: (row) => {
           const open = expanded.has(row.id);
           return (
-            <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
+            <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
+              <AnchorStatusChip record={row} />
               <Button
                 size="small"
                 aria-expanded={open}

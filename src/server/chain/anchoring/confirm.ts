@@ -106,7 +106,8 @@ async function settle(
   const owners = await db.transaction(async (tx) => {
     const mined = await tx.execute<{ customer_ids: number[] }>(sql`
       with mined as (
-        update blockchain_data_blocks set status = 'MINED', mined_at = now(), transaction_hash = ${hash}
+        update blockchain_data_blocks set status = 'MINED', mined_at = now(), transaction_hash = ${hash},
+          mined_block_number = ${Number(receipt.blockNumber)}, mined_block_hash = ${receipt.blockHash}
         where id = ${block.id} and status = 'SENT'
         returning id)
       select array(select distinct customer_id from sterilizations s, mined
@@ -231,10 +232,87 @@ export async function followSent(context: AnchoringContext): Promise<void> {
   }
 }
 
+/** Blocks on top of an anchor after which it is final on a node without a `finalized` tag. */
+const FINALITY_DEPTH_WITHOUT_TAG = 64;
+
+/** The highest chain block that is final now: CHAIN_FINALITY_DEPTH below the head, else the node's tag. */
+async function finalizedHeight({ chain, finalityDepth }: AnchoringContext, head: bigint): Promise<bigint> {
+  if (finalityDepth !== null) return head - BigInt(finalityDepth);
+  return (await chain.finalizedBlockNumber()) ?? head - BigInt(FINALITY_DEPTH_WITHOUT_TAG);
+}
+
+type MinedRow = BlockRow & { mined_block_number: string | number | null; mined_block_hash: string | null };
+
+/**
+ * MINED blocks are looked at again until FINAL (once per new chain head): their transaction's receipt,
+ * read again, may have moved to another chain block or be gone. Gone (a reorganisation dropped it): the
+ * block goes back to SENT, and is anchored again with the same root and id (following SENT blocks
+ * broadcasts the same transaction again, or signs a new one when its nonce was taken). Moved: the block
+ * keeps MINED if still confirmed enough, else goes back to SENT. Once its chain block is final, FINAL:
+ * no step ever reads or changes it again.
+ */
+export async function followMined(context: AnchoringContext, state: { head?: Hex }): Promise<void> {
+  const { db, chain, confirmations, log } = context;
+  const mined = await db.execute<MinedRow>(sql`
+    select id, status, merkle_root, transaction_hash, sent_at, mined_block_number, mined_block_hash
+    from blockchain_data_blocks where status = 'MINED' and network = ${chain.network} order by id limit 200`);
+  if (mined.rows.length === 0) return;
+  // Nothing can have changed while the chain's head is the same block.
+  const latest = await chain.client.getBlock({ blockTag: 'latest' });
+  if (latest.hash === null || state.head === latest.hash) return;
+  const head = latest.number;
+  const finalized = await finalizedHeight(context, head);
+  for (const block of mined.rows) {
+    const hash = block.transaction_hash as Hex;
+    const receipt = await chain.receipt(hash);
+    if (receipt?.status !== 'success') {
+      const undone = await db.transaction(async (tx) => {
+        const back = await tx.execute(sql`update blockchain_data_blocks set status = 'SENT', mined_at = null,
+            mined_block_number = null, mined_block_hash = null, gas_used = null, fee_paid_wei = null
+          where id = ${block.id} and status = 'MINED' and transaction_hash = ${hash}`);
+        if ((back.rowCount ?? 0) === 0) return false;
+        // Not on the chain any more: not paid either.
+        await tx.execute(sql`update anchor_transactions set mined_height = null, gas_used = null, fee_paid_wei = null
+          where hash = ${hash.toLowerCase()}`);
+        return true;
+      });
+      if (undone) {
+        log.warn(
+          `anchor: block ${block.id}'s transaction ${hash} is no longer on chain (a reorganisation): it is anchored again`,
+        );
+      }
+      continue;
+    }
+    if (receipt.blockHash !== block.mined_block_hash) {
+      // Included again elsewhere (or first seen since MINED blocks kept their chain block).
+      const confirmed = head - receipt.blockNumber + 1n >= BigInt(confirmations);
+      await db.execute(sql`update blockchain_data_blocks set mined_block_number = ${Number(receipt.blockNumber)},
+          mined_block_hash = ${receipt.blockHash}, status = ${confirmed ? 'MINED' : 'SENT'},
+          mined_at = ${confirmed ? sql`mined_at` : sql`null`}
+        where id = ${block.id} and status = 'MINED' and transaction_hash = ${hash}`);
+      if (!confirmed) continue;
+    }
+    if (receipt.blockNumber > finalized) continue;
+    const final = await db.execute<{ customer_ids: number[] }>(sql`
+      with final as (
+        update blockchain_data_blocks set status = 'FINAL', final_at = now()
+        where id = ${block.id} and status = 'MINED' and transaction_hash = ${hash}
+          and mined_block_hash = ${receipt.blockHash}
+        returning id)
+      select array(select distinct customer_id from sterilizations s, final
+        where s.blockchain_data_block_id = final.id) as customer_ids
+      from final`);
+    const owners = final.rows[0]?.customer_ids;
+    if (owners) void publishEvent(db, { type: 'block.mined', blockId: block.id, customerIds: owners });
+  }
+  state.head = latest.hash;
+}
+
 /**
  * The embedded devnet starts empty on every start, so the transactions of blocks anchored by an earlier
  * run are gone. Those blocks go back to PENDING (same id, same root, same proofs) and are anchored again
- * on the new chain; only their transaction hash changes.
+ * on the new chain; only their transaction hash changes. FINAL ones too: their finality was that of a
+ * chain that no longer exists (on a real network nothing is reset and FINAL is for ever).
  */
 export async function resetEphemeralBlocks(db: Db, chain: Chain): Promise<number> {
   if (!chain.embedded) return 0;
@@ -242,8 +320,8 @@ export async function resetEphemeralBlocks(db: Db, chain: Chain): Promise<number
     const reset = await tx.execute<{ id: number }>(sql`
       update blockchain_data_blocks
       set status = 'PENDING', transaction_hash = null, sent_at = null, mined_at = null, gas_used = null,
-        fee_paid_wei = null
-      where network = ${chain.network} and status in ('SENT', 'MINED')
+        fee_paid_wei = null, mined_block_number = null, mined_block_hash = null, final_at = null
+      where network = ${chain.network} and status in ('SENT', 'MINED', 'FINAL')
       returning id`);
     // Their transactions stay in the history, but what they cost was on a chain that is gone.
     await tx.execute(sql`update anchor_transactions set mined_height = null, gas_used = null, fee_paid_wei = null

@@ -29,6 +29,8 @@ export interface AnchorWorkerOptions {
   maxFeePerGas?: bigint;
   /** Chain blocks a transaction may wait unmined before it is replaced with higher fees (ANCHOR_REPLACE_AFTER_BLOCKS; default 5). */
   replaceAfterBlocks?: number;
+  /** Blocks on top after which a MINED block is FINAL; null (default): the node's finalized tag (64 blocks without one). */
+  finalityDepth?: number | null;
   /** Hears the alerts the worker raised (anchor_fee_ceiling), to mail and announce them; must not throw. */
   onAlertsRaised?: (alertIds: number[]) => Promise<void>;
   log?: AnchorLog;
@@ -63,6 +65,7 @@ export type AnchoringContext = Required<
     | 'abandonedAfterMs'
     | 'maxFeePerGas'
     | 'replaceAfterBlocks'
+    | 'finalityDepth'
   >
 > &
   Pick<AnchorWorkerOptions, 'beforeStore' | 'afterStoredPart' | 'beforeBroadcast' | 'onAlertsRaised'> & {
@@ -84,6 +87,7 @@ export function anchoringContext(options: AnchorWorkerOptions): AnchoringContext
     abandonedAfterMs: options.abandonedAfterMs ?? 10 * 60_000,
     maxFeePerGas: options.maxFeePerGas ?? 100n * 10n ** 9n,
     replaceAfterBlocks: options.replaceAfterBlocks ?? 5,
+    finalityDepth: options.finalityDepth ?? null,
     onAlertsRaised: options.onAlertsRaised,
     log: options.log ?? { info() {}, warn() {}, error() {} },
     beforeStore: options.beforeStore,

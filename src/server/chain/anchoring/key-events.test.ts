@@ -72,7 +72,8 @@ describe('anchoring key events', () => {
         anchor: { status: string; merkle_root: Hex; transaction_hash: Hex; proof: Hex[] } | null;
       }[];
     await waitUntil(
-      async () => (await historyOf()).every((event) => event.anchor?.status === 'MINED'),
+      async () =>
+        (await historyOf()).every((event) => ['MINED', 'FINAL'].includes(event.anchor?.status ?? '')),
       'key events mined',
     );
     const events = await historyOf();
@@ -147,7 +148,9 @@ describe('anchoring key events', () => {
         .data.data.filter((row: Row) => ids.includes(row.id)) as Row[];
     await waitUntil(
       async () =>
-        (await rowsOf()).every((row) => row.blockchain_data?.blockchain_data_block.status === 'MINED'),
+        (await rowsOf()).every((row) =>
+          ['MINED', 'FINAL'].includes(row.blockchain_data?.blockchain_data_block.status ?? ''),
+        ),
       'records mined',
     );
     for (const row of await rowsOf()) {

@@ -1,15 +1,16 @@
 /**
  * The anchor worker's schedule: one pass every pollMs (releases abandoned blocks, follows SENT ones,
- * sends PENDING ones, forms and sends new ones), started and stopped with the app. What each step does
+ * sends PENDING ones, forms and sends new ones, looks at MINED ones again until FINAL), started and stopped with the app. What each step does
  * is in its own module: collect, build, store, send, confirm.
  */
 
+import type { Hex } from 'viem';
 import { describeError } from '#server/db/error-causes.ts';
 import { createSlicer } from '#shared/integrity/index.ts';
 import { isUnreachable } from '../reachability.ts';
 import { buildBlock } from './build.ts';
 import { collectBlockContents } from './collect.ts';
-import { followSent } from './confirm.ts';
+import { followMined, followSent } from './confirm.ts';
 import { type AnchorWorkerOptions, anchoringContext } from './context.ts';
 import { sendPending } from './send.ts';
 import { releaseAbandoned, storeBlock } from './store.ts';
@@ -18,7 +19,7 @@ export interface AnchorWorker {
   start(): void;
   /** Stops the timer and waits for the running pass. */
   stop(): Promise<void>;
-  /** One full pass: follow SENT, send PENDING, form and send new blocks. */
+  /** One full pass: follow SENT and MINED, send PENDING, form and send new blocks. */
   tick(): Promise<void>;
   /** Forms at most one block; returns its id (or null when nothing is due). */
   formBlock(): Promise<number | null>;
@@ -26,6 +27,8 @@ export interface AnchorWorker {
   sendPending(): Promise<void>;
   /** Follows every SENT block. */
   followSent(): Promise<void>;
+  /** Looks at every MINED block again (a reorganisation, finality), once per new chain head. */
+  followMined(): Promise<void>;
 }
 
 /** New blocks formed in one pass at most, before the pass ends and the next one is scheduled. */
@@ -65,6 +68,8 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
     return blockId;
   }
 
+  /** The chain head MINED blocks were last looked at on (they are looked at again on a new one). */
+  const minedState: { head?: Hex } = {};
   /** Whether a chain node answers now; the first failure and the return are logged once each. */
   let chainAway = false;
   async function chainAnswers(): Promise<boolean> {
@@ -110,6 +115,7 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
       await yieldToEventLoop();
     }
     await whileChainAnswers(() => followSent(context));
+    await whileChainAnswers(() => followMined(context, minedState));
   }
 
   function schedule() {
@@ -143,5 +149,6 @@ export function createAnchorWorker(options: AnchorWorkerOptions): AnchorWorker {
     formBlock,
     sendPending: () => sendPending(context, isHalting),
     followSent: () => followSent(context),
+    followMined: () => followMined(context, minedState),
   };
 }

@@ -361,7 +361,7 @@ async function batchUsage(db: Db, inPeriod: InPeriod): Promise<ComplianceSummary
 }
 
 /**
- * How many of the period's records are anchored (in a MINED block), waiting (a blockchain customer's
+ * How many of the period's records are anchored (in a MINED or FINAL block), waiting (a blockchain customer's
  * record not mined yet) or not anchored because the customer has no blockchain; and their blocks.
  */
 async function anchoringCoverage(
@@ -392,7 +392,7 @@ async function anchoringCoverage(
       else notEnabled += records;
       continue;
     }
-    if (row.status === 'MINED') anchored += records;
+    if (row.status === 'MINED' || row.status === 'FINAL') anchored += records;
     else waiting += records;
     blocks.push({
       id: Number(row.block_id),

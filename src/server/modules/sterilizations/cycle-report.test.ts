@@ -138,7 +138,8 @@ describe('cycle report PDF', () => {
       'Progressivo nel lotto 3',
       'Ciclo ripetuto: sonda pulita',
       'Stato Guasto lampada',
-      'Ancorato: la transazione è minata',
+      // The devnet's finalized block is its latest: the anchored record's block is FINAL.
+      'Ancorato definitivamente',
       'Rete devnet',
       `${APP_URL}/verify`,
     ]) {
@@ -192,7 +193,7 @@ describe('cycle report PDF', () => {
       'Effective time 9.25 minutes',
       'Residual lamp life 4,000 hours',
       'Status code 2 - Lamp malfunction',
-      'Anchored: the transaction is mined',
+      'Anchored for good',
     ]) {
       expect(text).toContain(expected);
     }

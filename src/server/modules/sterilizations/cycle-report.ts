@@ -1,7 +1,7 @@
 /**
  * The cycle report of one record (GET /sterilizations/cycle-report/{id}): read under the
  * caller's tenant scope (another tenant's record is 404 like a missing one), its proof receipt built
- * from the database row's exact text (the same leaf the anchor worker made), and, for a MINED record,
+ * from the database row's exact text (the same leaf the anchor worker made), and, for a MINED or FINAL record,
  * the public /verify link on APP_URL carrying that receipt, printed as a QR code.
  */
 import { sql } from 'drizzle-orm';
@@ -50,8 +50,8 @@ export async function findCycleRecord(db: Db, id: number, scope: number | null):
 function anchoringState(row: CycleRow): AnchoringState {
   if (row.block_id === null) return row.customer_enable_blockchain ? 'waiting' : 'not_enabled';
   return (
-    ({ PENDING: 'pending', SENT: 'sent', MINED: 'mined', FAILED: 'failed' } as const)[
-      row.block_status as 'PENDING' | 'SENT' | 'MINED' | 'FAILED'
+    ({ PENDING: 'pending', SENT: 'sent', MINED: 'mined', FINAL: 'final', FAILED: 'failed' } as const)[
+      row.block_status as 'PENDING' | 'SENT' | 'MINED' | 'FINAL' | 'FAILED'
     ] ?? 'pending'
   );
 }
@@ -82,7 +82,7 @@ export async function cycleReportPdf(
         );
   let verificationLink: string | null = null;
   let chainBlock: string | null = null;
-  if (state === 'mined' && receipt) {
+  if ((state === 'mined' || state === 'final') && receipt) {
     // The QR's receipt names the chain and contract, so a verifier needs nothing of ours: no chain, no report.
     let connected: Awaited<ReturnType<ChainService['chain']>>;
     try {

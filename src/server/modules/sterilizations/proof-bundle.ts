@@ -5,7 +5,7 @@
  * transaction. Streamed like the CSV export: keyset batches, one short query each, written as JSON text
  * record by record, so memory stays flat however many records there are.
  *
- * Records not anchored (no block yet, a block not MINED, a customer without blockchain) are included,
+ * Records not anchored (no block yet, a block not MINED or FINAL, a customer without blockchain) are included,
  * marked `anchored: false` with the reason, so the bundle is the whole filtered set
  * (docs/adr/0029-proof-bundles.md).
  */
@@ -52,9 +52,9 @@ function canonicalRecord(row: BundleRow, version: HashingVersion): Partial<Recor
 
 /** One record of the bundle. */
 export function bundleEntry(row: BundleRow): BundleEntry {
-  // MINED is the claim of being on chain: a MINED block without its hash or root (never written by the
-  // worker) is listed as anchored, with nulls, and so fails verification instead of hiding.
-  const mined = row.block_id !== null && row.block_status === 'MINED';
+  // MINED (and FINAL) is the claim of being on chain: such a block without its hash or root (never
+  // written by the worker) is listed as anchored, with nulls, and so fails verification instead of hiding.
+  const mined = row.block_id !== null && (row.block_status === 'MINED' || row.block_status === 'FINAL');
   if (!mined) {
     const status =
       row.block_id !== null

@@ -113,8 +113,8 @@ async function anchored(customerId: number, id: number) {
       await t.as(superAdmin, { method: 'GET', url: `/api/v1/sterilizations/evidence/${id}` })
     ).json().data as RecordEvidence;
     return (
-      record.blockchain_data?.blockchain_data_block.status === 'MINED' &&
-      evidence.key_event?.anchor?.status === 'MINED'
+      ['MINED', 'FINAL'].includes(record.blockchain_data?.blockchain_data_block.status ?? '') &&
+      ['MINED', 'FINAL'].includes(evidence.key_event?.anchor?.status ?? '')
     );
   }, 'record and key event mined');
 }

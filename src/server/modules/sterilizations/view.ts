@@ -33,6 +33,7 @@ export type SterilizationRow = {
   block_created_at: Date | string | null;
   block_sent_at: Date | string | null;
   block_mined_at: Date | string | null;
+  block_final_at: Date | string | null;
   lot_status: LotStatus;
   cycle_ts: Date | string | null;
   clock_suspect: boolean;
@@ -49,7 +50,7 @@ export const STERILIZATION_SELECT = sql`
   b.id as block_id, b.status as block_status, b.network as block_network,
   b.transaction_hash as block_transaction_hash, b.merkle_root as block_merkle_root,
   b.hashing_version as block_hashing_version, b.created_at as block_created_at, b.sent_at as block_sent_at,
-  b.mined_at as block_mined_at, c.enable_blockchain as customer_enable_blockchain, s.lot_status,
+  b.mined_at as block_mined_at, b.final_at as block_final_at, c.enable_blockchain as customer_enable_blockchain, s.lot_status,
   s.cycle_ts, s.clock_suspect, s.token_id, s.token_position,
   (select t.sha256 from device_tokens t where t.id = s.token_id) as token_sha256`;
 
@@ -121,6 +122,7 @@ export function sterilizationView(row: SterilizationRow): Sterilization {
             created_at: iso(row.block_created_at),
             sent_at: isoOrNull(row.block_sent_at),
             mined_at: isoOrNull(row.block_mined_at),
+            final_at: isoOrNull(row.block_final_at),
           },
           // Stored with the block by the anchor worker, so a list row costs nothing to prove.
           proof: row.merkle_proof ?? [],

@@ -4,7 +4,7 @@ import { canonicalDecimal } from '#shared/integrity/index.ts';
 import { REPORT_TEXTS, type ReportLanguage } from './texts.ts';
 
 /** Where a record is on its way to the chain, as the report states it. */
-export type AnchoringState = 'not_enabled' | 'waiting' | 'pending' | 'sent' | 'mined' | 'failed';
+export type AnchoringState = 'not_enabled' | 'waiting' | 'pending' | 'sent' | 'mined' | 'final' | 'failed';
 
 const en = {
   title: 'Sterilization cycle report',
@@ -48,6 +48,7 @@ const en = {
       pending: 'Not anchored yet: its block waits to be sent',
       sent: 'Sent: the transaction waits to be mined',
       mined: 'Anchored: the transaction is mined',
+      final: 'Anchored for good: the transaction is mined and past the chain\u2019s finality',
       failed: 'Not anchored: sending the block failed, it will be sent again',
     })[state],
   block: 'uvtrace block',
@@ -112,6 +113,7 @@ const it: typeof en = {
       pending: 'Non ancora ancorato: il suo blocco attende di essere inviato',
       sent: 'Inviato: la transazione attende di essere minata',
       mined: 'Ancorato: la transazione è minata',
+      final: 'Ancorato definitivamente: la transazione è minata e oltre la finalità della blockchain',
       failed: 'Non ancorato: l\u2019invio del blocco non è riuscito, sarà inviato di nuovo',
     })[state],
   block: 'Blocco uvtrace',

@@ -1,6 +1,7 @@
 import { Box, Card, CardContent, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
+import { AnchorStatusChip } from '#client/components/anchor-status-chip.tsx';
 import { CycleReportButton } from '#client/components/cycle-report-button.tsx';
 import { CycleTime } from '#client/components/cycle-time.tsx';
 import { LotStatusChip } from '#client/components/lot-status-chip.tsx';
@@ -48,6 +49,7 @@ export function SterilizationDetails({ record }: { record: Sterilization }) {
       }),
     ],
     ['lot_status.label', <LotStatusChip key="lot" status={record.lot_status} />],
+    ['sterilizations.details.anchoring', <AnchorStatusChip key="anchoring" record={record} />],
   ];
   const titleId = `sterilization-details-${record.id}`;
   return (
