@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO, loginAs } from './fixtures.ts';
+import { DEMO, loginAs, logout } from './fixtures.ts';
 
 const COUNT_CARDS = ['Customers', 'Users', 'Sterilizing baths', 'Sterilizing neck plugs'] as const;
 
@@ -120,9 +120,41 @@ test.describe('dashboard', () => {
     await expect(totals.getByRole('region')).toHaveCount(3);
     await expect(page.getByRole('region', { name: 'Customers', exact: true })).toHaveCount(0);
     await expect(page.getByRole('region', { name: 'Users', exact: true })).toHaveCount(0);
+    // What anchoring costs is the maker's business: no card, and the server would refuse anyway.
+    await expect(page.getByTestId('dashboard-chain-costs')).toHaveCount(0);
 
     const own = await readBatchCards(page);
     for (const batch of own) checkBatch(batch);
     await expect(page.getByRole('list', { name: 'Legend' })).toBeVisible();
+  });
+
+  test('SUPER_ADMIN and ADMIN see what anchoring costs per month and per record; customer care does not', async ({
+    page,
+  }) => {
+    const admin = await loginAs(page, DEMO.admin);
+    const costs = page.getByRole('region', { name: /^Anchoring costs/ });
+    await expect(costs).toBeVisible();
+    await expect(costs.getByRole('columnheader')).toHaveText([
+      'Month',
+      'Blocks',
+      'Transactions',
+      'Records',
+      'Gas used',
+      'Fee (ETH)',
+      'Per record (gwei)',
+    ]);
+    // Six months and their total; the demo's records are anchored this month on the devnet.
+    await expect(costs.locator('tbody tr')).toHaveCount(7);
+    await expect(async () => {
+      await page.reload();
+      await expect(costs.locator('tbody tr[data-month="total"] td').first()).not.toHaveText('0', {
+        timeout: 2_000,
+      });
+    }).toPass({ timeout: 60_000 });
+
+    await logout(page, admin);
+    await loginAs(page, DEMO.care);
+    await expect(page.getByRole('region', { name: 'Totals' })).toBeVisible();
+    await expect(page.getByTestId('dashboard-chain-costs')).toHaveCount(0);
   });
 });

@@ -30,6 +30,7 @@ import { auditModule } from './modules/audit/routes.ts';
 import { resetMailText } from './modules/auth/password-reset.ts';
 import { authModule } from './modules/auth/routes.ts';
 import { certificatesModule } from './modules/certificates/routes.ts';
+import { chainCostsModule } from './modules/chain-costs/routes.ts';
 import { customersModule } from './modules/customers/routes.ts';
 import { dashboardModule } from './modules/dashboard/routes.ts';
 import { devicesModule } from './modules/devices/routes.ts';
@@ -206,6 +207,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     }),
     certificatesModule({ db }),
     integrityModule({ db, chain }),
+    chainCostsModule({ db, network: config.chain.network }),
     auditModule({ db }),
     mailModule({ db, sendingEnabled: Boolean(config.mail.smtpUrl), maxAttempts: config.mail.maxAttempts }),
     alertsModule({ db }),

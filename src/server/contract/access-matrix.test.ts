@@ -890,6 +890,14 @@ const CASES: Record<string, Case> = {
     asCaller: true,
     request: async () => ({ method: 'GET', url: '/api/v1/mail-outbox?state=pending' }),
   },
+  getAnchoringCosts: {
+    tenants: ['own'],
+    // The maker's own figures: SUPER_ADMIN and ADMIN; never customer care, never a clinic.
+    expect: () => managers(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/chain/costs?months=3' }),
+  },
   listAlerts: {
     tenants: ['own', 'other'],
     // A customer user's list is its own customer's alerts whatever customerId says (another's: empty).

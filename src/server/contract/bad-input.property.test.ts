@@ -552,6 +552,10 @@ const INPUTS: Record<string, Input> = {
     callers: STAFF_AND_CUSTOMER,
     query: async () => ({ state: 'pending', to: 'example' }),
   },
+  getAnchoringCosts: {
+    callers: STAFF_AND_CUSTOMER,
+    query: async () => ({ months: '6' }),
+  },
   createExportTicket: {
     callers: STAFF_AND_CUSTOMER,
     body: async () => ({ export: 'sterilizations-filtered' }),

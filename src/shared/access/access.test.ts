@@ -30,6 +30,7 @@ const expected: Record<string, Record<Role, boolean>> = {
   canUploadCertificates: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
   canSeeAudit: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
   canSeeMailOutbox: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
+  canSeeChainCosts: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: false },
   canAcknowledgeAlerts: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: true, CUSTOMER: true },
   canResolveAlerts: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: true },
   canSignReports: { SUPER_ADMIN: true, ADMIN: true, CUSTOMER_CARE: false, CUSTOMER: true },

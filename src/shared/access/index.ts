@@ -19,6 +19,7 @@ export const ABILITY_NAMES = [
   'canUploadCertificates',
   'canSeeAudit',
   'canSeeMailOutbox',
+  'canSeeChainCosts',
   'canAcknowledgeAlerts',
   'canResolveAlerts',
   'canSignReports',
@@ -59,6 +60,8 @@ const ABILITY_ROLES: Record<AbilityName, readonly Role[]> = {
   canUploadCertificates: MANAGERS,
   canSeeAudit: MANAGERS,
   canSeeMailOutbox: MANAGERS,
+  // What anchoring costs the maker: its own figures, never a clinic's business.
+  canSeeChainCosts: MANAGERS,
   // Everyone who sees an alert may say they have seen it; resolving by hand closes it for everybody,
   // so it is for managers and for the clinic that owns it, not for customer care (who read and pass on).
   canAcknowledgeAlerts: ROLES,

@@ -1179,6 +1179,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/chain/costs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What anchoring cost, per month and per record (canSeeChainCosts).
+     * @description For the blocks of this server's network mined (MINED or FINAL) in the last `months` calendar months (UTC), month by month: the blocks, the transactions mined to anchor them (a reverted one included), the records they hold, the gas used and the fee paid in wei, and the fee per record. Blocks mined before fees were recorded count in `blocks` and `records` but not in the fee: the fee per record is over `records_with_fee`. The maker's staff only (SUPER_ADMIN, ADMIN): 403 for anyone else.
+     */
+    get: operations['getAnchoringCosts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/chain-rpc': {
     parameters: {
       query?: never;
@@ -1524,6 +1544,7 @@ export interface components {
       canUploadCertificates: boolean;
       canSeeAudit: boolean;
       canSeeMailOutbox: boolean;
+      canSeeChainCosts: boolean;
       canAcknowledgeAlerts: boolean;
       canResolveAlerts: boolean;
       canSignReports: boolean;
@@ -1863,6 +1884,29 @@ export interface components {
       /** @description Block explorer URL prefix for a transaction hash; null on the devnet. */
       explorer_tx_url: string | null;
       hashing_version: number;
+    };
+    AnchoringCost: {
+      blocks: number;
+      /** @description Transactions mined for these blocks (one per block, more after a revert). */
+      transactions: number;
+      records: number;
+      /** @description The records of the blocks whose fee is known. */
+      records_with_fee: number;
+      gas_used: number;
+      /** @description Wei, as a decimal string (it may exceed a JSON number's exact range). */
+      fee_paid_wei: string;
+      /** @description fee_paid_wei / records_with_fee, rounded down; null without such records. */
+      fee_per_record_wei: string | null;
+    };
+    AnchoringCostMonth: components['schemas']['AnchoringCost'] & {
+      /** @description The calendar month (UTC) the blocks were mined in. */
+      month: string;
+    };
+    AnchoringCosts: {
+      network: string;
+      /** @description Oldest first, every month of the window (months without blocks as zeros). */
+      months: components['schemas']['AnchoringCostMonth'][];
+      total: components['schemas']['AnchoringCost'];
     };
     JsonRpcRequest: {
       /** @constant */
@@ -4918,6 +4962,37 @@ export interface operations {
           };
         };
       };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getAnchoringCosts: {
+    parameters: {
+      query?: {
+        /** @description Calendar months back from the current one, this one included (1–60, default 12). */
+        months?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The costs. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['AnchoringCosts'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];

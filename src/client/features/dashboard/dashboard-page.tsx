@@ -2,9 +2,10 @@ import { Box, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { PageError, PagePending } from '#client/components/route-fallbacks.tsx';
 import { TextLink } from '#client/components/router-link.tsx';
-import { useSession } from '#client/lib/session.ts';
+import { useAbilities, useSession } from '#client/lib/session.ts';
 import { type DashboardData, useDashboard } from './api/dashboard';
 import { BATCH_LEVEL_COLOR, type BatchLevel, batchLevel } from './batch-level';
+import { ChainCostsCard } from './chain-costs-card';
 
 type CountKey = 'customers' | 'users' | 'baths' | 'plugs';
 
@@ -175,6 +176,8 @@ export function DashboardPage() {
   const intl = useIntl();
   const current = useSession();
   const { data, isPending, isError } = useDashboard();
+  // The maker's figures only: a clinic or customer care never asks for them (the server refuses anyway).
+  const seesChainCosts = useAbilities().canSeeChainCosts === true;
   const name = current?.user.name?.trim() || intl.formatMessage({ id: 'layout.user.fallback' });
 
   return (
@@ -204,6 +207,7 @@ export function DashboardPage() {
             <DevicesWithGapsCard count={data.devices_with_gaps} />
           </Box>
           <LotComplianceCard figures={data.lot_compliance} />
+          {seesChainCosts && <ChainCostsCard />}
           {data.disposables && (
             <Box component="section" aria-labelledby="dashboard-batches-title">
               <Stack
