@@ -3,7 +3,8 @@
  * certificate uploads, and the database restarted under load. Each scenario checks its outcome with
  * SQL and exits non-zero when it fails. Not a test (it takes minutes): prints markdown tables.
  *
- *   npm run bench:faults -- [--only ingest,upload,db-restart] [--db pglite,postgres] [--kills 3] [--uploads 6]
+ *   npm run bench:faults -- [--only ingest,upload,db-restart,chain-stall,chain-spike,chain-reorg,chain-down]
+ *     [--db pglite,postgres] [--kills 3] [--uploads 6] [--stall 30] [--spike 30] [--outage 60] [--load 15]
  *
  * ingest      Devices post signed records continuously (1..5 per token); the server is killed -9 at a
  *             random moment, restarted on the same data, and the database is inspected: every record
@@ -22,7 +23,13 @@
  *             never crash, and answer 2xx again by itself within RECOVERY_LIMIT_S of the database
  *             being back, without being restarted.
  *
- * --db picks where ingest and upload run: embedded PGlite in a temporary directory (where durability
+ * chain-stall, chain-spike, chain-reorg, chain-down: the chain's faults under ingestion load, each
+ *             ending with every acknowledged record in exactly one FINAL block whose root is on chain
+ *             once (chain-faults.ts): mining stopped for --stall seconds, a base-fee spike above
+ *             ANCHOR_MAX_FEE_GWEI for --spike seconds, a reorganisation that drops MINED transactions,
+ *             the node not answering for --outage seconds; --load seconds of load before and after.
+ *
+ * --db picks where ingest, upload and the chain faults run: embedded PGlite in a temporary directory (where durability
  * is the server's own business) and/or a throwaway database on PostgreSQL (DATABASE_URL or
  * postgres://postgres@127.0.0.1:5432/postgres), dropped afterwards.
  */
@@ -34,6 +41,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
+import { CHAIN_FAULTS, chainFaultScenario } from './chain-faults.ts';
 import {
   type Acknowledged,
   acknowledge,
@@ -56,10 +64,14 @@ import {
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: 'ingest,upload,db-restart' },
+    only: { type: 'string', default: `ingest,upload,db-restart,${CHAIN_FAULTS.join(',')}` },
     db: { type: 'string', default: 'pglite,postgres' },
     kills: { type: 'string', default: '3' },
     uploads: { type: 'string', default: '6' },
+    stall: { type: 'string', default: '30' },
+    spike: { type: 'string', default: '30' },
+    outage: { type: 'string', default: '60' },
+    load: { type: 'string', default: '15' },
   },
 });
 const scenarios = new Set(values.only.split(','));
@@ -698,6 +710,36 @@ for (const scenario of ['ingest', 'upload'] as const) {
       await (scenario === 'ingest' ? ingestScenario(target) : uploadScenario(target));
     } catch (error) {
       fail(`${scenario}/${target.kind}`, `stopped: ${(error as Error).stack ?? String(error)}`);
+    } finally {
+      await target.dispose();
+    }
+  }
+}
+const chainFaults = CHAIN_FAULTS.filter((fault) => scenarios.has(fault));
+if (chainFaults.length > 0) {
+  report.push(
+    '',
+    '#### The chain under ingestion load (a block a second, ANCHOR_MAX_FEE_GWEI 5, CHAIN_FINALITY_DEPTH 5)',
+    '',
+    '| fault | database | records acknowledged | what happened | fault lasted | all FINAL after the load in | blocks and transactions | every record in one FINAL block, root on chain once |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+}
+for (const fault of chainFaults) {
+  for (const spec of targets) {
+    const target = await createTarget(fault, spec.url);
+    console.error(`${fault} on ${target.kind}…`);
+    try {
+      const { row, problems } = await chainFaultScenario(fault, target, {
+        stallSeconds: Number(values.stall),
+        spikeSeconds: Number(values.spike),
+        outageSeconds: Number(values.outage),
+        loadSeconds: Number(values.load),
+      });
+      report.push(`| ${row.scenario} | ${row.database} | ${row.cells.join(' | ')} |`);
+      for (const problem of problems) fail(`${fault}/${target.kind}`, problem);
+    } catch (error) {
+      fail(`${fault}/${target.kind}`, `stopped: ${(error as Error).stack ?? String(error)}`);
     } finally {
       await target.dispose();
     }
