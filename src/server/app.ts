@@ -269,6 +269,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
           log: app.log,
           retryMs: deps.leadershipRetryMs,
           lockKey: INTEGRITY_SWEEP_LOCK_KEY,
+          work: 'the integrity sweep',
         })
       : undefined;
   if (sweepLeadership) app.addHook('onReady', () => sweepLeadership.start());

@@ -135,7 +135,11 @@ describe('npm start -- --workers N', () => {
         expect(listening.size).toBe(2);
         expect(listening.has(child.pid as number)).toBe(false);
         expect(served).toEqual(listening);
-        const leaders = lines.filter((line) => line.msg.startsWith('background: this process'));
+        // The anchor worker's leader (the integrity sweep elects its own, with a lock of its own).
+        const leaders = lines.filter(
+          (line) =>
+            line.msg.startsWith('background: this process') && line.msg.endsWith('background work runs here'),
+        );
         expect(leaders).toHaveLength(1);
         expect(listening.has(leaders[0]!.pid)).toBe(true);
 

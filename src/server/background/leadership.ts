@@ -41,6 +41,8 @@ export interface LeadershipOptions {
    * that may lead in another process than the anchor worker takes a key of its own (the integrity sweep).
    */
   lockKey?: number;
+  /** What the log calls the work this process leads (default "background work": the anchor worker's). */
+  work?: string;
 }
 
 export interface Leadership {
@@ -63,6 +65,7 @@ export function createLeadership(options: LeadershipOptions): Leadership {
   const { lead, stepDown, log } = options;
   const retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
   const lockKey = options.lockKey ?? BACKGROUND_LOCK_KEY;
+  const work = options.work ?? 'background work';
   const lock =
     options.database.kind === 'postgres'
       ? advisoryLock(options.database, lockKey, () => queue(onLost))
@@ -100,7 +103,7 @@ export function createLeadership(options: LeadershipOptions): Leadership {
       throw error;
     }
     isLeading = true;
-    log.info(`background: this process (pid ${process.pid}) leads: background work runs here`);
+    log.info(`background: this process (pid ${process.pid}) leads: ${work} runs here`);
   }
 
   function schedule(): void {
