@@ -1,4 +1,4 @@
-// Seeds demo data: `node scripts/seed.ts [--sterilizations N] [--reset]`.
+// Seeds demo data: `node scripts/seed.ts [--sterilizations N] [--records-per-token N] [--reset]`.
 // Uses DATABASE_URL when set, otherwise the embedded PGlite under DATA_DIR (default ./data, the
 // database in DATA_DIR/pglite). Device private keys go to DATA_DIR/device-keys/<serial>.pem.
 import path from 'node:path';
@@ -9,17 +9,35 @@ import { DEMO_PASSWORD, seedDemoData } from '#server/db/seed.ts';
 const { values } = parseArgs({
   options: {
     sterilizations: { type: 'string', default: '3000' },
+    'records-per-token': { type: 'string' },
     reset: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (values.help) {
-  console.log('usage: node scripts/seed.ts [--sterilizations N] [--reset]');
+  console.log(
+    [
+      'usage: node scripts/seed.ts [--sterilizations N] [--records-per-token N] [--reset]',
+      '  --sterilizations N      records to make (default 3000)',
+      '  --records-per-token N   the most records a device signs into one token, 1-100',
+      '                          (default 4; 100 from 100,000 records)',
+      '  --reset                 drop the schema and start over',
+    ].join('\n'),
+  );
   process.exit(0);
 }
 const sterilizations = Number(values.sterilizations);
 if (!Number.isInteger(sterilizations) || sterilizations < 0) {
   console.error(`--sterilizations must be a non-negative integer, got "${values.sterilizations}"`);
+  process.exit(2);
+}
+const recordsPerToken =
+  values['records-per-token'] === undefined ? undefined : Number(values['records-per-token']);
+if (
+  recordsPerToken !== undefined &&
+  !(Number.isInteger(recordsPerToken) && recordsPerToken >= 1 && recordsPerToken <= 100)
+) {
+  console.error(`--records-per-token must be an integer from 1 to 100, got "${values['records-per-token']}"`);
   process.exit(2);
 }
 
@@ -41,6 +59,7 @@ try {
   const summary = await seedDemoData(database, {
     sterilizations,
     keysDir: dataRoot,
+    ...(recordsPerToken ? { recordsPerToken } : {}),
   });
   if (summary.alreadySeeded) {
     console.log('the database already holds data: nothing seeded (use --reset to start over)');
@@ -51,7 +70,7 @@ try {
         `sterilizations: ${summary.sterilizations} (${summary.sterilizationRowsPerSecond} rows/s)`,
         ...(summary.loadPhases
           ? [
-              `  COPY load: copy ${seconds(summary.loadPhases.copyMs)}, indexes ${seconds(summary.loadPhases.indexesMs)}, foreign keys ${seconds(summary.loadPhases.foreignKeysMs)}, counts and progress ${seconds(summary.loadPhases.bookkeepingMs)}`,
+              `  COPY load: tokens ${seconds(summary.loadPhases.tokensMs)}, records ${seconds(summary.loadPhases.copyMs)}, indexes ${seconds(summary.loadPhases.indexesMs)}, foreign keys ${seconds(summary.loadPhases.foreignKeysMs)}, counts and progress ${seconds(summary.loadPhases.bookkeepingMs)}`,
             ]
           : []),
         `device private keys: ${path.join(dataRoot, 'device-keys')}`,

@@ -123,9 +123,9 @@ try {
   // A kept database is seeded already (the seed sees it and writes nothing): its admin password works.
   const seeded = await seedDemoData(database, { sterilizations: rows, keysDir: dataDir });
   if (seeded.loadPhases) {
-    const { copyMs, indexesMs, foreignKeysMs, bookkeepingMs } = seeded.loadPhases;
+    const { tokensMs, copyMs, indexesMs, foreignKeysMs, bookkeepingMs } = seeded.loadPhases;
     console.error(
-      `${kind}: COPY load: copy ${(copyMs / 1000).toFixed(1)} s, indexes ${(indexesMs / 1000).toFixed(1)} s, foreign keys ${(foreignKeysMs / 1000).toFixed(1)} s, counts and progress ${(bookkeepingMs / 1000).toFixed(1)} s`,
+      `${kind}: COPY load: tokens ${(tokensMs / 1000).toFixed(1)} s, records ${(copyMs / 1000).toFixed(1)} s, indexes ${(indexesMs / 1000).toFixed(1)} s, foreign keys ${(foreignKeysMs / 1000).toFixed(1)} s, counts and progress ${(bookkeepingMs / 1000).toFixed(1)} s`,
     );
   }
   // The busiest device loses every 97th record: its gap read has a thousand or so ranges to count

@@ -12,7 +12,13 @@ import { deferDeviceProgress, rebuildDeviceProgress } from './device-progress.ts
 import { recountLotFlagCounts, supplyLotStatus } from './lot-flag-counts.ts';
 import { copySterilizationHistory, type LoadPhases } from './seed/bulk-load.ts';
 import { ACCOUNTS, CLINICS, type ClinicSpec, MANUFACTURER } from './seed/demo-fleet.ts';
-import { createDeviceKeysDir, deviceKeyPair, newKeyPair } from './seed/device-key-files.ts';
+import {
+  createDeviceKeysDir,
+  type DeviceKeyPair,
+  deviceKeyPair,
+  newKeyPair,
+} from './seed/device-key-files.ts';
+import { deviceTokenGroups, TokenSigner } from './seed/device-tokens.ts';
 import { createPrng } from './seed/prng.ts';
 import {
   DAY_MS,
@@ -20,6 +26,7 @@ import {
   HISTORY_DAYS,
   insertSterilizationHistory,
   lotOf,
+  sterilizationHistoryRows,
 } from './seed/sterilization-history.ts';
 
 export const DEMO_PASSWORD = 'demo-password';
@@ -34,8 +41,11 @@ export interface SeedOptions {
    * no files.
    */
   keysDir?: string | null;
-  /** 'shared': one key pair for all devices (fast, for tests). Default 'per-device'. */
-  deviceKeys?: 'per-device' | 'shared';
+  /**
+   * 'shared': one new key pair for all devices (fast, for tests); a key pair: that one for all devices
+   * (two seeds that must sign alike). Default 'per-device'.
+   */
+  deviceKeys?: 'per-device' | 'shared' | DeviceKeyPair;
   /**
    * How the records are written: 'copy' through COPY with the table's indexes, foreign keys and
    * triggers off while loading (PostgreSQL server only; seed/bulk-load.ts), 'insert' in batched INSERTs
@@ -43,6 +53,11 @@ export interface SeedOptions {
    * records, else 'insert'.
    */
   load?: 'copy' | 'insert';
+  /**
+   * The most records a device puts in one token (1–100); each token's size is drawn from 1 to it.
+   * Default 4, and 100 from BULK_LOAD_MIN_RECORDS records (fewer signatures for millions).
+   */
+  recordsPerToken?: number;
 }
 
 /** From this many records a PostgreSQL seed loads them with COPY (seed/bulk-load.ts). */
@@ -93,6 +108,9 @@ export async function seedDemoData(database: Database, opts: SeedOptions = {}): 
   const started = performance.now();
   const total = opts.sterilizations ?? 3000;
   if (!Number.isInteger(total) || total < 0) throw new Error('sterilizations must be a non-negative integer');
+  const recordsPerToken = opts.recordsPerToken ?? (total >= BULK_LOAD_MIN_RECORDS ? 100 : 4);
+  if (!Number.isInteger(recordsPerToken) || recordsPerToken < 1 || recordsPerToken > 100)
+    throw new Error('recordsPerToken must be an integer from 1 to 100');
   const load =
     opts.load ?? (database.kind === 'postgres' && total >= BULK_LOAD_MIN_RECORDS ? 'copy' : 'insert');
   if (load === 'copy' && database.kind !== 'postgres')
@@ -111,7 +129,12 @@ export async function seedDemoData(database: Database, opts: SeedOptions = {}): 
       serials.push({ serial: `${prefix}000${c + 2}${String(d + 1).padStart(2, '0')}`, clinic: c, spec });
     });
   });
-  const sharedKey = opts.deviceKeys === 'shared' ? newKeyPair() : undefined;
+  const sharedKey =
+    opts.deviceKeys === 'shared'
+      ? newKeyPair()
+      : typeof opts.deviceKeys === 'object'
+        ? Promise.resolve(opts.deviceKeys)
+        : undefined;
   const keysPromise = Promise.all(serials.map((s) => sharedKey ?? deviceKeyPair(s.serial, keysDir)));
   const hashPromise = demoPasswordHash();
   // Avoid an unhandled rejection if we bail out below before awaiting them.
@@ -292,30 +315,39 @@ export async function seedDemoData(database: Database, opts: SeedOptions = {}): 
     const load =
       opts.load ?? (database.kind === 'postgres' && total >= BULK_LOAD_MIN_RECORDS ? 'copy' : 'insert');
     let loadPhases: SeedSummary['loadPhases'];
+    // Each device sends its cycles in tokens signed with its key (seed/device-tokens.ts); both loads
+    // replay the same groups from the generators' current state.
+    const signer = new TokenSigner(
+      new Map(
+        devices.map((device) => [
+          device.id,
+          {
+            serial: device.serial,
+            privateKeyPem: device.privateKeyPem,
+            keyEventId: keyEvents.get(device.id)!,
+          },
+        ]),
+      ),
+    );
+    const sizes = createPrng(PRNG_SEED + 1);
+    const tokenGroups = () => {
+      const history = rand.clone();
+      const size = sizes.clone();
+      return deviceTokenGroups(
+        sterilizationHistoryRows(history, plans, total, anchor),
+        () => 1 + Math.floor(size() * recordsPerToken),
+      );
+    };
     if (load === 'copy') {
       if (database.kind !== 'postgres') throw new Error('the COPY load needs a PostgreSQL server');
       // The triggers are off while it loads: it flags the late records and keeps their tables itself.
-      loadPhases = await copySterilizationHistory(client, rand, plans, total, anchor);
-      await client.query('analyze sterilizations');
+      loadPhases = await copySterilizationHistory(client, tokenGroups, signer, total);
+      await client.query('analyze sterilizations, device_tokens');
     } else {
       await deferDailyOkCounts(client);
       await deferDeviceProgress(client);
       await supplyLotStatus(client);
-      // Each device sends its cycles in tokens of one to four, signed with its key (device-tokens.ts).
-      const tokenSize = createPrng(PRNG_SEED + 1);
-      await insertSterilizationHistory(client, rand, plans, total, anchor, {
-        devices: new Map(
-          devices.map((device) => [
-            device.id,
-            {
-              serial: device.serial,
-              privateKeyPem: device.privateKeyPem,
-              keyEventId: keyEvents.get(device.id)!,
-            },
-          ]),
-        ),
-        tokenSize: () => 1 + Math.floor(tokenSize() * 4),
-      });
+      await insertSterilizationHistory(client, tokenGroups(), signer);
       await recountDailyOkCounts(client);
       await rebuildDeviceProgress(client);
       await recountLotFlagCounts(client);

@@ -3,6 +3,7 @@ import { openTestDatabase } from '#server/test/test-database.ts';
 import type { Database } from '../client.ts';
 import { seedDemoData } from '../seed.ts';
 import { copyFromStdin, copyText, lotStatusFor } from './bulk-load.ts';
+import { newKeyPair } from './device-key-files.ts';
 
 describe('COPY text and lot status', () => {
   it('escapes what COPY text reads specially and writes null as \\N', () => {
@@ -30,12 +31,19 @@ async function loaded(database: Database) {
       `select count(*)::int as n, md5(string_agg(concat_ws('|', id, device_id, customer_id, received_ts, progressive_id,
          supplied_energy, nominal_time, effective_time, residual_lamp_life, status_code, latitude, longitude,
          consumables_lot, lot_progressive_id, notes, hashing_version, blockchain_data_block_id, merkle_proof,
-         arrived_out_of_order, lot_status, created_at), ',' order by id)) as digest,
+         arrived_out_of_order, lot_status, created_at, token_id, token_position, cycle_ts), ',' order by id)) as digest,
+         count(*) filter (where token_id is null or cycle_ts is null)::int as without_evidence,
          count(*) filter (where arrived_out_of_order)::int as late,
          count(*) filter (where lot_status = 'certified')::int as certified,
          count(*) filter (where lot_status = 'expired')::int as expired,
          count(*) filter (where lot_status = 'uncertified')::int as uncertified
        from sterilizations`,
+    ),
+    tokens: await all(
+      `select count(*)::int as n, max(id)::int as last_id,
+         md5(string_agg(concat_ws('|', id, device_id, key_event_id, jws, sha256, issued_at, received_at), ',' order by id)) as digest,
+         (select last_value::int from device_tokens_id_seq) as sequence
+       from device_tokens`,
     ),
     okCounts: await all(
       `select customer_id, day, sum(ok_count)::int as ok_count, sum(record_count)::int as record_count
@@ -75,10 +83,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the COPY load (PostgreSQL)', ()
   beforeAll(async () => {
     [inserted, copied] = await Promise.all([openTestDatabase(), openTestDatabase()]);
     for (const database of [inserted, copied]) await database.pool.query(CERTIFICATES);
-    const options = { sterilizations: 3000, deviceKeys: 'shared', keysDir: null } as const;
+    // One key for both, so that both sign the same tokens.
+    const options = { sterilizations: 3000, deviceKeys: await newKeyPair(), keysDir: null };
     const [viaInsert, viaCopy] = await Promise.all([
-      seedDemoData(inserted, { ...options, load: 'insert' }),
-      seedDemoData(copied, { ...options, load: 'copy' }),
+      seedDemoData(inserted, { ...options, load: 'insert' as const }),
+      seedDemoData(copied, { ...options, load: 'copy' as const }),
     ]);
     expect(viaInsert.loadPhases).toBeUndefined();
     expect(viaCopy.loadPhases?.copyMs).toBeGreaterThanOrEqual(0);
@@ -90,7 +99,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the COPY load (PostgreSQL)', ()
   it('stores what the triggers store, keeps what they keep, and puts indexes, keys and triggers back', async () => {
     const [viaInsert, viaCopy] = await Promise.all([loaded(inserted), loaded(copied)]);
     expect(viaCopy).toEqual(viaInsert);
-    expect(viaCopy.records[0]).toMatchObject({ n: 3000, late: 1 });
+    expect(viaCopy.records[0]).toMatchObject({ n: 3000, late: 1, without_evidence: 0 });
+    // Tokens of one to four records, numbered from 1, the sequence where the last one left it.
+    expect(viaCopy.tokens[0].n).toBeGreaterThan(3000 / 4);
+    expect(viaCopy.tokens[0].n).toBeLessThan(3000);
+    expect(viaCopy.tokens[0]).toMatchObject({ last_id: viaCopy.tokens[0].n, sequence: viaCopy.tokens[0].n });
     for (const status of ['certified', 'expired', 'uncertified']) {
       expect(viaCopy.records[0][status]).toBeGreaterThan(0);
     }

@@ -4,7 +4,8 @@
 // rebuilt and the foreign keys checked once each, and the bookkeeping the triggers keep is rebuilt from the
 // records. Everything runs inside the seed's own transaction, so a failure leaves the database as it was.
 import type { PoolClient } from 'pg';
-import { type DevicePlan, type HistoryRow, sterilizationHistoryRows } from './sterilization-history.ts';
+import { type TokenSigner, tokenRecords } from './device-tokens.ts';
+import type { HistoryRow } from './sterilization-history.ts';
 
 /** The part of pg's connection (lib/connection.js) a COPY FROM STDIN drives; its typings omit it. */
 interface CopyConnection {
@@ -118,7 +119,13 @@ const COPY_COLUMNS = [
   'arrived_out_of_order',
   'lot_status',
   'created_at',
+  'token_id',
+  'token_position',
+  'cycle_ts',
 ];
+
+/** A record as loaded: in its token (by id), at its position, with its device's cycle time. */
+type LoadRow = HistoryRow & { token: number; position: number; cycleTs: string };
 
 /**
  * What the triggers that are off during the load would have kept, tallied from the rows as they go by:
@@ -220,18 +227,47 @@ class Tally {
   }
 }
 
-function* copyLines(rows: Iterable<HistoryRow>, best: Map<string, string>, tally: Tally): Generator<string> {
+function* copyLines(rows: Iterable<LoadRow>, best: Map<string, string>, tally: Tally): Generator<string> {
   let chunk = '';
   for (const r of rows) {
     const lotStatus = lotStatusFor(r.consumablesLot, r.receivedTs, best.get(r.consumablesLot));
     tally.add(r, lotStatus);
-    chunk += `${r.deviceId}\t${r.customerId}\t${r.receivedTs}\t${r.progressiveId}\t${r.suppliedEnergy}\t${r.nominalTime}\t${r.effectiveTime}\t${r.residualLampLife}\t${r.statusCode}\t${copyText(r.latitude)}\t${copyText(r.longitude)}\t${copyText(r.consumablesLot)}\t${r.lotProgressiveId}\t${copyText(r.notes)}\t${r.arrivedOutOfOrder ? 't' : 'f'}\t${lotStatus}\t${r.receivedTs}\n`;
+    chunk += `${r.deviceId}\t${r.customerId}\t${r.receivedTs}\t${r.progressiveId}\t${r.suppliedEnergy}\t${r.nominalTime}\t${r.effectiveTime}\t${r.residualLampLife}\t${r.statusCode}\t${copyText(r.latitude)}\t${copyText(r.longitude)}\t${copyText(r.consumablesLot)}\t${r.lotProgressiveId}\t${copyText(r.notes)}\t${r.arrivedOutOfOrder ? 't' : 'f'}\t${lotStatus}\t${r.receivedTs}\t${r.token}\t${r.position}\t${r.cycleTs}\n`;
     if (chunk.length >= COPY_CHUNK_CHARS) {
       yield chunk;
       chunk = '';
     }
   }
   if (chunk) yield chunk;
+}
+
+/** The tokens in COPY text, signed as they go by, numbered from `firstId` in the order they come. */
+function* tokenLines(
+  groups: Iterable<HistoryRow[]>,
+  signer: TokenSigner,
+  firstId: bigint,
+): Generator<string> {
+  let chunk = '';
+  let id = firstId;
+  for (const group of groups) {
+    const token = signer.sign(group);
+    // A compact JWS and a hex digest hold nothing COPY text escapes.
+    chunk += `${id++}\t${token.deviceId}\t${token.keyEventId}\t${token.jws}\t${token.sha256}\t${token.issuedAt}\t${token.issuedAt}\n`;
+    if (chunk.length >= COPY_CHUNK_CHARS) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk) yield chunk;
+}
+
+/** The records of the token groups, each token named by the id tokenLines gave it. */
+function* loadRows(groups: Iterable<HistoryRow[]>, firstId: bigint): Generator<LoadRow> {
+  let id = firstId;
+  for (const group of groups) {
+    const token = Number(id++);
+    yield* tokenRecords(group, token);
+  }
 }
 
 /** What detachLoadExtras took off the table, to put back. */
@@ -294,6 +330,8 @@ async function reattachLoadExtras(client: PoolClient, detached: Detached, phases
 
 /** Where a bulk load's time went, in ms. */
 export interface LoadPhases {
+  /** The devices' tokens: signing them and their COPY. */
+  tokensMs: number;
   copyMs: number;
   indexesMs: number;
   foreignKeysMs: number;
@@ -302,23 +340,42 @@ export interface LoadPhases {
 }
 
 /**
- * The history (sterilizationHistoryRows, the same rows the unnest path writes) through COPY into an
- * empty sterilizations table, with the lot status and the late-arrival flag computed here as the
- * triggers would, and the table's indexes, foreign keys and triggers back on afterwards; the daily
+ * The history through COPY into an empty sterilizations table: first the devices' signed tokens into
+ * device_tokens (ids taken from its sequence in one step), then, replaying the same token groups, the
+ * records naming their tokens, with the lot status and the late-arrival flag computed here as the
+ * triggers would, and the table's indexes, foreign keys and triggers back on afterwards. The daily
  * OK counts, lot flag counts and device progress (whose triggers were off) are stored from a tally
  * of the rows, which spares three scans and a sort of the whole table.
- * PostgreSQL only: it needs COPY FROM STDIN over the wire protocol.
+ * `groups` must give the same token groups each time it is called (insertSterilizationHistory
+ * stores the same rows, tokens and ids). PostgreSQL only: it needs COPY FROM STDIN over the wire protocol.
  */
 export async function copySterilizationHistory(
   client: PoolClient,
-  rand: () => number,
-  plans: DevicePlan[],
+  groups: () => Iterable<HistoryRow[]>,
+  signer: TokenSigner,
   total: number,
-  anchor: number,
 ): Promise<LoadPhases> {
-  const phases: LoadPhases = { copyMs: 0, indexesMs: 0, foreignKeysMs: 0, bookkeepingMs: 0 };
+  const phases: LoadPhases = { tokensMs: 0, copyMs: 0, indexesMs: 0, foreignKeysMs: 0, bookkeepingMs: 0 };
   const { rows: existing } = await client.query('select 1 from sterilizations limit 1');
   if (existing.length > 0) throw new Error('the bulk load writes into an empty sterilizations table only');
+  let started = performance.now();
+  const { rows: sequence } = await client.query<{ name: string; next: string }>(
+    `select pg_get_serial_sequence('device_tokens', 'id') as name,
+            nextval(pg_get_serial_sequence('device_tokens', 'id'))::text as next`,
+  );
+  const firstId = BigInt(sequence[0]!.next);
+  const tokens = await copyFromStdin(
+    client,
+    'copy device_tokens (id, device_id, key_event_id, jws, sha256, issued_at, received_at) from stdin',
+    tokenLines(groups(), signer, firstId),
+  );
+  if (tokens > 0) {
+    await client.query('select setval($1::regclass, $2::bigint)', [
+      sequence[0]!.name,
+      String(firstId + BigInt(tokens) - 1n),
+    ]);
+  }
+  phases.tokensMs = Math.round(performance.now() - started);
   // Emptied in this transaction, so COPY may write the rows frozen and all-visible: no hint-bit
   // rewrite of the whole table on its first reads, and index-only scans from the start.
   await client.query('truncate sterilizations');
@@ -329,11 +386,11 @@ export async function copySterilizationHistory(
   );
   const best = new Map(certificates.map((c) => [c.lot, c.best]));
   const tally = new Tally();
-  const started = performance.now();
+  started = performance.now();
   const copied = await copyFromStdin(
     client,
     `copy sterilizations (${COPY_COLUMNS.join(', ')}) from stdin with (freeze)`,
-    copyLines(sterilizationHistoryRows(rand, plans, total, anchor), best, tally),
+    copyLines(loadRows(groups(), firstId), best, tally),
   );
   if (copied !== total) throw new Error(`COPY stored ${copied} records of ${total}`);
   phases.copyMs = Math.round(performance.now() - started);

@@ -56,60 +56,83 @@ function claimOf(row: HistoryRow) {
 }
 
 /**
- * Groups each device's records into tokens of `size()` records (at most 100) and signs them; yields the
- * records of each token when it closes (its last record generated), then those of the tokens still open
- * at the end, by arrival.
+ * Groups each device's records into tokens of `size()` records (at most 100), as the device would send
+ * them: yields each token's records when it closes (its last record generated), then the tokens still
+ * open at the end, by arrival. A device's records keep their order.
  */
-export function* inDeviceTokens(
-  rows: Iterable<HistoryRow>,
-  devices: Map<number, SigningDevice>,
-  size: () => number,
-): Generator<TokenRow> {
-  const keys = new Map<string, KeyObject>();
-  const keyOf = (pem: string) => {
-    if (!keys.has(pem)) keys.set(pem, createPrivateKey(pem));
-    return keys.get(pem) as KeyObject;
-  };
+export function* deviceTokenGroups(rows: Iterable<HistoryRow>, size: () => number): Generator<HistoryRow[]> {
   const open = new Map<number, { rows: HistoryRow[]; target: number }>();
+  for (const row of rows) {
+    let group = open.get(row.deviceId);
+    if (!group) {
+      group = { rows: [], target: Math.min(100, Math.max(1, size())) };
+      open.set(row.deviceId, group);
+    }
+    group.rows.push(row);
+    if (group.rows.length >= group.target) {
+      open.delete(row.deviceId);
+      yield group.rows;
+    }
+  }
+  const arrival = (group: HistoryRow[]) => Date.parse(group[group.length - 1]!.receivedTs);
+  yield* [...open.values()].map((group) => group.rows).sort((a, b) => arrival(a) - arrival(b));
+}
 
-  function* close(deviceId: number, group: HistoryRow[]): Generator<TokenRow> {
-    open.delete(deviceId);
-    const device = devices.get(deviceId);
+/** The records of a token group as stored: each keeps its cycle time and takes the token's arrival. */
+export function* tokenRecords<T>(
+  group: HistoryRow[],
+  token: T,
+): Generator<HistoryRow & { cycleTs: string; token: T; position: number; last: boolean }> {
+  const arrival = group[group.length - 1]!.receivedTs;
+  for (const [position, row] of group.entries())
+    yield {
+      ...row,
+      cycleTs: row.receivedTs,
+      receivedTs: arrival,
+      token,
+      position,
+      last: position === group.length - 1,
+    };
+}
+
+/** Signs a token group with its device's key (RS256 compact JWS, `iat` the arrival). */
+export class TokenSigner {
+  private readonly keys = new Map<string, KeyObject>();
+  private readonly devices: Map<number, SigningDevice>;
+  constructor(devices: Map<number, SigningDevice>) {
+    this.devices = devices;
+  }
+
+  sign(group: HistoryRow[]): SeedToken {
+    const deviceId = group[0]!.deviceId;
+    const device = this.devices.get(deviceId);
     if (!device) throw new Error(`device ${deviceId} has no signing key`);
-    const arrival = group[group.length - 1]!.receivedTs;
-    const iat = Math.floor(Date.parse(arrival) / 1000);
+    let key = this.keys.get(device.privateKeyPem);
+    if (!key) {
+      key = createPrivateKey(device.privateKeyPem);
+      this.keys.set(device.privateKeyPem, key);
+    }
+    const iat = Math.floor(Date.parse(group[group.length - 1]!.receivedTs) / 1000);
     const claims =
       group.length === 1 ? { sterilization: claimOf(group[0]!) } : { sterilizations: group.map(claimOf) };
     const input = `${HEADER}.${base64url(JSON.stringify({ iss: device.serial, iat, exp: iat + 300, ...claims }))}`;
-    const jws = `${input}.${base64url(sign('sha256', Buffer.from(input, 'ascii'), keyOf(device.privateKeyPem)))}`;
-    const token: SeedToken = {
+    const jws = `${input}.${base64url(sign('sha256', Buffer.from(input, 'ascii'), key))}`;
+    return {
       deviceId,
       keyEventId: device.keyEventId,
       jws,
       sha256: createHash('sha256').update(jws, 'ascii').digest('hex'),
       issuedAt: new Date(iat * 1000).toISOString(),
     };
-    for (const [position, row] of group.entries())
-      yield {
-        ...row,
-        cycleTs: row.receivedTs,
-        receivedTs: arrival,
-        token,
-        position,
-        last: position === group.length - 1,
-      };
   }
+}
 
-  for (const row of rows) {
-    if (!open.has(row.deviceId))
-      open.set(row.deviceId, { rows: [], target: Math.min(100, Math.max(1, size())) });
-    const group = open.get(row.deviceId) as { rows: HistoryRow[]; target: number };
-    group.rows.push(row);
-    if (group.rows.length >= group.target) yield* close(row.deviceId, group.rows);
-  }
-  const rest = [...open.entries()].sort(
-    ([, a], [, b]) =>
-      Date.parse(a.rows[a.rows.length - 1]!.receivedTs) - Date.parse(b.rows[b.rows.length - 1]!.receivedTs),
-  );
-  for (const [deviceId, group] of rest) yield* close(deviceId, group.rows);
+/** Each device's records in tokens (deviceTokenGroups), signed (TokenSigner). */
+export function* inDeviceTokens(
+  rows: Iterable<HistoryRow>,
+  devices: Map<number, SigningDevice>,
+  size: () => number,
+): Generator<TokenRow> {
+  const signer = new TokenSigner(devices);
+  for (const group of deviceTokenGroups(rows, size)) yield* tokenRecords(group, signer.sign(group));
 }

@@ -4,7 +4,7 @@
 // default records; the benches use it, through the same seed, for millions.
 import type { PoolClient } from 'pg';
 import { lotStatusOf } from '../lot-flag-counts.ts';
-import { inDeviceTokens, type SeedToken, type SigningDevice, type TokenRow } from './device-tokens.ts';
+import { type SeedToken, type TokenSigner, tokenRecords } from './device-tokens.ts';
 
 export const DAY_MS = 86_400_000;
 /** Records span this many days before today. */
@@ -234,18 +234,16 @@ export function* sterilizationHistoryRows(
  */
 export async function insertSterilizationHistory(
   client: PoolClient,
-  rand: () => number,
-  plans: DevicePlan[],
-  total: number,
-  anchor: number,
-  /** The devices' keys: each record then comes in a token its device signed (device-tokens.ts). */
-  signing?: { devices: Map<number, SigningDevice>; tokenSize: () => number },
+  /** The records in their devices' tokens (deviceTokenGroups), each signed here with its device's key. */
+  groups: Iterable<HistoryRow[]>,
+  signer: TokenSigner,
 ): Promise<void> {
   const tokens: SeedToken[] = [];
   const tokenColumns = {
-    tokenSha: [] as (string | null)[],
-    position: [] as (number | null)[],
-    cycleTs: [] as (string | null)[],
+    token: [] as SeedToken[],
+    position: [] as number[],
+    cycleTs: [] as string[],
+    tokenId: [] as string[],
   };
   const columns = {
     deviceId: [] as number[],
@@ -265,22 +263,29 @@ export async function insertSterilizationHistory(
   };
   const flush = async () => {
     if (columns.deviceId.length === 0) return;
-    // The batch's tokens first; its records find theirs by hash.
-    if (tokens.length > 0) {
-      await client.query(
-        `INSERT INTO device_tokens (device_id, key_event_id, jws, sha256, issued_at, received_at)
-         SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[])`,
-        [
-          tokens.map((token) => token.deviceId),
-          tokens.map((token) => token.keyEventId),
-          tokens.map((token) => token.jws),
-          tokens.map((token) => token.sha256),
-          tokens.map((token) => token.issuedAt),
-          tokens.map((token) => token.issuedAt),
-        ],
-      );
-      tokens.length = 0;
-    }
+    // The batch's tokens first, with ids taken from their sequence in order, so that the records can
+    // name theirs (and a COPY load of the same history gives the same ids).
+    const { rows: ids } = await client.query<{ id: string }>(
+      `SELECT nextval(pg_get_serial_sequence('device_tokens', 'id'))::text AS id FROM generate_series(1, $1)`,
+      [tokens.length],
+    );
+    const tokenIds = ids.map((row) => BigInt(row.id)).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    await client.query(
+      `INSERT INTO device_tokens (id, device_id, key_event_id, jws, sha256, issued_at, received_at)
+       SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[])`,
+      [
+        tokenIds.map(String),
+        tokens.map((token) => token.deviceId),
+        tokens.map((token) => token.keyEventId),
+        tokens.map((token) => token.jws),
+        tokens.map((token) => token.sha256),
+        tokens.map((token) => token.issuedAt),
+        tokens.map((token) => token.issuedAt),
+      ],
+    );
+    const idOf = new Map(tokens.map((token, i) => [token, String(tokenIds[i])]));
+    tokenColumns.tokenId.push(...tokenColumns.token.map((token) => idOf.get(token) as string));
+    tokens.length = 0;
     // One statement per batch with one array parameter per column: parsing stays cheap and the
     // parameter count does not grow with the batch.
     await client.query(
@@ -290,57 +295,45 @@ export async function insertSterilizationHistory(
        SELECT u.device_id, u.customer_id, u.received_ts, u.progressive_id, u.supplied_energy, u.nominal_time, u.effective_time,
          u.residual_lamp_life, u.status_code, u.latitude, u.longitude, u.consumables_lot, u.lot_progressive_id,
          u.notes, u.received_ts, ${lotStatusOf('u.consumables_lot', 'u.received_ts', 'c.best')},
-         (SELECT t.id FROM device_tokens t WHERE t.sha256 = u.token_sha AND t.device_id = u.device_id),
-         u.token_position, u.cycle_ts
+         u.token_id, u.token_position, u.cycle_ts
        FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::int[], $5::numeric[], $6::numeric[], $7::numeric[],
          $8::numeric[], $9::int[], $10::numeric[], $11::numeric[], $12::text[], $13::int[], $14::text[],
-         $15::text[], $16::smallint[], $17::timestamptz[])
+         $15::smallint[], $16::timestamptz[], $17::bigint[])
          AS u(device_id, customer_id, received_ts, progressive_id, supplied_energy, nominal_time, effective_time,
            residual_lamp_life, status_code, latitude, longitude, consumables_lot, lot_progressive_id, notes,
-           token_sha, token_position, cycle_ts)
+           token_position, cycle_ts, token_id)
        -- The writer supplies the lot status (supplyLotStatus): the certificates' latest expiration per lot.
        LEFT JOIN (SELECT lot_number, max(expiration_date) AS best FROM certificates GROUP BY lot_number) c
          ON c.lot_number = u.consumables_lot`,
-      [...Object.values(columns), ...Object.values(tokenColumns)],
+      [...Object.values(columns), tokenColumns.position, tokenColumns.cycleTs, tokenColumns.tokenId],
     );
     for (const column of [...Object.values(columns), ...Object.values(tokenColumns)]) column.length = 0;
   };
 
-  const generated = sterilizationHistoryRows(rand, plans, total, anchor);
-  const rows: Iterable<HistoryRow | TokenRow> = signing
-    ? inDeviceTokens(generated, signing.devices, signing.tokenSize)
-    : generated;
-  let lastToken: SeedToken | null = null;
-  for (const row of rows) {
-    if ('token' in row) {
-      if (row.token !== lastToken) {
-        lastToken = row.token;
-        tokens.push(row.token);
-      }
-      tokenColumns.tokenSha.push(row.token.sha256);
+  for (const group of groups) {
+    const token = signer.sign(group);
+    tokens.push(token);
+    for (const row of tokenRecords(group, token)) {
+      tokenColumns.token.push(token);
       tokenColumns.position.push(row.position);
       tokenColumns.cycleTs.push(row.cycleTs);
-    } else {
-      tokenColumns.tokenSha.push(null);
-      tokenColumns.position.push(null);
-      tokenColumns.cycleTs.push(null);
+      columns.deviceId.push(row.deviceId);
+      columns.customerId.push(row.customerId);
+      columns.receivedTs.push(row.receivedTs);
+      columns.progressiveId.push(row.progressiveId);
+      columns.suppliedEnergy.push(row.suppliedEnergy);
+      columns.nominalTime.push(row.nominalTime);
+      columns.effectiveTime.push(row.effectiveTime);
+      columns.residualLampLife.push(row.residualLampLife);
+      columns.statusCode.push(row.statusCode);
+      columns.latitude.push(row.latitude);
+      columns.longitude.push(row.longitude);
+      columns.consumablesLot.push(row.consumablesLot);
+      columns.lotProgressiveId.push(row.lotProgressiveId);
+      columns.notes.push(row.notes);
     }
-    columns.deviceId.push(row.deviceId);
-    columns.customerId.push(row.customerId);
-    columns.receivedTs.push(row.receivedTs);
-    columns.progressiveId.push(row.progressiveId);
-    columns.suppliedEnergy.push(row.suppliedEnergy);
-    columns.nominalTime.push(row.nominalTime);
-    columns.effectiveTime.push(row.effectiveTime);
-    columns.residualLampLife.push(row.residualLampLife);
-    columns.statusCode.push(row.statusCode);
-    columns.latitude.push(row.latitude);
-    columns.longitude.push(row.longitude);
-    columns.consumablesLot.push(row.consumablesLot);
-    columns.lotProgressiveId.push(row.lotProgressiveId);
-    columns.notes.push(row.notes);
     // A token's records go in one batch, with their token.
-    if (columns.deviceId.length >= INSERT_BATCH_ROWS && (!('token' in row) || row.last)) await flush();
+    if (columns.deviceId.length >= INSERT_BATCH_ROWS) await flush();
   }
   await flush();
 }
