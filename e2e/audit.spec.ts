@@ -26,7 +26,8 @@ test.describe('audit trail', () => {
     request,
   }) => {
     const token = await apiToken(request, DEMO.admin);
-    const customer = await apiCreateCustomer(request, token, `E2E Audit ${unique()}`, { phone: '0101' });
+    const name = `E2E Audit ${unique()}`;
+    const customer = await apiCreateCustomer(request, token, name, { phone: '0101' });
 
     await loginAs(page, DEMO.admin);
     await page.goto(`/customers/${customer.id}`);
@@ -64,8 +65,14 @@ test.describe('audit trail', () => {
     await expect(filters(page).getByLabel('Entity id')).toHaveValue(String(customer.id));
     const updated = bodyRows(auditTable(page)).first();
     await expect(updated).toContainText('Update');
-    await expect(updated).toContainText(`Customer #${customer.id}`);
     await expect(updated).toContainText('Phone: 0101 → 0202');
+    // The entity by its name, linked to its page.
+    const entity = updated.getByRole('link', { name: `Customer ${name}` });
+    await expect(entity).toHaveAttribute('href', `/customers/${customer.id}`);
+
+    await entity.click();
+    await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}$`));
+    await page.goBack();
 
     // Another actor matches nothing; reset clears every filter.
     await filters(page).getByLabel('User (id or email)').fill('super@example');
@@ -108,6 +115,11 @@ test.describe('audit trail', () => {
     // This very login is the newest entry.
     await expect(bodyRows(auditTable(page)).first()).toContainText('Accesso');
     await expect(bodyRows(auditTable(page)).first()).toContainText('Super amministratore');
+    // Whom it is about, by name and linked to their page.
+    await expect(bodyRows(auditTable(page)).first().getByRole('link', { name: /^Utente \S/ })).toHaveAttribute(
+      'href',
+      /^\/customers\/\d+\/users\/\d+$/,
+    );
 
     // A customer nobody has edited: the panel says so, in Italian.
     await page.goto('/customers/2');

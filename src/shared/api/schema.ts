@@ -2113,6 +2113,10 @@ export interface components {
       action: components['schemas']['AuditAction'];
       entity_type: components['schemas']['AuditEntityType'];
       entity_id: number | null;
+      /** @description What the entity is called now, so that the entry reads as a name rather than a number: a customer's or user's name, a device's serial, a certificate's lot number, a report's period ("2026-10-01 – 2026-10-31"), an alert's kind. Null when the entity is gone or the entry has none. */
+      entity_name: string | null;
+      /** @description The customer the entity belongs to (a customer's own id), for links to its page; null for certificates, the maker's own entities and when unknown. */
+      entity_customer_id: number | null;
       /** @description Changed field → its change; only the fields that changed. */
       changes: {
         [key: string]: components['schemas']['AuditChange'];

@@ -587,6 +587,60 @@ describe('GET /audit', () => {
       422,
     );
   });
+
+  it('names each entry\'s entity as it is called now, with the customer it belongs to', async () => {
+    const list = async (query: string) => {
+      const response = await t.as(admin, { method: 'GET', url: `/api/v1/audit?${query}` });
+      expectContract('listAudit', response, 200);
+      return (response.json().data as { data: AuditEntry[] }).data;
+    };
+    // The fixtures write their rows directly: an edit makes each one's first entry.
+    const customer = await makeCustomer(t);
+    expectOk(
+      await t.as(admin, { method: 'PATCH', url: `/api/v1/customers/${customer}`, ...formBody({ phone: '1' }) }),
+    );
+    const [customerEntry] = await list(`entityType=customer&entityId=${customer}`);
+    const { rows } = await t.database.pool.query('select name from customers where id = $1', [customer]);
+    expect(customerEntry).toMatchObject({ entity_name: rows[0].name, entity_customer_id: customer });
+
+    const device = await makeDevice(t, customer);
+    const serial = (await t.database.pool.query('select device_serial from devices where id = $1', [device]))
+      .rows[0].device_serial;
+    expectOk(
+      await t.as(admin, {
+        method: 'PATCH',
+        url: `/api/v1/customers/${customer}/devices/${device}`,
+        ...formBody({ label: 'Named' }),
+      }),
+    );
+    const [deviceEntry] = await list(`entityType=device&entityId=${device}`);
+    expect(deviceEntry).toMatchObject({ entity_name: serial, entity_customer_id: customer });
+    // A rename shows in every entry about it, the older ones too.
+    expectOk(
+      await t.as(admin, {
+        method: 'PATCH',
+        url: `/api/v1/customers/${customer}`,
+        ...formBody({ name: `Renamed ${unique()}` }),
+      }),
+    );
+    const renamed = await list(`entityType=customer&entityId=${customer}`);
+    expect(new Set(renamed.map((entry) => entry.entity_name)).size).toBe(1);
+    expect(renamed[0]!.entity_name).toMatch(/^Renamed /);
+
+    // An entity that is gone is named by nothing (the view falls back to its number).
+    await t.database.db.transaction((tx) =>
+      recordAudit(tx, {
+        actor: { id: adminId, email: DEMO.admin, role: 'ADMIN' },
+        action: 'delete',
+        entityType: 'certificate',
+        entityId: 2_000_000_000,
+        changes: {},
+        clientAddress: null,
+      }),
+    );
+    const [gone] = await list('entityType=certificate&entityId=2000000000');
+    expect(gone).toMatchObject({ entity_name: null, entity_customer_id: null });
+  });
 });
 
 describe('the table and the chain', () => {

@@ -30,6 +30,26 @@ function conditions(filter: AuditFilter): SQL | undefined {
   return and(...parts);
 }
 
+/**
+ * What an entry's entity is called now and whose it is, read per listed row (the page's rows only: the
+ * list is an index scan on id that stops at the page's end).
+ */
+const entityName = sql<string | null>`case ${auditLog.entityType}
+  when 'customer' then (select c.name from customers c where c.id = ${auditLog.entityId})
+  when 'user' then (select u.name from users u where u.id = ${auditLog.entityId})
+  when 'device' then (select d.device_serial from devices d where d.id = ${auditLog.entityId})
+  when 'certificate' then (select c.lot_number from certificates c where c.id = ${auditLog.entityId})
+  when 'report' then (select r.period_from::text || ' – ' || r.period_to::text from reports r where r.id = ${auditLog.entityId})
+  when 'alert' then (select a.kind from alerts a where a.id = ${auditLog.entityId})
+end`;
+const entityCustomerId = sql<number | null>`case ${auditLog.entityType}
+  when 'customer' then (select c.id from customers c where c.id = ${auditLog.entityId})
+  when 'user' then (select u.customer_id from users u where u.id = ${auditLog.entityId})
+  when 'device' then (select d.customer_id from devices d where d.id = ${auditLog.entityId})
+  when 'report' then (select r.customer_id from reports r where r.id = ${auditLog.entityId})
+  when 'alert' then (select a.customer_id from alerts a where a.id = ${auditLog.entityId})
+end`;
+
 type AuditRow = Omit<AuditEntry, 'occurred_at' | 'action' | 'entity_type' | 'changes'> & {
   occurred_at: Date;
   action: string;
@@ -69,6 +89,8 @@ export async function listAuditPage(
         action: auditLog.action,
         entity_type: auditLog.entityType,
         entity_id: auditLog.entityId,
+        entity_name: entityName,
+        entity_customer_id: entityCustomerId,
         changes: auditLog.changes,
         reason: auditLog.reason,
         client_address: auditLog.clientAddress,

@@ -1,8 +1,10 @@
 /** How an audit entry reads, in the audit view and the history panels alike. */
 import { Box, Typography } from '@mui/material';
+import type { LinkProps } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { type IntlShape, useIntl } from 'react-intl';
 import type { DataColumn } from '#client/components/data-table/index.ts';
+import { TextLink } from '#client/components/router-link.tsx';
 import { formatDateTime } from '#client/lib/dates.ts';
 import { translateKnown } from '#client/lib/intl.tsx';
 import { useCustomerOptions, useProductOptions } from '#client/lib/reference-lists.ts';
@@ -47,6 +49,10 @@ function valueText(intl: IntlShape, field: string, value: Value, names: Referenc
   if (typeof value === 'string' && field.endsWith('_at')) return formatDateTime(value);
   if (field === 'role' && typeof value === 'string')
     return translateKnown(intl, `users.role.${value}`) ?? value;
+  if (field === 'meaning' && typeof value === 'string')
+    return translateKnown(intl, `reports.meaning.${value}`) ?? value;
+  if (field === 'language' && typeof value === 'string')
+    return translateKnown(intl, `reports.language.${value}`) ?? value;
   return String(value);
 }
 
@@ -117,6 +123,56 @@ function Actor({ entry }: { entry: AuditEntry }) {
   );
 }
 
+/** Where an entry's entity is shown, as a link target; null when it has no page of its own. */
+function entityLink(entry: AuditEntry): LinkProps | null {
+  const id = entry.entity_id;
+  const customerId = entry.entity_customer_id;
+  if (id === null || entry.entity_name === null) return null;
+  switch (entry.entity_type) {
+    case 'customer':
+      return { to: '/customers/$id', params: { id } };
+    case 'user':
+      return customerId === null
+        ? null
+        : { to: '/customers/$id/users/$userId', params: { id: customerId, userId: id } };
+    case 'device':
+      return customerId === null
+        ? null
+        : { to: '/customers/$id/devices/$deviceId', params: { id: customerId, deviceId: id } };
+    case 'report':
+      return customerId === null ? null : { to: '/customers/$id/reports', params: { id: customerId } };
+    case 'certificate':
+      return { to: '/certificates', search: { q: entry.entity_name } };
+    case 'alert':
+      return { to: '/alerts', search: customerId === null ? {} : { customerId } };
+  }
+}
+
+/**
+ * The entity as its name ("Device NP000201", "Report 2026-10-01 – 2026-10-31"), linked to its page;
+ * by number only when it no longer exists.
+ */
+function AuditEntity({ entry }: { entry: AuditEntry }) {
+  const intl = useIntl();
+  const type = intl.formatMessage({ id: `audit.entity.${entry.entity_type}` });
+  if (entry.entity_id === null) return <>{intl.formatMessage({ id: 'audit.entity.none' }, { type })}</>;
+  if (entry.entity_name === null)
+    return <>{intl.formatMessage({ id: 'audit.entity.with_id' }, { type, id: String(entry.entity_id) })}</>;
+  const name =
+    entry.entity_type === 'alert'
+      ? (translateKnown(intl, `alerts.kind.${entry.entity_name}`) ?? entry.entity_name)
+      : entry.entity_name;
+  const text = intl.formatMessage({ id: 'audit.entity.named' }, { type, name });
+  const link = entityLink(entry);
+  return link ? (
+    <TextLink {...link} title={intl.formatMessage({ id: 'audit.entity.with_id' }, { type, id: String(entry.entity_id) })}>
+      {text}
+    </TextLink>
+  ) : (
+    <>{text}</>
+  );
+}
+
 /** The columns of an entry; `withEntity` adds the entity column (a history panel shows one entity). */
 export function auditColumns(intl: IntlShape, withEntity: boolean): DataColumn<AuditEntry>[] {
   const columns: (DataColumn<AuditEntry> | false)[] = [
@@ -135,15 +191,7 @@ export function auditColumns(intl: IntlShape, withEntity: boolean): DataColumn<A
       headerId: 'audit.list.action',
       cell: (row) => intl.formatMessage({ id: `audit.action.${row.action}` }),
     },
-    withEntity && {
-      id: 'entity',
-      headerId: 'audit.list.entity',
-      cell: (row) =>
-        intl.formatMessage(
-          { id: row.entity_id === null ? 'audit.entity.none' : 'audit.entity.with_id' },
-          { type: intl.formatMessage({ id: `audit.entity.${row.entity_type}` }), id: String(row.entity_id) },
-        ),
-    },
+    withEntity && { id: 'entity', headerId: 'audit.list.entity', cell: (row) => <AuditEntity entry={row} /> },
     { id: 'changes', headerId: 'audit.list.changes', cell: (row) => <AuditChanges changes={row.changes} /> },
     { id: 'client_address', headerId: 'audit.list.client_address', cell: (row) => row.client_address ?? '' },
   ];
