@@ -29,8 +29,8 @@ if (npmNode && npmCli && !process.env.UVTRACE_FINISHING_INSTALL && majorOf(npmNo
     process.exit(1);
   }
   console.log(
-    `uvtrace: npm ran on Node ${majorOf(npmNode)}, which skips packages that need Node >= 22 (the ` +
-      `EBADENGINE warnings above); finishing the install with Node ${process.version} from node_modules…`,
+    `uvtrace: npm ran on Node ${majorOf(npmNode)}, which skips packages that need Node >= 22 (npm's ` +
+      `EBADENGINE warnings, hidden by .npmrc); finishing the install with Node ${process.version} from node_modules…`,
   );
   const finish = spawnSync(
     process.execPath,

@@ -180,8 +180,17 @@ try {
       }),
     );
 
+    // What keeping the devices' tokens costs on disk (table, TOAST and index), per record stored.
+    const tokenBytes = () =>
+      withDatabase(target, async (database) => {
+        const { rows } = await database.pool.query<{ n: string }>(
+          `select pg_total_relation_size('device_tokens')::text as n`,
+        );
+        return Number(rows[0]!.n);
+      });
     const report: string[] = [];
     for (const phase of phases) {
+      const bytesBefore = await tokenBytes();
       const latencies: number[] = [];
       const failures = new Map<string, number>();
       let records = 0;
@@ -213,6 +222,7 @@ try {
         ((cpuAfter.server - cpuBefore.server + cpuAfter.postgres - cpuBefore.postgres) * 1000) /
         Math.max(1, records);
       latencies.sort((a, b) => a - b);
+      const tokenBytesAdded = (await tokenBytes()) - bytesBefore;
       const line =
         `${phase.name}: ${records} records in ${seconds.toFixed(1)} s = ${Math.round(records / seconds)} records/s ` +
         `(${Math.round(phase.items.length / seconds)} requests/s; p50 / p95 / p99 ${percentile(latencies, 50).toFixed(1)} / ` +
@@ -220,6 +230,7 @@ try {
         `CPU in cores: server ${cores(cpuAfter.server - cpuBefore.server)}, PostgreSQL ${cores(cpuAfter.postgres - cpuBefore.postgres)}, ` +
         `this client ${cores((client.user + client.system) / 1e6)}; ` +
         `server + PostgreSQL CPU per record ${perRecordMs.toFixed(2)} ms, so about ${Math.round((2 * 1000) / perRecordMs)} records/s on 2 idle cores; ` +
+        `stored tokens ${Math.round(tokenBytesAdded / Math.max(1, records))} bytes per record; ` +
         `waiting to be anchored at the end: ${await waiting()}` +
         `${failures.size > 0 ? `; failed: ${[...failures].map(([k, n]) => `${n}× ${k}`).join(', ')}` : ''})`;
       console.log(line);

@@ -129,7 +129,8 @@ try {
     );
   }
   // The busiest device loses every 97th record: its gap read has a thousand or so ranges to count
-  // and page (the delete's trigger rebuilds that device's progress once).
+  // and page (the delete's trigger rebuilds that device's progress once). Records are immutable
+  // (sterilizations_immutable): only the table owner, here, can take that trigger off for the delete.
   const gapDevice = Number(
     (
       await database.pool.query<{ device_id: number }>(
@@ -137,9 +138,11 @@ try {
       )
     ).rows[0]?.device_id,
   );
+  await database.pool.query('alter table sterilizations disable trigger sterilizations_immutable');
   await database.pool.query('delete from sterilizations where device_id = $1 and progressive_id % 97 = 0', [
     gapDevice,
   ]);
+  await database.pool.query('alter table sterilizations enable trigger sterilizations_immutable');
   const gapRanges = Number(
     (
       await database.pool.query<{ n: string }>(

@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -71,5 +74,46 @@ describe('closing the app', () => {
     // Closed for real: the database answers no more.
     await expect(database.db.execute(sql`select 1`)).rejects.toThrow();
     database = undefined;
+  }, 60_000);
+});
+
+describe('routine requests in the log', () => {
+  let database: Database | undefined;
+  let clientDist: string | undefined;
+  afterAll(async () => {
+    await database?.close();
+    if (clientDist) await rm(clientDist, { recursive: true, force: true });
+  });
+
+  it("log the app's static files only when debugging; API calls as before", async () => {
+    clientDist = await mkdtemp(path.join(tmpdir(), 'uvtrace-dist-'));
+    await mkdir(path.join(clientDist, 'assets'));
+    await writeFile(path.join(clientDist, 'index.html'), '<!doctype html><title>uvtrace</title>');
+    await writeFile(path.join(clientDist, 'assets', 'app-1234.js'), 'console.log(1)');
+    database = await openTestDatabase();
+    for (const [level, shown] of [
+      ['info', false],
+      ['debug', true],
+    ] as const) {
+      const logs: string[] = [];
+      const app = await buildApp(
+        loadConfig({
+          LOG_LEVEL: level,
+          LOG_FORMAT: 'json',
+          CLIENT_DIST: clientDist,
+          ANCHOR_ENABLED: 'false',
+        }),
+        { database, ownsDatabase: false, logStream: { write: (line) => void logs.push(line) } },
+      );
+      try {
+        expect((await app.inject({ method: 'GET', url: '/assets/app-1234.js' })).statusCode).toBe(200);
+        expect((await app.inject({ method: 'GET', url: '/api/v1/health' })).statusCode).toBe(200);
+        const text = logs.join('');
+        expect(text.includes('/assets/app-1234.js'), level).toBe(shown);
+        expect(text).toContain('/api/v1/health');
+      } finally {
+        await app.close();
+      }
+    }
   }, 60_000);
 });

@@ -2,6 +2,7 @@
  * buildApp wires the server from its parts; main.ts only listens. Tests call buildApp with their own
  * database and use inject() against it.
  */
+import type { LogLevel } from 'fastify';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createAlertAnnouncer } from './alerts/announce.ts';
 import { type AlertService, createAlertService } from './alerts/service.ts';
@@ -86,6 +87,14 @@ export function loggableUrl(url: string): string {
 
 /** How often the embedded database's tables are looked at for vacuum and analyze (db/embedded-maintenance.ts). */
 const EMBEDDED_MAINTENANCE_MS = 10_000;
+
+/**
+ * The level of routine requests (the app's static files, a live-update stream a reload closes): their
+ * lines show only when debugging (LOG_LEVEL debug or trace); otherwise only their warnings and errors.
+ */
+function routineLogLevel(level: string): LogLevel {
+  return level === 'debug' || level === 'trace' ? level : 'warn';
+}
 
 export async function buildApp(config: AppConfig, deps: AppDependencies): Promise<FastifyInstance> {
   const applySecurityHeaders = securityHeaders({
@@ -214,14 +223,21 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     eventsModule({ bus, streams }),
     reportsModule({ db, throttle, chain }),
   ];
-  registerOperations(app, loadContract().operations, modules, sessions, {
-    login: rateLimitPerMinute(config.loginRateLimitPerMinute),
-    requestPasswordReset: rateLimitPerMinute(config.loginRateLimitPerMinute),
-    completePasswordReset: rateLimitPerMinute(config.loginRateLimitPerMinute),
-    ingestSterilizations: rateLimitPerMinute(config.ingestRateLimitPerMinute),
-    chainRpc: rateLimitPerMinute(config.chainRpcRateLimitPerMinute),
-  });
-  await registerSpa(app, config.clientDist);
+  registerOperations(
+    app,
+    loadContract().operations,
+    modules,
+    sessions,
+    {
+      login: rateLimitPerMinute(config.loginRateLimitPerMinute),
+      requestPasswordReset: rateLimitPerMinute(config.loginRateLimitPerMinute),
+      completePasswordReset: rateLimitPerMinute(config.loginRateLimitPerMinute),
+      ingestSterilizations: rateLimitPerMinute(config.ingestRateLimitPerMinute),
+      chainRpc: rateLimitPerMinute(config.chainRpcRateLimitPerMinute),
+    },
+    { streamEvents: routineLogLevel(config.logLevel) },
+  );
+  await registerSpa(app, config.clientDist, routineLogLevel(config.logLevel));
 
   // Mails are sent by a background sender only when an SMTP server is configured; otherwise they stay in the outbox.
   const mailSender: MailSender | null = config.mail.smtpUrl

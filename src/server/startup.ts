@@ -23,7 +23,7 @@ export function banner(config: AppConfig, url: string, workers = 1): string {
   const chain =
     config.chain.rpcUrl && !config.chain.clusterDevnet
       ? `${config.chain.network} (CHAIN_RPC_URL)`
-      : 'embedded devnet (in memory; earlier blocks are anchored again)';
+      : 'embedded devnet (in memory: each start anchors the earlier blocks again, same roots, so every receipt stays valid)';
   return `
 uvtrace is running at ${url} (Node ${process.version}${workers > 1 ? `, ${workers} server processes` : ''})
   database: ${database}

@@ -4,7 +4,7 @@
  * public), path parameters (a malformed id is simply not found), query, media type, body.
  * PATCH/PUT/DELETE paths also answer POST with a `_method` field (docs/product.md §7 method override).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, LogLevel } from 'fastify';
 import type { AnySchema } from 'yup';
 import { validateForm } from '#shared/validation/index.ts';
 import { ApiError, notFound, validationFailed } from '../http/envelope.ts';
@@ -149,6 +149,8 @@ export function registerOperations(
   guard: SessionGuard,
   /** Extra route config by operationId (e.g. rate limits, plugins/rate-limits.ts). */
   routeConfig: Partial<Record<string, Record<string, unknown>>> = {},
+  /** A log level of their own for some operations (routine requests logged only when debugging). */
+  logLevels: Partial<Record<string, LogLevel>> = {},
 ): void {
   const handlers: Handlers = Object.assign({}, ...modules.map((module) => module.handlers));
   const formSchemas = Object.assign({}, ...modules.map((module) => module.formSchemas ?? {}));
@@ -163,6 +165,7 @@ export function registerOperations(
       method: item.method,
       url: item.url,
       config: { ...routeConfig[item.operationId], operationId: item.operationId },
+      ...(logLevels[item.operationId] ? { logLevel: logLevels[item.operationId] } : {}),
       handler: (request, reply) => checkAndRun(operation, guard, request, reply, request.body),
     });
   }
