@@ -1,13 +1,13 @@
 /**
  * An action the user lacks the ability for: shown disabled, with a tooltip naming the ability and the
- * roles that have it, so a greyed-out button is never left unexplained. Users with the ability get
- * the action as it is.
+ * roles that have it, so a greyed-out button is never left unexplained (components/disabled-reason).
+ * Users with the ability get the action as it is.
  */
-import { Box, Tooltip } from '@mui/material';
-import { cloneElement, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import { useIntl } from 'react-intl';
 import { type AbilityName, can, ROLES } from '#shared/access/index.ts';
 import { useAbilities } from '../lib/session';
+import { DisabledReason } from './disabled-reason';
 
 export function AbilityGate({
   ability,
@@ -28,11 +28,8 @@ export function AbilityGate({
     { ability: intl.formatMessage({ id: `abilities.${ability}` }), roles: intl.formatList(roles) },
   );
   return (
-    <Tooltip title={reason} describeChild>
-      {/* A disabled control gets no pointer or focus events: the span takes them for the tooltip. */}
-      <Box component="span" tabIndex={0} data-ability={ability} sx={{ display: 'inline-flex' }}>
-        {cloneElement(children, { disabled: true })}
-      </Box>
-    </Tooltip>
+    <DisabledReason reason={reason} data={{ 'data-ability': ability }}>
+      {children}
+    </DisabledReason>
   );
 }

@@ -16,6 +16,7 @@ import { isValid } from 'date-fns';
 import { Form, Formik, type FormikHelpers, useField, useFormikContext } from 'formik';
 import { useIntl } from 'react-intl';
 import { DayPicker } from '#client/components/date-field.tsx';
+import { FormDisabledReason } from '#client/components/disabled-reason.tsx';
 import { ButtonLink } from '#client/components/router-link.tsx';
 import { dayFromIso, isoFromDay } from '#client/lib/dates.ts';
 import {
@@ -126,7 +127,7 @@ export function CertificateUploadPage() {
             validateOnMount
             onSubmit={onSubmit}
           >
-            {({ isValid: formValid, isSubmitting }) => (
+            {({ isSubmitting }) => (
               // Hidden, not unmounted, while uploading: a failed upload shows the same values again.
               <Form
                 noValidate
@@ -159,13 +160,11 @@ export function CertificateUploadPage() {
                 </Alert>
                 {canUpload ? (
                   <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 3 }}>
-                    <Button
-                      type="submit"
-                      variant="contained"
-                      disabled={!formValid || isSubmitting || upload.isPending}
-                    >
-                      {intl.formatMessage({ id: 'certificates.upload.submit' })}
-                    </Button>
+                    <FormDisabledReason busy={isSubmitting || upload.isPending}>
+                      <Button type="submit" variant="contained">
+                        {intl.formatMessage({ id: 'certificates.upload.submit' })}
+                      </Button>
+                    </FormDisabledReason>
                   </Box>
                 ) : (
                   <Alert severity="warning" sx={{ mt: 2 }}>

@@ -15,6 +15,7 @@ import {
 } from '@mui/material';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useIntl } from 'react-intl';
+import { FormDisabledReason } from '#client/components/disabled-reason.tsx';
 import { PageError, PagePending } from '#client/components/route-fallbacks.tsx';
 import { useFormFeedback } from '#client/lib/form-fields.tsx';
 import { toast } from '#client/lib/toasts.tsx';
@@ -57,7 +58,7 @@ export function NotificationSettingsCard() {
         {settings.isError && <PageError />}
         {settings.data && (
           <Formik initialValues={valuesOf(settings.data)} enableReinitialize onSubmit={onSubmit}>
-            {({ values, setFieldValue, isSubmitting, dirty }) => (
+            {({ values, setFieldValue, isSubmitting }) => (
               <Form noValidate aria-label={intl.formatMessage({ id: 'profile.notifications.title' })}>
                 <FormControl component="fieldset" sx={{ mb: 2 }}>
                   <FormLabel component="legend">
@@ -102,14 +103,15 @@ export function NotificationSettingsCard() {
                   ))}
                 </TextField>
                 <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 2 }}>
-                  <Button
-                    type="submit"
-                    variant="contained"
-                    disabled={!dirty || isSubmitting}
-                    startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
-                  >
-                    {intl.formatMessage({ id: 'profile.notifications.save' })}
-                  </Button>
+                  <FormDisabledReason busy={isSubmitting} requireChanges>
+                    <Button
+                      type="submit"
+                      variant="contained"
+                      startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
+                    >
+                      {intl.formatMessage({ id: 'profile.notifications.save' })}
+                    </Button>
+                  </FormDisabledReason>
                 </Box>
               </Form>
             )}

@@ -15,6 +15,7 @@ import {
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
+import { FormDisabledReason } from '#client/components/disabled-reason.tsx';
 import { PageError, PagePending } from '#client/components/route-fallbacks.tsx';
 import { trimValues } from '#client/lib/form-data.ts';
 import {
@@ -82,7 +83,7 @@ export function ProfilePage() {
               enableReinitialize
               onSubmit={onSubmit}
             >
-              {({ isValid, isSubmitting }) => (
+              {({ isSubmitting }) => (
                 <Form noValidate aria-label={intl.formatMessage({ id: 'profile.form.label' })}>
                   <InvalidSubmitNotifier feedback={feedback} />
                   <FormikTextField name="name" labelId="profile.form.name" autoComplete="name" required />
@@ -114,16 +115,17 @@ export function ProfilePage() {
                     autoComplete="new-password"
                   />
                   <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 2 }}>
-                    <Button
-                      type="submit"
-                      variant="contained"
-                      disabled={!isValid || isSubmitting || update.isPending}
-                      startIcon={
-                        update.isPending ? <CircularProgress size={18} color="inherit" /> : undefined
-                      }
-                    >
-                      {intl.formatMessage({ id: 'profile.form.save' })}
-                    </Button>
+                    <FormDisabledReason busy={isSubmitting || update.isPending}>
+                      <Button
+                        type="submit"
+                        variant="contained"
+                        startIcon={
+                          update.isPending ? <CircularProgress size={18} color="inherit" /> : undefined
+                        }
+                      >
+                        {intl.formatMessage({ id: 'profile.form.save' })}
+                      </Button>
+                    </FormDisabledReason>
                   </Box>
                 </Form>
               )}

@@ -24,11 +24,12 @@ import {
   FormikTextField,
   InvalidSubmitNotifier,
   ReadOnlyFields,
+  useFieldsReadOnly,
   useFormFeedback,
 } from '#client/lib/form-fields.tsx';
 import { useAbilities, useSession } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toasts.tsx';
-import { assignableRoles } from '#shared/access/index.ts';
+import { assignableRoles, rolesAllowedFor } from '#shared/access/index.ts';
 import type { Role } from '#shared/api/index.ts';
 import { userSchema } from '#shared/validation/index.ts';
 import {
@@ -44,10 +45,33 @@ import {
 } from './api/users';
 import { ROLE_LABEL_IDS, RoleBadge } from './role-badge';
 
-function RoleSelect({ options, disabled }: { options: Role[]; disabled: boolean }) {
+/** The role select; when it cannot be changed, its helper text says why (read with the field). */
+function RoleSelect({
+  options,
+  isSelf,
+  customerId,
+}: {
+  options: Role[];
+  isSelf: boolean;
+  customerId: number;
+}) {
   const intl = useIntl();
+  const readOnly = useFieldsReadOnly();
+  const reasonId = isSelf
+    ? 'users.form.role.own'
+    : rolesAllowedFor(customerId).length <= 1
+      ? 'users.form.role.clinic'
+      : options.length <= 1
+        ? 'users.form.role.only'
+        : undefined;
   return (
-    <FormikTextField name="role" labelId="fields.role" select disabled={disabled}>
+    <FormikTextField
+      name="role"
+      labelId="fields.role"
+      select
+      disabled={reasonId !== undefined}
+      helperText={reasonId && !readOnly ? intl.formatMessage({ id: reasonId }) : undefined}
+    >
       {options.map((role) => (
         <MenuItem key={role} value={role}>
           {intl.formatMessage({ id: ROLE_LABEL_IDS[role] })}
@@ -257,7 +281,7 @@ function UserForm({
               autoComplete="off"
               required
             />
-            <RoleSelect options={options} disabled={isSelf || options.length <= 1} />
+            <RoleSelect options={options} isSelf={isSelf} customerId={customerId} />
             <FormikTextField
               name="new_password"
               labelId="users.form.new_password"

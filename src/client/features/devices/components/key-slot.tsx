@@ -3,6 +3,7 @@ import TokenIcon from '@mui/icons-material/Token';
 import { Alert, Box, Button, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { AbilityGate } from '#client/components/ability-gate.tsx';
+import { DisabledReason } from '#client/components/disabled-reason.tsx';
 import { FormikTextField } from '#client/lib/form-fields.tsx';
 import type { TestToken } from '../device-keys';
 import type { KeySlot } from '../private-key-handoff';
@@ -108,14 +109,20 @@ export function KeySlotPanel({
             {intl.formatMessage({ id: 'devices.keys.generate' }, { n: slot })}
           </Button>
         </AbilityGate>
-        <Button
-          variant="outlined"
-          onClick={onSignTestToken}
-          disabled={!privateKey || signing}
-          startIcon={signing ? <CircularProgress size={18} color="inherit" /> : <TokenIcon />}
+        <DisabledReason
+          reason={
+            privateKey ? undefined : intl.formatMessage({ id: 'devices.jwt.needs_private_key' }, { n: slot })
+          }
         >
-          {intl.formatMessage({ id: 'devices.jwt.generate' }, { n: slot })}
-        </Button>
+          <Button
+            variant="outlined"
+            onClick={onSignTestToken}
+            disabled={signing}
+            startIcon={signing ? <CircularProgress size={18} color="inherit" /> : <TokenIcon />}
+          >
+            {intl.formatMessage({ id: 'devices.jwt.generate' }, { n: slot })}
+          </Button>
+        </DisabledReason>
       </Stack>
       {generating && (
         <Typography role="status" variant="body2" color="text.secondary" sx={{ mt: 1 }}>
