@@ -71,6 +71,8 @@ function RoleSelect({
       select
       disabled={reasonId !== undefined}
       helperText={reasonId && !readOnly ? intl.formatMessage({ id: reasonId }) : undefined}
+      // The reason is read, not greyed out with the field.
+      slotProps={{ formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } } }}
     >
       {options.map((role) => (
         <MenuItem key={role} value={role}>
