@@ -1,10 +1,12 @@
 /**
- * One page size and one way to page and sort every list (docs/product.md §9: page size comes from the
- * server).
+ * One way to page and sort every list (docs/product.md §9): 20 rows a page unless the request asks
+ * for another size (`perPage`, at most PER_PAGE_MAX); the answer says the size used.
  */
 import type { Paged } from '#shared/api/index.ts';
 
 export const PER_PAGE = 20;
+/** The most rows a page may have (the contract's `perPage` maximum). */
+export const PER_PAGE_MAX = 100;
 
 export interface PageRequest {
   page: number;
@@ -12,9 +14,10 @@ export interface PageRequest {
   offset: number;
 }
 
-export function pageRequest(page: number | undefined, perPage = PER_PAGE): PageRequest {
+export function pageRequest(page: number | undefined, perPage: number | undefined = PER_PAGE): PageRequest {
   const current = page && page > 0 ? page : 1;
-  return { page: current, limit: perPage, offset: (current - 1) * perPage };
+  const limit = Math.min(PER_PAGE_MAX, Math.max(1, perPage ?? PER_PAGE));
+  return { page: current, limit, offset: (current - 1) * limit };
 }
 
 export function pageOf<T>(rows: T[], total: number, request: PageRequest): Paged<T> {

@@ -3038,8 +3038,10 @@ export interface components {
     };
   };
   parameters: {
-    /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+    /** @description Page number, starting at 1. The page size is `perPage` (the answer's `per_page`). */
     Page: number;
+    /** @description Rows per page, at most 100 (the app offers 20, 50 and 100); the answer's `per_page` says what was used. */
+    PerPage: number;
     /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
     SearchQuery: string;
     SortDirAsc: 'asc' | 'desc';
@@ -3558,8 +3560,10 @@ export interface operations {
   listCustomers: {
     parameters: {
       query?: {
-        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        /** @description Page number, starting at 1. The page size is `perPage` (the answer's `per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Rows per page, at most 100 (the app offers 20, 50 and 100); the answer's `per_page` says what was used. */
+        perPage?: components['parameters']['PerPage'];
         /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
         q?: components['parameters']['SearchQuery'];
         sortBy?: 'name' | 'active';
@@ -4026,8 +4030,10 @@ export interface operations {
   listCustomerReports: {
     parameters: {
       query?: {
-        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        /** @description Page number, starting at 1. The page size is `perPage` (the answer's `per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Rows per page, at most 100 (the app offers 20, 50 and 100); the answer's `per_page` says what was used. */
+        perPage?: components['parameters']['PerPage'];
         sortBy?: 'created_at' | 'period_from';
         sortDir?: 'asc' | 'desc';
         /** @description Only reports in this state (draft = not signed yet; else the latest signature's meaning). */
@@ -4262,8 +4268,10 @@ export interface operations {
   listUsers: {
     parameters: {
       query?: {
-        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        /** @description Page number, starting at 1. The page size is `perPage` (the answer's `per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Rows per page, at most 100 (the app offers 20, 50 and 100); the answer's `per_page` says what was used. */
+        perPage?: components['parameters']['PerPage'];
         /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
         q?: components['parameters']['SearchQuery'];
         sortBy?: 'name' | 'email' | 'active';
@@ -4297,8 +4305,10 @@ export interface operations {
   listProducts: {
     parameters: {
       query?: {
-        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        /** @description Page number, starting at 1. The page size is `perPage` (the answer's `per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Rows per page, at most 100 (the app offers 20, 50 and 100); the answer's `per_page` says what was used. */
+        perPage?: components['parameters']['PerPage'];
         /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
         q?: components['parameters']['SearchQuery'];
         sortBy?: 'name' | 'type' | 'active';
@@ -4332,8 +4342,10 @@ export interface operations {
   listDevices: {
     parameters: {
       query?: {
-        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        /** @description Page number, starting at 1. The page size is `perPage` (the answer's `per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Rows per page, at most 100 (the app offers 20, 50 and 100); the answer's `per_page` says what was used. */
+        perPage?: components['parameters']['PerPage'];
         /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
         q?: components['parameters']['SearchQuery'];
         sortBy?: 'label' | 'device_serial' | 'active';
@@ -4497,8 +4509,10 @@ export interface operations {
   listSterilizations: {
     parameters: {
       query?: {
-        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        /** @description Page number, starting at 1. The page size is `perPage` (the answer's `per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Rows per page, at most 100 (the app offers 20, 50 and 100); the answer's `per_page` says what was used. */
+        perPage?: components['parameters']['PerPage'];
         sortBy?: 'received_ts' | 'device_serial' | 'consumables_lot';
         sortDir?: 'asc' | 'desc';
         /** @description Only records of this customer's devices. */
@@ -4680,8 +4694,10 @@ export interface operations {
       query: {
         /** @description The consumables lot (exact match, as the device sent it). */
         lot: components['parameters']['LotQuery'];
-        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        /** @description Page number, starting at 1. The page size is `perPage` (the answer's `per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Rows per page, at most 100 (the app offers 20, 50 and 100); the answer's `per_page` says what was used. */
+        perPage?: components['parameters']['PerPage'];
         sortBy?: 'received_ts' | 'device_serial';
         sortDir?: 'asc' | 'desc';
         /** @description Only records of this customer's devices. */
@@ -4760,8 +4776,10 @@ export interface operations {
   listCertificates: {
     parameters: {
       query?: {
-        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        /** @description Page number, starting at 1. The page size is `perPage` (the answer's `per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Rows per page, at most 100 (the app offers 20, 50 and 100); the answer's `per_page` says what was used. */
+        perPage?: components['parameters']['PerPage'];
         /** @description Free-text search: only rows where one of the list's searched fields (named in the operation's description) contains this text, ignoring case. Surrounding spaces are ignored and a blank value is no filter; `%`, `_` and `\` match themselves (they are not wildcards). */
         q?: components['parameters']['SearchQuery'];
         sortBy?: 'lot_number' | 'validated_treatment_number' | 'expiration_date';
@@ -5035,8 +5053,10 @@ export interface operations {
   listAudit: {
     parameters: {
       query?: {
-        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        /** @description Page number, starting at 1. The page size is `perPage` (the answer's `per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Rows per page, at most 100 (the app offers 20, 50 and 100); the answer's `per_page` says what was used. */
+        perPage?: components['parameters']['PerPage'];
         entityType?: components['schemas']['AuditEntityType'];
         /** @description Only entries about this entity (with entityType). */
         entityId?: number;
@@ -5075,8 +5095,10 @@ export interface operations {
   listMailOutbox: {
     parameters: {
       query?: {
-        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        /** @description Page number, starting at 1. The page size is `perPage` (the answer's `per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Rows per page, at most 100 (the app offers 20, 50 and 100); the answer's `per_page` says what was used. */
+        perPage?: components['parameters']['PerPage'];
         state?: components['schemas']['MailState'];
         /** @description Text the recipient's address contains (case-insensitive). */
         to?: string;
@@ -5109,8 +5131,10 @@ export interface operations {
   listAlerts: {
     parameters: {
       query?: {
-        /** @description Page number, starting at 1. The page size comes from the server (`per_page`). */
+        /** @description Page number, starting at 1. The page size is `perPage` (the answer's `per_page`). */
         page?: components['parameters']['Page'];
+        /** @description Rows per page, at most 100 (the app offers 20, 50 and 100); the answer's `per_page` says what was used. */
+        perPage?: components['parameters']['PerPage'];
         sortBy?: 'raised_at' | 'kind' | 'state';
         sortDir?: 'asc' | 'desc';
         /** @description One state, or `active` (open or acknowledged). */

@@ -1,11 +1,13 @@
 /**
  * The one list component (docs/adr/0014-client-structure-and-lists.md): a server-paged, server-sorted MUI
  * table driven by TanStack Table. Page and sort live in the URL (see list-search.ts); this component
- * only shows them and reports changes. Paginators above and below, hidden when total ≤ per_page.
+ * only shows them and reports changes. Paginators above and below, hidden when every row fits the
+ * smallest page; below, the rows-per-page choice (PAGE_SIZES, in the URL as `perPage`).
  */
 import {
   Box,
   LinearProgress,
+  MenuItem,
   Pagination,
   Table,
   TableBody,
@@ -14,6 +16,7 @@ import {
   TableHead,
   TableRow,
   TableSortLabel,
+  TextField,
   useMediaQuery,
 } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
@@ -27,7 +30,7 @@ import {
 import { Fragment, type KeyboardEvent, type MouseEvent, type ReactNode, useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import { DataCards } from './data-cards';
-import type { SortDir } from './list-search';
+import { PAGE_SIZES, type SortDir } from './list-search';
 import { detailRowId, FOCUS_RING, NoRows, openOnKey } from './row-parts';
 
 export { detailRowId };
@@ -60,6 +63,8 @@ export type DataTableProps<T> = {
   perPage?: number;
   page?: number;
   onPageChange?: (page: number) => void;
+  /** Rows per page chosen (one of PAGE_SIZES); without it the list keeps the server's size. */
+  onPerPageChange?: (perPage: number) => void;
   sortBy?: string;
   sortDir?: SortDir;
   /** A header was clicked: the new sort (a new column starts ascending, the same column flips). */
@@ -92,44 +97,81 @@ export function stopRowClick(event: MouseEvent | KeyboardEvent): void {
   event.stopPropagation();
 }
 
+/** How many rows a page shows, from PAGE_SIZES (the current size is the server's `per_page`). */
+function PageSizeSelect({ perPage, onChange }: { perPage: number; onChange: (perPage: number) => void }) {
+  const intl = useIntl();
+  return (
+    <TextField
+      select
+      size="small"
+      label={intl.formatMessage({ id: 'common.pagination.per_page' })}
+      value={perPage}
+      onChange={(event) => onChange(Number(event.target.value))}
+      sx={{ minWidth: 130 }}
+    >
+      {PAGE_SIZES.map((size) => (
+        <MenuItem key={size} value={size}>
+          {intl.formatNumber(size)}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
 function ListPagination({
   page,
   pageCount,
   onPageChange,
   position,
   narrow,
+  pageSize,
 }: {
   page: number;
   pageCount: number;
   onPageChange?: (page: number) => void;
   position: 'top' | 'bottom';
   narrow: boolean;
+  /** The rows-per-page choice, beside the pages (bottom only). */
+  pageSize?: ReactNode;
 }) {
   const intl = useIntl();
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'flex-end', py: 1 }} data-testid={`pagination-${position}`}>
-      <Pagination
-        count={pageCount}
-        page={Math.min(Math.max(page, 1), pageCount)}
-        onChange={(_event, next) => onPageChange?.(next)}
-        color="primary"
-        shape="rounded"
-        // Fits a 390 px screen: first, previous, 1, …, current, …, last, next, last.
-        size={narrow ? 'small' : 'medium'}
-        siblingCount={narrow ? 0 : 1}
-        showFirstButton
-        showLastButton
-        aria-label={intl.formatMessage({ id: `common.pagination.${position}` })}
-        getItemAriaLabel={(type, itemPage, selected) => {
-          if (type === 'page') {
-            return intl.formatMessage(
-              { id: selected ? 'common.pagination.current' : 'common.pagination.page' },
-              { page: itemPage ?? 0 },
-            );
-          }
-          return intl.formatMessage({ id: `common.pagination.${type}` });
-        }}
-      />
+    <Box
+      sx={{
+        display: 'flex',
+        justifyContent: 'flex-end',
+        alignItems: 'center',
+        flexWrap: 'wrap',
+        gap: 1,
+        py: 1,
+      }}
+      data-testid={`pagination-${position}`}
+    >
+      {pageSize}
+      {pageCount > 1 && (
+        <Pagination
+          count={pageCount}
+          page={Math.min(Math.max(page, 1), pageCount)}
+          onChange={(_event, next) => onPageChange?.(next)}
+          color="primary"
+          shape="rounded"
+          // Fits a 390 px screen: first, previous, 1, …, current, …, last, next, last.
+          size={narrow ? 'small' : 'medium'}
+          siblingCount={narrow ? 0 : 1}
+          showFirstButton
+          showLastButton
+          aria-label={intl.formatMessage({ id: `common.pagination.${position}` })}
+          getItemAriaLabel={(type, itemPage, selected) => {
+            if (type === 'page') {
+              return intl.formatMessage(
+                { id: selected ? 'common.pagination.current' : 'common.pagination.page' },
+                { page: itemPage ?? 0 },
+              );
+            }
+            return intl.formatMessage({ id: `common.pagination.${type}` });
+          }}
+        />
+      )}
     </Box>
   );
 }
@@ -143,6 +185,7 @@ export function DataTable<T>({
   perPage,
   page = 1,
   onPageChange,
+  onPerPageChange,
   sortBy,
   sortDir = 'asc',
   onSortChange,
@@ -188,6 +231,9 @@ export function DataTable<T>({
 
   const pageCount = total !== undefined && perPage ? Math.ceil(total / perPage) : 0;
   const showPagination = total !== undefined && perPage !== undefined && total > perPage;
+  // The size can be chosen once the rows do not all fit the smallest page (and changed back from a larger one).
+  const showPageSize =
+    onPerPageChange !== undefined && total !== undefined && perPage !== undefined && total > PAGE_SIZES[0];
   // No rows yet and a fetch running: the first load (or a retry of a failed one).
   const loadingFirst = rows === undefined && isFetching;
   const visibleRows = table.getRowModel().rows;
@@ -200,16 +246,24 @@ export function DataTable<T>({
     />
   );
 
-  const pagination = (position: 'top' | 'bottom') =>
-    showPagination && (
-      <ListPagination
-        page={page}
-        pageCount={pageCount}
-        onPageChange={onPageChange}
-        position={position}
-        narrow={narrow}
-      />
+  const pagination = (position: 'top' | 'bottom') => {
+    const pageSize =
+      position === 'bottom' && showPageSize && perPage !== undefined && onPerPageChange ? (
+        <PageSizeSelect perPage={perPage} onChange={onPerPageChange} />
+      ) : undefined;
+    return (
+      (showPagination || pageSize) && (
+        <ListPagination
+          page={page}
+          pageCount={showPagination ? pageCount : 1}
+          onPageChange={onPageChange}
+          position={position}
+          narrow={narrow}
+          pageSize={pageSize}
+        />
+      )
     );
+  };
 
   const sortHandler = (key: string) => () => {
     if (!onSortChange) return;

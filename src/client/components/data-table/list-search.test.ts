@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseSearchText, SEARCH_TEXT_MAX_LENGTH } from './list-search';
+import {
+  PAGE_SIZES,
+  parseListSearch,
+  parsePerPage,
+  parseSearchText,
+  perPagePatch,
+  SEARCH_TEXT_MAX_LENGTH,
+} from './list-search';
 
 describe('parseSearchText', () => {
   it('keeps the text trimmed and drops a blank or malformed one', () => {
@@ -15,5 +22,28 @@ describe('parseSearchText', () => {
     const cut = parseSearchText('😀'.repeat(SEARCH_TEXT_MAX_LENGTH + 5));
     expect(Array.from(cut ?? '')).toHaveLength(SEARCH_TEXT_MAX_LENGTH);
     expect(cut).toBe('😀'.repeat(SEARCH_TEXT_MAX_LENGTH));
+  });
+});
+
+describe('page size in the URL', () => {
+  it('keeps 50 and 100, drops the default and anything else', () => {
+    expect(parsePerPage(50)).toBe(50);
+    expect(parsePerPage('100')).toBe(100);
+    for (const value of [20, '20', 10, 101, '5O', null, undefined, 2.5])
+      expect(parsePerPage(value)).toBeUndefined();
+    expect(parseListSearch({ perPage: '50' }, ['name'], { sortBy: 'name', sortDir: 'asc' })).toEqual({
+      page: 1,
+      perPage: 50,
+      sortBy: 'name',
+      sortDir: 'asc',
+    });
+    expect(
+      parseListSearch({ perPage: '20' }, ['name'], { sortBy: 'name', sortDir: 'asc' }),
+    ).not.toHaveProperty('perPage');
+  });
+
+  it('goes back to page 1 on a new size, and the default size leaves the URL', () => {
+    expect(perPagePatch(100)).toEqual({ perPage: 100, page: 1 });
+    expect(perPagePatch(PAGE_SIZES[0])).toEqual({ perPage: undefined, page: 1 });
   });
 });

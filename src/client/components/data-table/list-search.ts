@@ -35,9 +35,25 @@ export type SortDir = 'asc' | 'desc';
 
 export type ListSearch<S extends string = string> = {
   page: number;
+  /** Rows per page when not the default (PAGE_SIZES); absent from the URL otherwise. */
+  perPage?: number;
   sortBy: S;
   sortDir: SortDir;
 };
+
+/** The page sizes a list offers; the first is the server's default (the API allows up to 100). */
+export const PAGE_SIZES = [20, 50, 100] as const;
+
+/** The search patch of a new page size: back to page 1; the default size leaves the URL. */
+export function perPagePatch(perPage: number): { perPage: number | undefined; page: number } {
+  return { perPage: perPage === PAGE_SIZES[0] ? undefined : perPage, page: 1 };
+}
+
+/** A page size other than the default from the URL, else undefined (the default, 20). */
+export function parsePerPage(value: unknown): number | undefined {
+  const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+  return PAGE_SIZES.slice(1).some((size) => size === number) ? number : undefined;
+}
 
 /** A list with a free-text search: `q`, what the API's `q` parameter takes. */
 export type SearchableListSearch<S extends string = string> = ListSearch<S> & { q?: string };
@@ -104,26 +120,32 @@ export function requireIdParam(value: string): number {
 
 /** page / sortBy / sortDir of a list route, with defaults that survive a malformed URL. */
 export function parseListSearch<S extends string>(
-  raw: { page?: unknown; sortBy?: unknown; sortDir?: unknown },
+  raw: { page?: unknown; perPage?: unknown; sortBy?: unknown; sortDir?: unknown },
   sortKeys: readonly S[],
   defaults: { sortBy: S; sortDir: SortDir },
 ): ListSearch<S> {
+  const perPage = parsePerPage(raw.perPage);
   return {
     page: parsePage(raw.page),
+    ...(perPage === undefined ? {} : { perPage }),
     sortBy: parseOneOf(raw.sortBy, sortKeys, defaults.sortBy),
     sortDir: parseSortDir(raw.sortDir, defaults.sortDir),
   };
 }
 
 /**
- * DataTable props bound to the URL state: a page change keeps the sort; a sort change goes back to
- * page 1. Filters are patched by the page itself (set `page: 1` with them).
+ * DataTable props bound to the URL state: a page change keeps the sort; a sort or page size change goes
+ * back to page 1. Filters are patched by the page itself (set `page: 1` with them).
  */
 export function useListControls<S extends string>(
-  search: ListSearch<S>,
+  search: Pick<ListSearch<S>, 'page' | 'perPage' | 'sortBy' | 'sortDir'>,
   onSearchChange: (patch: Partial<ListSearch<S>>) => void,
 ) {
   const onPageChange = useCallback((page: number) => onSearchChange({ page }), [onSearchChange]);
+  const onPerPageChange = useCallback(
+    (perPage: number) => onSearchChange(perPagePatch(perPage)),
+    [onSearchChange],
+  );
   const onSortChange = useCallback(
     (sortBy: string, sortDir: SortDir) => onSearchChange({ sortBy: sortBy as S, sortDir, page: 1 }),
     [onSearchChange],
@@ -134,8 +156,9 @@ export function useListControls<S extends string>(
       sortBy: search.sortBy as string,
       sortDir: search.sortDir,
       onPageChange,
+      onPerPageChange,
       onSortChange,
     }),
-    [search.page, search.sortBy, search.sortDir, onPageChange, onSortChange],
+    [search.page, search.sortBy, search.sortDir, onPageChange, onPerPageChange, onSortChange],
   );
 }

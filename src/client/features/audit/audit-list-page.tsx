@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import { DateRangeFilter } from '#client/components/data-table/date-filter.tsx';
 import { DataTable, pagedRows } from '#client/components/data-table/index.ts';
+import { perPagePatch } from '#client/components/data-table/list-search.ts';
 import { FilterBar, ListPage, SelectFilter, TextFilter } from '#client/components/list/index.ts';
 import type { AuditEntry } from '#shared/api/index.ts';
 import { useAudit } from './api/audit';
@@ -90,6 +91,7 @@ export function AuditListPage({
         getRowId={(row) => row.id}
         page={search.page}
         onPageChange={(page) => onSearchChange({ page })}
+        onPerPageChange={(perPage) => onSearchChange(perPagePatch(perPage))}
         emptyMessageId="audit.list.empty"
         size="small"
       />

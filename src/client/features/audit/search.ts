@@ -3,7 +3,7 @@
  * the page so the route's search parsing does not pull the page into the first bundle.
  */
 
-import { parseId, parseIsoDate, parsePage } from '#client/components/data-table/list-search.ts';
+import { parseId, parseIsoDate, parsePage, parsePerPage } from '#client/components/data-table/list-search.ts';
 import type { AuditEntityType } from '#shared/api/index.ts';
 
 export const AUDIT_ENTITY_TYPES = [
@@ -16,6 +16,7 @@ export const AUDIT_ENTITY_TYPES = [
 
 export type AuditListSearch = {
   page: number;
+  perPage?: number;
   entityType?: AuditEntityType;
   entityId?: number;
   actor?: string;
@@ -37,6 +38,7 @@ export function parseAuditSearch(raw: Partial<Record<keyof AuditListSearch, unkn
   const entityId = parseId(raw.entityId);
   return {
     page: parsePage(raw.page),
+    perPage: parsePerPage(raw.perPage),
     entityType,
     // An id names an entity only together with its type.
     entityId: entityType === undefined || entityId === undefined || entityId > MAX_ID ? undefined : entityId,

@@ -2,6 +2,7 @@ import { Alert, Box, Chip, Typography } from '@mui/material';
 import { useMemo } from 'react';
 import { type IntlShape, useIntl } from 'react-intl';
 import { type DataColumn, DataTable, pagedRows } from '#client/components/data-table/index.ts';
+import { perPagePatch } from '#client/components/data-table/list-search.ts';
 import { FilterBar, ListPage, SelectFilter, TextFilter } from '#client/components/list/index.ts';
 import { formatDateTime } from '#client/lib/dates.ts';
 import type { Mail } from '#shared/api/index.ts';
@@ -120,6 +121,7 @@ export function OutboxPage({
         getRowId={(row) => row.id}
         page={search.page}
         onPageChange={(page) => onSearchChange({ page })}
+        onPerPageChange={(perPage) => onSearchChange(perPagePatch(perPage))}
         emptyMessageId="mail.list.empty"
         size="small"
       />

@@ -1,12 +1,13 @@
 /** The outbox view's URL state (page, state and recipient filters), so a filtered view is a link. */
 
-import { parsePage } from '#client/components/data-table/list-search.ts';
+import { parsePage, parsePerPage } from '#client/components/data-table/list-search.ts';
 import type { MailState } from '#shared/api/index.ts';
 
 export const MAIL_STATES = ['pending', 'sent', 'failed'] as const satisfies readonly MailState[];
 
 export type OutboxSearch = {
   page: number;
+  perPage?: number;
   state?: MailState;
   to?: string;
 };
@@ -16,6 +17,7 @@ export function parseOutboxSearch(raw: Partial<Record<keyof OutboxSearch, unknow
   const to = typeof raw.to === 'string' ? raw.to.trim().slice(0, 255) : '';
   return {
     page: parsePage(raw.page),
+    perPage: parsePerPage(raw.perPage),
     state: MAIL_STATES.find((state) => state === raw.state),
     to: to === '' ? undefined : to,
   };

@@ -27,6 +27,7 @@ export function recallQuery(
   return {
     lot: search.lot,
     page: search.page,
+    perPage: search.perPage,
     sortBy: search.sortBy,
     sortDir: search.sortDir,
     customerId,

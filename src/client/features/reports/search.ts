@@ -29,6 +29,7 @@ export function parseReportSearch(raw: Record<string, unknown>): ReportListSearc
 /** The list's search as the API takes it. */
 export const reportsQuery = (search: ReportListSearch) => ({
   page: search.page,
+  perPage: search.perPage,
   sortBy: search.sortBy,
   sortDir: search.sortDir,
   ...(search.status ? { filterStatus: search.status } : {}),

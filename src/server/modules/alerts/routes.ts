@@ -35,7 +35,7 @@ export function alertsModule(deps: { db: Db }): ApiModule {
       async listAlerts(request) {
         const auth = requireModule(request, 'alerts');
         const { page, sortBy, sortDir, state, kind, customerId, deviceId } = request.query;
-        const paging = pageRequest(page);
+        const paging = pageRequest(page, request.query.perPage);
         const { rows, total } = await listAlertPage(
           db,
           { scope: tenantScope(auth), state, kind, customerId, deviceId },

@@ -15,7 +15,7 @@ export function auditModule(deps: { db: Db }): ApiModule {
       async listAudit(request) {
         requireAbility(request, 'canSeeAudit');
         const { page, entityType, entityId, actor, from, to } = request.query;
-        const paging = pageRequest(page);
+        const paging = pageRequest(page, request.query.perPage);
         const { rows, total } = await listAuditPage(
           db,
           { entityType, entityId, actor, window: receivedWindow(from, to) },

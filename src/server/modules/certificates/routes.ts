@@ -98,7 +98,7 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
       async listCertificates(request) {
         requireModule(request, 'certificates');
         const { page, q, sortBy, sortDir } = request.query;
-        const paging = pageRequest(page);
+        const paging = pageRequest(page, request.query.perPage);
         const { rows, total } = await listCertificatePage(db, {
           sortBy: (sortBy ?? 'lot_number') as CertificateSort,
           dir: sortDir === 'desc' ? 'desc' : 'asc',

@@ -93,7 +93,7 @@ export function customersModule(deps: { db: Db; sessions: SessionStore }): ApiMo
       async listCustomers(request) {
         requireModule(request, 'customers');
         const { page, q, sortBy, sortDir, filterFrom, filterTo } = request.query;
-        const paging = pageRequest(page);
+        const paging = pageRequest(page, request.query.perPage);
         const { rows, total } = await listCustomerPage(db, {
           sortBy: sortBy === 'active' ? 'active' : 'name',
           dir: sortDir === 'desc' ? 'desc' : 'asc',

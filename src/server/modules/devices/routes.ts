@@ -180,7 +180,7 @@ export function devicesModule(deps: { db: Db }): ApiModule {
       async listDevices(request) {
         requireModule(request, 'devices');
         const { page, q, sortBy, sortDir } = request.query;
-        const paging = pageRequest(page);
+        const paging = pageRequest(page, request.query.perPage);
         const { rows, total } = await listDevicePage(db, {
           sortBy: sortBy === 'device_serial' || sortBy === 'active' ? sortBy : 'label',
           dir: sortDir === 'desc' ? 'desc' : 'asc',

@@ -14,7 +14,7 @@ export function mailModule(deps: { db: Db; sendingEnabled: boolean; maxAttempts:
       async listMailOutbox(request) {
         requireAbility(request, 'canSeeMailOutbox');
         const { page, state, to } = request.query;
-        const paging = pageRequest(page);
+        const paging = pageRequest(page, request.query.perPage);
         const { rows, total } = await listMailPage(db, { state, to, maxAttempts: deps.maxAttempts }, paging);
         return ok({ ...pageOf(rows, total, paging), sending_enabled: deps.sendingEnabled });
       },

@@ -17,7 +17,7 @@ export function productsModule(deps: { db: Db }): ApiModule {
       async listProducts(request) {
         requireModule(request, 'products');
         const { page, q, sortBy, sortDir } = request.query;
-        const paging = pageRequest(page);
+        const paging = pageRequest(page, request.query.perPage);
         const { rows, total } = await listProductPage(db, {
           sortBy: sortBy === 'type' || sortBy === 'active' ? sortBy : 'name',
           dir: sortDir === 'desc' ? 'desc' : 'asc',

@@ -81,7 +81,7 @@ export function reportsModule(deps: { db: Db; throttle: LoginThrottle; chain: Ch
         const auth = currentAuth(request);
         await tenantCustomer(db, auth, request.params.id);
         const { page, sortBy, sortDir, filterStatus, filterLanguage } = request.query;
-        const paging = pageRequest(page);
+        const paging = pageRequest(page, request.query.perPage);
         const { rows, total } = await listReportPage(db, {
           customerId: request.params.id,
           sortBy: sortBy === 'period_from' ? 'period_from' : 'created_at',

@@ -123,9 +123,9 @@ export function sterilizationsModule(deps: {
   /** One page of a filtered record list (the sterilization list and the recall list). */
   const recordPage = async (
     filter: SterilizationFilter,
-    query: { page?: number; sortBy?: SterilizationSort; sortDir?: Direction },
+    query: { page?: number; perPage?: number; sortBy?: SterilizationSort; sortDir?: Direction },
   ) => {
-    const paging = pageRequest(query.page);
+    const paging = pageRequest(query.page, query.perPage);
     const { rows, total } = await listSterilizationPage(db, filter, {
       sort: query.sortBy ?? 'received_ts',
       dir: query.sortDir ?? 'desc',

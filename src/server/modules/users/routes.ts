@@ -139,7 +139,7 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
       async listUsers(request) {
         requireModule(request, 'users');
         const { page, q, sortBy, sortDir } = request.query;
-        const paging = pageRequest(page);
+        const paging = pageRequest(page, request.query.perPage);
         const { rows, total } = await listUserPage(db, {
           sortBy: sortBy === 'email' || sortBy === 'active' ? sortBy : 'name',
           dir: sortDir === 'desc' ? 'desc' : 'asc',

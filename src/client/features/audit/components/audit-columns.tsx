@@ -165,7 +165,10 @@ function AuditEntity({ entry }: { entry: AuditEntry }) {
   const text = intl.formatMessage({ id: 'audit.entity.named' }, { type, name });
   const link = entityLink(entry);
   return link ? (
-    <TextLink {...link} title={intl.formatMessage({ id: 'audit.entity.with_id' }, { type, id: String(entry.entity_id) })}>
+    <TextLink
+      {...link}
+      title={intl.formatMessage({ id: 'audit.entity.with_id' }, { type, id: String(entry.entity_id) })}
+    >
       {text}
     </TextLink>
   ) : (

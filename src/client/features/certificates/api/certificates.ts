@@ -16,8 +16,8 @@ import { formDataSerializer } from '#client/lib/form-data.ts';
 import { saveBlob } from '#client/lib/save-blob.ts';
 import type { QueryOf } from '#shared/api/index.ts';
 
-export type CertificatesSearch = Required<Omit<QueryOf<'listCertificates'>, 'q'>> &
-  Pick<QueryOf<'listCertificates'>, 'q'>;
+export type CertificatesSearch = Required<Omit<QueryOf<'listCertificates'>, 'q' | 'perPage'>> &
+  Pick<QueryOf<'listCertificates'>, 'q' | 'perPage'>;
 export type CertificateSortBy = CertificatesSearch['sortBy'];
 export type CertificateFileLanguage = 'it' | 'en';
 

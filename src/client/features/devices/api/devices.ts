@@ -8,7 +8,8 @@ import { api, unwrap } from '#client/lib/api-client.ts';
 import { formDataSerializer } from '#client/lib/form-data.ts';
 import type { DeviceForm, QueryOf } from '#shared/api/index.ts';
 
-export type DevicesSearch = Required<Omit<QueryOf<'listDevices'>, 'q'>> & Pick<QueryOf<'listDevices'>, 'q'>;
+export type DevicesSearch = Required<Omit<QueryOf<'listDevices'>, 'q' | 'perPage'>> &
+  Pick<QueryOf<'listDevices'>, 'q' | 'perPage'>;
 export type DeviceSortBy = DevicesSearch['sortBy'];
 
 /** GET /devices: a page of every device the user may see. */

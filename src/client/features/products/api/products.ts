@@ -2,8 +2,8 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api, unwrap } from '#client/lib/api-client.ts';
 import type { QueryOf } from '#shared/api/index.ts';
 
-export type ProductsSearch = Required<Omit<QueryOf<'listProducts'>, 'q'>> &
-  Pick<QueryOf<'listProducts'>, 'q'>;
+export type ProductsSearch = Required<Omit<QueryOf<'listProducts'>, 'q' | 'perPage'>> &
+  Pick<QueryOf<'listProducts'>, 'q' | 'perPage'>;
 export type ProductSortBy = ProductsSearch['sortBy'];
 
 /** GET /products: a page of products. */
