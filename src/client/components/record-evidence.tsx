@@ -3,13 +3,13 @@
  * byte, the record's position in it, and the key that verified it, with the key's thumbprint and when
  * it came into force. On the details card and in the verification window.
  */
-import ContentCopy from '@mui/icons-material/ContentCopy';
 import { Alert, Box, Button, Collapse, Stack, Typography } from '@mui/material';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { api, unwrap } from '#client/lib/api-client.ts';
 import { formatDateTime } from '#client/lib/dates.ts';
+import { CopyButton } from './copy-button';
 
 export const recordEvidenceQueryOptions = (id: number) =>
   queryOptions({
@@ -92,13 +92,7 @@ export function RecordEvidence({ recordId }: { recordId: number }) {
         <Button size="small" onClick={() => setShowToken((shown) => !shown)} aria-expanded={showToken}>
           {intl.formatMessage({ id: showToken ? 'evidence.hide_token' : 'evidence.show_token' })}
         </Button>
-        <Button
-          size="small"
-          startIcon={<ContentCopy />}
-          onClick={() => void navigator.clipboard?.writeText(token.jws)}
-        >
-          {intl.formatMessage({ id: 'evidence.copy_token' })}
-        </Button>
+        <CopyButton text={token.jws} labelId="evidence.copy_token" />
       </Stack>
       <Collapse in={showToken}>
         <Box sx={{ ...mono, p: 1, bgcolor: 'action.hover', borderRadius: 1 }} data-testid="evidence-jws">

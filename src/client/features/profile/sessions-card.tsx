@@ -15,6 +15,7 @@ import {
 } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { PageError, PagePending } from '#client/components/route-fallbacks.tsx';
+import { visuallyHidden } from '#client/components/visually-hidden.ts';
 import { formatDateTime } from '#client/lib/dates.ts';
 import { toast } from '#client/lib/toasts.tsx';
 import { type OwnSession, useEndOtherOwnSessions, useEndOwnSession, useOwnSessions } from './api/sessions';
@@ -138,12 +139,3 @@ export function SessionsCard() {
     </Card>
   );
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;

@@ -3,20 +3,36 @@ import TokenIcon from '@mui/icons-material/Token';
 import { Alert, Box, Button, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { AbilityGate } from '#client/components/ability-gate.tsx';
+import { CopyButton } from '#client/components/copy-button.tsx';
 import { DisabledReason } from '#client/components/disabled-reason.tsx';
+import { API_BASE_URL } from '#client/lib/api-client.ts';
 import { FormikTextField } from '#client/lib/form-fields.tsx';
 import type { TestToken } from '../device-keys';
 import type { KeySlot } from '../private-key-handoff';
 
 const monospace = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12 };
 
-function JsonBlock({ labelId, value, testId }: { labelId: string; value: string; testId: string }) {
+function JsonBlock({
+  labelId,
+  value,
+  testId,
+  copyLabelId,
+}: {
+  labelId: string;
+  value: string;
+  testId: string;
+  /** Message id of a copy button's label, for a block worth copying. */
+  copyLabelId?: string;
+}) {
   const intl = useIntl();
   return (
     <Box>
-      <Typography variant="subtitle2" component="h4">
-        {intl.formatMessage({ id: labelId })}
-      </Typography>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
+        <Typography variant="subtitle2" component="h4">
+          {intl.formatMessage({ id: labelId })}
+        </Typography>
+        {copyLabelId && <CopyButton text={value} labelId={copyLabelId} />}
+      </Stack>
       <Box
         component="pre"
         data-testid={testId}
@@ -33,6 +49,39 @@ function JsonBlock({ labelId, value, testId }: { labelId: string; value: string;
       >
         {value}
       </Box>
+    </Box>
+  );
+}
+
+/** Where a device sends its token: a POST of {"token": "…"} to this page's server's ingestion URL. */
+function IngestionTarget() {
+  const intl = useIntl();
+  const url = `${window.location.origin}${API_BASE_URL}/ingest/sterilizations`;
+  return (
+    <Box>
+      <Typography variant="body2">
+        {intl.formatMessage(
+          { id: 'devices.jwt.ingestion' },
+          {
+            url: (
+              <Box
+                component="code"
+                key="url"
+                data-testid="ingestion-url"
+                sx={{ ...monospace, wordBreak: 'break-all' }}
+              >
+                {url}
+              </Box>
+            ),
+            body: (
+              <Box component="code" key="body" sx={monospace}>
+                {'{"token": "…"}'}
+              </Box>
+            ),
+          },
+        )}
+      </Typography>
+      <CopyButton text={url} labelId="devices.jwt.copy_url" />
     </Box>
   );
 }
@@ -89,7 +138,11 @@ export function KeySlotPanel({
         slotProps={{ input: { readOnly: true, sx: monospace }, inputLabel: { shrink: true } }}
       />
       {privateKey && (
-        <Alert severity="warning" sx={{ mb: 1 }}>
+        <Alert
+          severity="warning"
+          sx={{ mb: 1 }}
+          action={<CopyButton text={privateKey} labelId="devices.keys.copy_private" values={{ n: slot }} />}
+        >
           {intl.formatMessage({ id: 'devices.keys.warning' })}
         </Alert>
       )}
@@ -149,7 +202,13 @@ export function KeySlotPanel({
             value={JSON.stringify(testToken.payload, null, 2)}
             testId={`jwt-payload-${slot}`}
           />
-          <JsonBlock labelId="devices.jwt.token" value={testToken.token} testId={`jwt-token-${slot}`} />
+          <JsonBlock
+            labelId="devices.jwt.token"
+            value={testToken.token}
+            testId={`jwt-token-${slot}`}
+            copyLabelId="devices.jwt.copy"
+          />
+          <IngestionTarget />
         </Stack>
       )}
     </Paper>
