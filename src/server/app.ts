@@ -199,6 +199,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
       mailQueued: () => nudgeMailSender?.(),
       resetThrottle,
       mfaRequiredRoles: config.mfaRequiredRoles,
+      webauthn: config.webauthn,
     }),
     notificationsModule({ db }),
     dashboardModule({ db }),

@@ -88,6 +88,8 @@ export interface AppConfig {
    * a user of one without a factor enrols at their next sign-in before anything else (docs/accounts.md §5).
    */
   mfaRequiredRoles: Role[];
+  /** Passkeys: who the browser must be talking to (docs/accounts.md §6). */
+  webauthn: WebauthnConfig;
   /** NODE_ENV=production: the server warns at start about settings a production server should not keep. */
   production: boolean;
   /** The chain integrity proofs are anchored on (docs/integrity.md). */
@@ -239,12 +241,46 @@ export function loadConfig(env: Env = process.env, stdoutIsTTY = process.stdout.
     serverTiming: flag(env, 'SERVER_TIMING', false),
     eventsHeartbeatSeconds: Math.max(1, integer(env, 'EVENTS_HEARTBEAT_SECONDS', 20)),
     mfaRequiredRoles: roles(env, 'MFA_REQUIRED_ROLES'),
+    webauthn: loadWebauthnConfig(env, openUrl(env.HOST || 'localhost', integer(env, 'PORT', 3000))),
     production: env.NODE_ENV === 'production',
     chain: loadChainConfig(env),
     mail: loadMailConfig(env),
     alerts: loadAlertConfig(env),
     integritySweepIntervalHours: integer(env, 'INTEGRITY_SWEEP_INTERVAL_HOURS', 24),
   };
+}
+
+export interface WebauthnConfig {
+  /**
+   * The origin a passkey's signature must name, scheme, host and port (WEBAUTHN_ORIGIN; default: the
+   * origin of APP_URL, or of the listening URL).
+   */
+  origin: string;
+  /** The relying party id passkeys are bound to, a domain (WEBAUTHN_RP_ID; default: the origin's host name). */
+  rpId: string;
+  /** The name an authenticator shows beside the account (WEBAUTHN_RP_NAME, default "uvtrace"). */
+  rpName: string;
+}
+
+function loadWebauthnConfig(env: Env, listeningUrl: string): WebauthnConfig {
+  const originOf = (name: string, value: string) => {
+    try {
+      return new URL(value).origin;
+    } catch {
+      throw new Error(`${name} must be a URL such as https://uvtrace.example.com, got "${value}"`);
+    }
+  };
+  const origin = env.WEBAUTHN_ORIGIN
+    ? originOf('WEBAUTHN_ORIGIN', env.WEBAUTHN_ORIGIN)
+    : originOf('APP_URL', env.APP_URL || listeningUrl);
+  const rpId = (env.WEBAUTHN_RP_ID || new URL(origin).hostname).toLowerCase();
+  const host = new URL(origin).hostname;
+  // A browser only lets an origin use its own host name or a domain it belongs to.
+  if (host !== rpId && !host.endsWith(`.${rpId}`))
+    throw new Error(
+      `WEBAUTHN_RP_ID "${rpId}" must be the host of WEBAUTHN_ORIGIN "${origin}" or a domain of it`,
+    );
+  return { origin, rpId, rpName: env.WEBAUTHN_RP_NAME || 'uvtrace' };
 }
 
 function loadAlertConfig(env: Env): AlertConfig {

@@ -31,6 +31,7 @@ import {
   userIdByEmail,
 } from '../test/contract-support.ts';
 import { customerIdOf, makeCustomer, makeDevice, makeUser, productId, unique } from '../test/fixtures.ts';
+import { assertionAnswer, givePasskey, registrationAnswer } from '../test/passkeys.ts';
 import { expectContract } from '../test/response-checks.ts';
 import { giveTotp, pendingTotp, stepTokenFor, totpCode, withoutSecondFactor } from '../test/second-factor.ts';
 import { createTestApp, DEMO, DEMO_PASSWORD, type TestApp, uniqueClientAddress } from '../test/test-app.ts';
@@ -297,6 +298,60 @@ const CASES: Record<string, Case> = {
       };
     },
   },
+  loginPasskeyOptions: {
+    tenants: ['own'],
+    expect: () => anyone(200),
+    write: true,
+    asCaller: false,
+    request: async () => {
+      const { userId } = await makeAccount(t);
+      await givePasskey(t, userId);
+      return {
+        method: 'POST',
+        url: '/api/v1/auth/login/passkey/options',
+        ...form({ step_token: await stepTokenFor(t, userId, 'second_factor') }),
+      };
+    },
+  },
+  loginPasskey: {
+    tenants: ['own'],
+    expect: () => anyone(200),
+    write: true,
+    asCaller: false,
+    request: async () => {
+      const { userId } = await makeAccount(t);
+      const { passkey } = await givePasskey(t, userId);
+      return {
+        method: 'POST',
+        url: '/api/v1/auth/login/passkey',
+        ...form({
+          step_token: await stepTokenFor(t, userId, 'second_factor'),
+          credential: await assertionAnswer(t, passkey, 'second_factor', userId),
+        }),
+      };
+    },
+  },
+  passkeySignInOptions: {
+    tenants: ['own'],
+    expect: () => anyone(200),
+    write: true,
+    asCaller: false,
+    request: async () => ({ method: 'POST', url: '/api/v1/auth/passkey/options' }),
+  },
+  passkeySignIn: {
+    tenants: ['own'],
+    expect: () => anyone(200),
+    write: true,
+    asCaller: false,
+    request: async () => {
+      const { passkey } = await givePasskey(t, (await makeAccount(t)).userId);
+      return {
+        method: 'POST',
+        url: '/api/v1/auth/passkey',
+        ...form({ credential: await assertionAnswer(t, passkey, 'passwordless', null) }),
+      };
+    },
+  },
   requestPasswordReset: {
     tenants: ['own'],
     expect: () => anyone(200),
@@ -388,6 +443,83 @@ const CASES: Record<string, Case> = {
         method: 'POST',
         url: '/api/v1/auth/me/second-factor/remove',
         ...form({ current_password: DEMO_PASSWORD, code: await totpCode(secret) }),
+      };
+    },
+  },
+  listPasskeys: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async ({ caller }) => {
+      await givePasskey(t, userIds[caller === 'anonymous' ? 'CUSTOMER' : caller]);
+      return { method: 'GET', url: '/api/v1/auth/me/passkeys' };
+    },
+  },
+  startPasskeyEnrolment: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async ({ caller }) => {
+      await withoutSecondFactor(t, userIds[caller === 'anonymous' ? 'CUSTOMER' : caller]);
+      return {
+        method: 'POST',
+        url: '/api/v1/auth/me/passkeys/options',
+        ...form({ current_password: DEMO_PASSWORD }),
+      };
+    },
+  },
+  enrolPasskey: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async ({ caller }) => ({
+      method: 'POST',
+      url: '/api/v1/auth/me/passkeys',
+      ...form({
+        name: 'Matrix key',
+        credential: await registrationAnswer(t, userIds[caller === 'anonymous' ? 'CUSTOMER' : caller]),
+      }),
+    }),
+  },
+  startPasskeyCheck: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async ({ caller }) => {
+      await givePasskey(t, userIds[caller === 'anonymous' ? 'CUSTOMER' : caller]);
+      return { method: 'POST', url: '/api/v1/auth/me/passkeys/check' };
+    },
+  },
+  renamePasskey: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async ({ caller }) => {
+      const { id } = await givePasskey(t, userIds[caller === 'anonymous' ? 'CUSTOMER' : caller]);
+      return { method: 'PUT', url: `/api/v1/auth/me/passkeys/${id}`, ...form({ name: 'Matrix renamed' }) };
+    },
+  },
+  removePasskey: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async ({ caller }) => {
+      const userId = userIds[caller === 'anonymous' ? 'CUSTOMER' : caller];
+      await withoutSecondFactor(t, userId);
+      const { passkey, id } = await givePasskey(t, userId);
+      return {
+        method: 'POST',
+        url: `/api/v1/auth/me/passkeys/${id}/remove`,
+        ...form({
+          current_password: DEMO_PASSWORD,
+          passkey: await assertionAnswer(t, passkey, 'reauth', userId),
+        }),
       };
     },
   },

@@ -11,7 +11,8 @@
  * trail (audit_log rows with action `login_failed`, `sign_failed` for a report signature with a wrong
  * password, `reauth_failed` for a profile change with a wrong current password, `second_factor_failed`
  * for a wrong code at sign-in), so those rows are left out of the digest; so are the counts of wrong
- * second-factor codes (totp_factors, login_steps).
+ * second-factor codes (totp_factors, login_steps) and the WebAuthn challenges a refused passkey answer
+ * takes (webauthn_challenges).
  */
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
@@ -50,6 +51,7 @@ import {
   rsaPublicKeyPem,
   unique,
 } from '../test/fixtures.ts';
+import { assertionAnswer, givePasskey, registrationAnswer, type SoftPasskey } from '../test/passkeys.ts';
 import { expectContract } from '../test/response-checks.ts';
 import { giveTotp, pendingTotp, stepTokenFor, totpCode, withoutSecondFactor } from '../test/second-factor.ts';
 import { createTestApp, DEMO, DEMO_PASSWORD, type TestApp, uniqueClientAddress } from '../test/test-app.ts';
@@ -71,6 +73,8 @@ let certificate: number;
 let transactionHash: string;
 const callerIds = {} as Record<'SUPER_ADMIN' | 'CUSTOMER', number>;
 let nextProgressive = 1_000_000;
+/** The passkey removePasskey's path names, whose answer its body carries. */
+let removedPasskey: SoftPasskey;
 
 beforeAll(async () => {
   t = await createTestApp({ UPLOAD_MAX_BYTES: String(UPLOAD_MAX_BYTES) });
@@ -328,6 +332,33 @@ const INPUTS: Record<string, Input> = {
       return { step_token: await stepTokenFor(t, userId, 'enrol'), code: await totpCode(secret) };
     },
   },
+  loginPasskeyOptions: {
+    callers: ANYONE,
+    body: async () => {
+      const { userId } = await makeAccount(t);
+      await givePasskey(t, userId);
+      return { step_token: await stepTokenFor(t, userId, 'second_factor') };
+    },
+  },
+  loginPasskey: {
+    callers: ANYONE,
+    body: async () => {
+      const { userId } = await makeAccount(t);
+      const { passkey } = await givePasskey(t, userId);
+      return {
+        step_token: await stepTokenFor(t, userId, 'second_factor'),
+        credential: await assertionAnswer(t, passkey, 'second_factor', userId),
+      };
+    },
+  },
+  passkeySignInOptions: { callers: ANYONE },
+  passkeySignIn: {
+    callers: ANYONE,
+    body: async () => {
+      const { passkey } = await givePasskey(t, (await makeAccount(t)).userId);
+      return { credential: await assertionAnswer(t, passkey, 'passwordless', null) };
+    },
+  },
   requestPasswordReset: {
     callers: ANYONE,
     body: async () => ({ email: (await makeAccount(t)).email }),
@@ -386,6 +417,51 @@ const INPUTS: Record<string, Input> = {
       const secret = await giveTotp(t, callerIds[caller as 'SUPER_ADMIN']);
       return { current_password: DEMO_PASSWORD, code: await totpCode(secret) };
     },
+  },
+  listPasskeys: { callers: STAFF_AND_CUSTOMER },
+  startPasskeyEnrolment: {
+    callers: STAFF_AND_CUSTOMER,
+    body: async (caller) => {
+      await withoutSecondFactor(t, callerIds[caller as 'SUPER_ADMIN']);
+      return { current_password: DEMO_PASSWORD };
+    },
+  },
+  enrolPasskey: {
+    callers: STAFF_AND_CUSTOMER,
+    body: async (caller) => ({
+      name: 'Property key',
+      credential: await registrationAnswer(t, callerIds[caller as 'SUPER_ADMIN']),
+    }),
+  },
+  startPasskeyCheck: {
+    callers: STAFF_AND_CUSTOMER,
+    // No path parameter: the caller's passkey is given while the (empty) path is drawn.
+    path: async (caller) => {
+      await givePasskey(t, callerIds[caller as 'SUPER_ADMIN']);
+      return {};
+    },
+  },
+  renamePasskey: {
+    callers: STAFF_AND_CUSTOMER,
+    path: async (caller) => ({
+      passkeyId: String((await givePasskey(t, callerIds[caller as 'SUPER_ADMIN'])).id),
+    }),
+    body: async () => ({ name: 'Property renamed' }),
+  },
+  removePasskey: {
+    callers: STAFF_AND_CUSTOMER,
+    // The path's passkey answers the body's proof.
+    path: async (caller) => {
+      const userId = callerIds[caller as 'SUPER_ADMIN'];
+      await withoutSecondFactor(t, userId);
+      const given = await givePasskey(t, userId);
+      removedPasskey = given.passkey;
+      return { passkeyId: String(given.id) };
+    },
+    body: async (caller) => ({
+      current_password: DEMO_PASSWORD,
+      passkey: await assertionAnswer(t, removedPasskey, 'reauth', callerIds[caller as 'SUPER_ADMIN']),
+    }),
   },
   getNotificationSettings: { callers: STAFF_AND_CUSTOMER },
   updateNotificationSettings: {
@@ -1210,6 +1286,8 @@ async function digest(): Promise<Digest> {
     // A wrong second-factor code counts against its account and its step token (docs/accounts.md §5).
     'public.totp_factors': 'false',
     'public.login_steps': 'false',
+    // A passkey's answer takes its challenge whatever follows, so that none is answered twice (§6).
+    'public.webauthn_challenges': 'false',
   });
 }
 

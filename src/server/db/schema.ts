@@ -891,6 +891,56 @@ export const loginSteps = pgTable(
   (t) => [check('login_steps_purpose_chk', sql`${t.purpose} in ('second_factor', 'enrol')`)],
 );
 
+/**
+ * Passkeys and security keys (WebAuthn, docs/accounts.md §6): several per user, each named by its owner.
+ * The public key is the COSE key the authenticator registered; the counter is the signature count it
+ * reported last (0 when it keeps none), so a count that goes backwards is refused.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential id, base64url, as the browser names it. */
+    credentialId: text('credential_id').notNull().unique('passkeys_credential_id_uq'),
+    publicKey: bytea('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    /** How the browser can reach the authenticator (usb, nfc, ble, internal, hybrid), as it said. */
+    transports: text('transports').array().notNull().default(sql`'{}'::text[]`),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', tz),
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId)],
+);
+
+/**
+ * WebAuthn challenges handed out and not yet answered: each is taken (deleted) by the one answer that
+ * names it, whether that answer verifies or not, and lives two minutes. Rows, not memory, so the answer
+ * may reach another server process than the one that made the challenge.
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    id: serial('id').primaryKey(),
+    challenge: text('challenge').notNull().unique('webauthn_challenges_challenge_uq'),
+    /** registration: enrolling a passkey; second_factor / passwordless: signing in; reauth: confirming a change. */
+    purpose: text('purpose').notNull(),
+    /** Whose passkey must answer; null for a passwordless sign-in (the passkey tells whose). */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', tz).notNull(),
+  },
+  (t) => [
+    check(
+      'webauthn_challenges_purpose_chk',
+      sql`${t.purpose} in ('registration', 'second_factor', 'passwordless', 'reauth')`,
+    ),
+  ],
+);
+
 // ---- Alerts (docs/adr/0020-alerts-are-rows.md: the bell, e-mail and live updates are views of them) ----
 
 export const ALERT_STATES = ['open', 'acknowledged', 'resolved'] as const;

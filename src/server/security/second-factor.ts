@@ -26,20 +26,30 @@ const ACCOUNT_MAX_FAILURES = 5;
 const ACCOUNT_MAX_DELAY_SECONDS = 900;
 
 export type StepPurpose = 'second_factor' | 'enrol';
-export type FactorUsed = 'totp' | 'recovery_code';
+export type FactorUsed = 'totp' | 'recovery_code' | 'passkey';
 
 export interface SecondFactorState {
   totp: boolean;
   recoveryCodesLeft: number;
+  /** Passkeys and security keys (docs/accounts.md §6): each is a second factor too. */
+  passkeys: number;
 }
 
 export async function secondFactorState(db: Db | Tx, userId: number): Promise<SecondFactorState> {
-  const result = await db.execute<{ totp: boolean; codes: number }>(sql`
+  const result = await db.execute<{ totp: boolean; codes: number; passkeys: number }>(sql`
     select exists (select 1 from totp_factors where user_id = ${userId} and secret is not null) as totp,
-      (select count(*)::int from recovery_codes where user_id = ${userId} and used_at is null) as codes`);
+      (select count(*)::int from recovery_codes where user_id = ${userId} and used_at is null) as codes,
+      (select count(*)::int from passkeys where user_id = ${userId}) as passkeys`);
   const row = result.rows[0];
-  return { totp: Boolean(row?.totp), recoveryCodesLeft: Number(row?.codes ?? 0) };
+  return {
+    totp: Boolean(row?.totp),
+    recoveryCodesLeft: Number(row?.codes ?? 0),
+    passkeys: Number(row?.passkeys ?? 0),
+  };
 }
+
+/** Whether the user has a second factor in force: an app, or at least one passkey. */
+export const hasSecondFactor = (state: SecondFactorState) => state.totp || state.passkeys > 0;
 
 // ---- enrolment -------------------------------------------------------------------------------------
 

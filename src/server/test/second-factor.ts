@@ -58,6 +58,7 @@ export async function giveTotp(t: TestApp, userId: number): Promise<string> {
 export async function withoutSecondFactor(t: TestApp, userId: number): Promise<void> {
   await t.database.pool.query('delete from totp_factors where user_id = $1', [userId]);
   await t.database.pool.query('delete from recovery_codes where user_id = $1', [userId]);
+  await t.database.pool.query('delete from passkeys where user_id = $1', [userId]);
 }
 
 /** A live step token of this purpose for the user, as a right password would answer it. */

@@ -101,6 +101,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/login/passkey/options': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A challenge for one of the user's passkeys, as the second step of a sign-in.
+     * @description With the step token a right password answered (`factors` names `passkey`): the options for navigator.credentials.get, naming the user's passkeys. The challenge is good once, for two minutes (docs/accounts.md §6).
+     */
+    post: operations['loginPasskeyOptions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/login/passkey': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Finish a sign-in with one of the user's passkeys.
+     * @description The browser's answer (`credential`, its JSON) to a challenge of loginPasskeyOptions. A passkey of another user, another origin or RP id, a challenge used or expired, or a signature counter that did not move forward is 401 `second_factor_failed` (audit `second_factor_failed`), and counts as a wrong code does (docs/accounts.md §5, §6).
+     */
+    post: operations['loginPasskey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/passkey/options': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A challenge for a passwordless sign-in with a passkey.
+     * @description The options for navigator.credentials.get naming no passkey: the browser offers the discoverable passkeys it has for this site. The user must be verified by the authenticator (PIN, biometrics).
+     */
+    post: operations['passkeySignInOptions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/passkey': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in with a passkey alone.
+     * @description The browser's answer to a challenge of passkeySignInOptions, from a discoverable passkey that verified its user: the same session as a password and a second factor. Anything else is 401 `login_failed` (audit `login_failed` on the passkey's owner when the passkey is one of ours), and counts in the login throttle of the client address.
+     */
+    post: operations['passkeySignIn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/auth/password-reset': {
     parameters: {
       query?: never;
@@ -310,6 +390,113 @@ export interface paths {
      * @description Needs the current password and a code of the second factor. Refused (409 `second_factor.required`) when the user's role must have one (MFA_REQUIRED_ROLES): set up a new app instead; 409 `second_factor.none` when there is none.
      */
     post: operations['removeSecondFactor'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me/passkeys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The logged-in user's passkeys and security keys. */
+    get: operations['listPasskeys'];
+    put?: never;
+    /**
+     * Add a passkey with the browser's answer to a challenge of startPasskeyEnrolment.
+     * @description `credential` is the JSON of the browser's answer (attestation `none` is enough), `name` what the user calls it. The challenge is taken by this answer whatever follows: 422 on `credential` (`validation.passkey.invalid`, `.duplicate`) when it does not verify. Audit `mfa_enrol`.
+     */
+    post: operations['enrolPasskey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me/passkeys/options': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start adding a passkey; needs the password again and the second factor in force.
+     * @description The current password, and when the user has a second factor a proof of it: a code of the app (or a recovery code) in `code`, or one of their passkeys in `passkey` (an answer to startPasskeyCheck). Answers the options for navigator.credentials.create; the challenge is good once, for two minutes.
+     */
+    post: operations['startPasskeyEnrolment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me/passkeys/check': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A challenge for one of the user's own passkeys, to confirm a change of factors with it.
+     * @description Its answer goes in the `passkey` field of a change of factors (startTotpEnrolment, removeSecondFactor, startPasskeyEnrolment, removePasskey). 409 `second_factor.none` without passkeys.
+     */
+    post: operations['startPasskeyCheck'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me/passkeys/{passkeyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Passkey id (from listPasskeys). */
+        passkeyId: components['parameters']['PasskeyIdPath'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Rename one of the logged-in user's passkeys.
+     * @description Another user's passkey is 404. Audit `passkey_rename` (the old and new name).
+     */
+    put: operations['renamePasskey'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me/passkeys/{passkeyId}/remove': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Passkey id (from listPasskeys). */
+        passkeyId: components['parameters']['PasskeyIdPath'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Remove one of the logged-in user's passkeys; needs the password again and a second factor.
+     * @description As for the app: the current password and a code of the app, a recovery code or one of the user's passkeys. 409 `second_factor.required` when it is the last second factor of a role that must have one (MFA_REQUIRED_ROLES). Another user's passkey is 404. Audit `mfa_remove`.
+     */
+    post: operations['removePasskey'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2055,7 +2242,7 @@ export interface components {
       unread: number;
     };
     /**
-     * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile, `sign_failed` a report signature refused because the signer's password was wrong, `reauth_failed` a change of one's own email or password refused because the current password was wrong, `sessions_end` sessions of a user ended by the user or by an administrator, `password_reset_request` a reset link asked for (for an active account), `password_reset` a password set through such a link, `mfa_enrol`, `mfa_remove`, `mfa_reset` (by a SUPER_ADMIN, with a reason) a second factor set up, removed or reset, `recovery_code_use` a recovery code spent, `second_factor_failed` a wrong second-factor code at sign-in.
+     * @description What happened. `password_change` is a user update that set a new password, `key_change` a device update that set or changed a public key, `profile_update` a user's change of their own profile, `sign_failed` a report signature refused because the signer's password was wrong, `reauth_failed` a change of one's own email or password refused because the current password was wrong, `sessions_end` sessions of a user ended by the user or by an administrator, `password_reset_request` a reset link asked for (for an active account), `password_reset` a password set through such a link, `mfa_enrol`, `mfa_remove`, `mfa_reset` (by a SUPER_ADMIN, with a reason) a second factor set up, removed or reset, `recovery_code_use` a recovery code spent, `second_factor_failed` a wrong second-factor code at sign-in, `passkey_rename` a passkey renamed, `passkey_use` a passkey confirming a change of factors (its use at sign-in is the `login` entry's `passkey`).
      * @enum {string}
      */
     AuditAction:
@@ -2085,7 +2272,9 @@ export interface components {
       | 'mfa_remove'
       | 'mfa_reset'
       | 'recovery_code_use'
-      | 'second_factor_failed';
+      | 'second_factor_failed'
+      | 'passkey_rename'
+      | 'passkey_use';
     /** @enum {string} */
     AuditEntityType: 'customer' | 'user' | 'device' | 'certificate' | 'alert' | 'report';
     AuditValue: string | number | boolean | null;
@@ -2445,6 +2634,8 @@ export interface components {
       step: 'second_factor' | 'enrol';
       step_token: string;
       expires_in_seconds: number;
+      /** @description The second factors the user has, for a `second_factor` step: `totp` (loginSecondFactor), `recovery_code` (loginSecondFactor), `passkey` (loginPasskeyOptions, loginPasskey). */
+      factors?: ('totp' | 'recovery_code' | 'passkey')[];
     };
     EnrolledLoginResult: components['schemas']['LoginResult'] & {
       recovery_codes: string[];
@@ -2462,6 +2653,8 @@ export interface components {
     SecondFactorStatus: {
       totp: boolean;
       recovery_codes_left: number;
+      /** @description How many passkeys the user has (each is a second factor; listPasskeys). */
+      passkeys: number;
       /** @description The user's role is in MFA_REQUIRED_ROLES. */
       required: boolean;
     };
@@ -2478,6 +2671,84 @@ export interface components {
     SecondFactorChangeForm: {
       current_password: string;
       code?: string;
+      /** @description Instead of `code`: the JSON of the browser's answer to a challenge of startPasskeyCheck, from one of the user's passkeys. */
+      passkey?: string;
+    };
+    PasskeyLoginForm: {
+      step_token: string;
+      /** @description The JSON of the browser's answer (an AuthenticationResponseJSON). */
+      credential: string;
+    };
+    PasskeyCredentialForm: {
+      /** @description The JSON of the browser's answer (an AuthenticationResponseJSON). */
+      credential: string;
+    };
+    PasskeyEnrolForm: {
+      name: string;
+      /** @description The JSON of the browser's answer (a RegistrationResponseJSON). */
+      credential: string;
+    };
+    PasskeyNameForm: {
+      name: string;
+    };
+    Passkey: {
+      id: number;
+      name: string;
+      /** @description How the browser reaches it (usb, nfc, ble, internal, hybrid), as the browser said. */
+      transports: string[];
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      last_used_at: string | null;
+    };
+    /** @description PublicKeyCredentialCreationOptionsJSON (WebAuthn Level 3), for @simplewebauthn/browser's startRegistration. */
+    PasskeyCreationOptions: {
+      challenge: string;
+      rp: {
+        id?: string;
+        name: string;
+      };
+      user: {
+        id: string;
+        name: string;
+        displayName: string;
+      };
+      pubKeyCredParams: {
+        /** @description public-key */
+        type: string;
+        alg: number;
+      }[];
+      timeout?: number;
+      excludeCredentials?: components['schemas']['PasskeyDescriptor'][];
+      authenticatorSelection?: {
+        /** @enum {string} */
+        authenticatorAttachment?: 'platform' | 'cross-platform';
+        /** @enum {string} */
+        residentKey?: 'discouraged' | 'preferred' | 'required';
+        requireResidentKey?: boolean;
+        /** @enum {string} */
+        userVerification?: 'required' | 'preferred' | 'discouraged';
+      };
+      /** @enum {string} */
+      attestation?: 'none' | 'direct' | 'enterprise' | 'indirect';
+      hints?: ('hybrid' | 'security-key' | 'client-device')[];
+    };
+    /** @description PublicKeyCredentialRequestOptionsJSON (WebAuthn Level 3), for @simplewebauthn/browser's startAuthentication. */
+    PasskeyRequestOptions: {
+      challenge: string;
+      rpId?: string;
+      timeout?: number;
+      /** @enum {string} */
+      userVerification?: 'required' | 'preferred' | 'discouraged';
+      allowCredentials?: components['schemas']['PasskeyDescriptor'][];
+      hints?: ('hybrid' | 'security-key' | 'client-device')[];
+    };
+    PasskeyDescriptor: {
+      id: string;
+      /** @description public-key */
+      type: string;
+      /** @description ble, cable, hybrid, internal, nfc, smart-card, usb (and any a newer browser names). */
+      transports?: string[];
     };
     ReasonForm: {
       reason: string;
@@ -3057,6 +3328,8 @@ export interface components {
     ReportToQuery: string;
     /** @description User id. */
     UserIdPath: number;
+    /** @description Passkey id (from listPasskeys). */
+    PasskeyIdPath: number;
     /** @description Session id (from listOwnSessions). */
     SessionIdPath: number;
     /** @description Device id. */
@@ -3227,6 +3500,124 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Envelope'] & {
             data: components['schemas']['EnrolledLoginResult'];
+          };
+        };
+      };
+      401: components['responses']['LoginFailed'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  loginPasskeyOptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['StepTokenForm'];
+      };
+    };
+    responses: {
+      /** @description The options for the browser. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['PasskeyRequestOptions'];
+          };
+        };
+      };
+      401: components['responses']['LoginFailed'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  loginPasskey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['PasskeyLoginForm'];
+      };
+    };
+    responses: {
+      /** @description Signed in. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['LoginResult'];
+          };
+        };
+      };
+      401: components['responses']['LoginFailed'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  passkeySignInOptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The options for the browser. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['PasskeyRequestOptions'];
+          };
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  passkeySignIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['PasskeyCredentialForm'];
+      };
+    };
+    responses: {
+      /** @description Signed in. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['LoginResult'];
           };
         };
       };
@@ -3486,6 +3877,172 @@ export interface operations {
     responses: {
       200: components['responses']['Done'];
       401: components['responses']['Unauthorized'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listPasskeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The passkeys, oldest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['Passkey'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  enrolPasskey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['PasskeyEnrolForm'];
+      };
+    };
+    responses: {
+      /** @description The passkey added. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['Passkey'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  startPasskeyEnrolment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['SecondFactorChangeForm'];
+      };
+    };
+    responses: {
+      /** @description The options for the browser. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['PasskeyCreationOptions'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  startPasskeyCheck: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The options for the browser. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['PasskeyRequestOptions'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  renamePasskey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Passkey id (from listPasskeys). */
+        passkeyId: components['parameters']['PasskeyIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['PasskeyNameForm'];
+      };
+    };
+    responses: {
+      200: components['responses']['Done'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  removePasskey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Passkey id (from listPasskeys). */
+        passkeyId: components['parameters']['PasskeyIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['SecondFactorChangeForm'];
+      };
+    };
+    responses: {
+      200: components['responses']['Done'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];

@@ -62,6 +62,11 @@ export const validationMessages = {
   'validation.second_factor.code.required': 'Enter a code of your authenticator app, or a recovery code',
   'validation.second_factor.code.wrong': 'This code is not right, or was used already',
   'validation.second_factor.reason.required': 'Say why the second factor is reset',
+  'validation.passkey.required': 'Confirm with one of your passkeys',
+  'validation.passkey.failed': 'The passkey did not confirm it is you: try again',
+  'validation.passkey.invalid': 'The passkey could not be added: try again',
+  'validation.passkey.duplicate': 'This passkey is added already',
+  'validation.passkey.name.required': 'Give the passkey a name of at most 64 characters, on one line',
   'validation.password.equals_name': "The password must not be the account holder's name",
   'validation.customer.alert_device_silent_hours.invalid':
     'Enter whole hours from 1 to 99999, or leave empty',

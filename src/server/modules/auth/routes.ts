@@ -1,8 +1,15 @@
 /** Sign-in, sign-out and the signed-in user's own profile (docs/product.md §2 Login, Profile; §7 /auth). */
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditChanges } from '#server/audit/hash-chain.ts';
 import { userChanges } from '#server/audit/user-changes.ts';
-import { type AuditedWrite, auditSource, writeAudited } from '#server/audit/write-audited.ts';
+import {
+  type AuditedWrite,
+  type AuditIntent,
+  type AuditSource,
+  auditSource,
+  writeAudited,
+} from '#server/audit/write-audited.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { customers, users } from '#server/db/schema.ts';
@@ -13,6 +20,19 @@ import { emailChangedMail } from '#server/mail/account-messages.ts';
 import { queueMail } from '#server/mail/outbox.ts';
 import { currentAuth } from '#server/security/guards.ts';
 import type { LoginThrottle } from '#server/security/login-throttle.ts';
+import {
+  authenticationOptions,
+  checkAssertion,
+  type PasskeyRow,
+  passkeyName,
+  passkeysOf,
+  registrationOptions,
+  removePasskey,
+  renamePasskey,
+  storePasskey,
+  verifyEnrolment,
+  type WebauthnConfig,
+} from '#server/security/passkeys.ts';
 import { hashPassword, verifyPassword } from '#server/security/passwords.ts';
 import { confirmPassword, throttledWait } from '#server/security/reauthentication.ts';
 import {
@@ -20,6 +40,7 @@ import {
   confirmTotpEnrolment,
   createStepToken,
   type FactorUsed,
+  hasSecondFactor,
   removeSecondFactors,
   STEP_TOKEN_MINUTES,
   type StepPurpose,
@@ -42,6 +63,17 @@ import {
   validateForm,
 } from '#shared/validation/index.ts';
 import { queueReset, RESET_ANSWER_MS, resettableUser, usableReset, useReset } from './password-reset.ts';
+
+/** The login throttle's key for passkeys that do not sign in: counted per client address, whose passkey ever. */
+const PASSKEY_THROTTLE_KEY = 'passkey';
+
+const passkeyView = (row: PasskeyRow) => ({
+  id: row.id,
+  name: row.name,
+  transports: row.transports,
+  created_at: isoInstant(row.createdAt),
+  last_used_at: row.lastUsedAt ? isoInstant(row.lastUsedAt) : null,
+});
 
 /** The reset throttle's key for wrong links: counted per client address whatever the account. */
 const RESET_LINK_THROTTLE_KEY = 'reset-link';
@@ -94,6 +126,8 @@ export interface AuthModuleDeps {
   resetThrottle: LoginThrottle;
   /** Roles that must have a second factor (MFA_REQUIRED_ROLES, docs/accounts.md §5). */
   mfaRequiredRoles: readonly Role[];
+  /** Passkeys' relying party (WEBAUTHN_ORIGIN, WEBAUTHN_RP_ID; docs/accounts.md §6). */
+  webauthn: WebauthnConfig;
 }
 
 async function findUserById(db: Db, id: number) {
@@ -116,10 +150,18 @@ async function findUserById(db: Db, id: number) {
 }
 
 export function authModule(deps: AuthModuleDeps): ApiModule {
-  const { db, sessions, throttle, appUrl, mailQueued, resetThrottle, mfaRequiredRoles } = deps;
+  const { db, sessions, throttle, appUrl, mailQueued, resetThrottle, mfaRequiredRoles, webauthn } = deps;
 
-  /** The session a completed sign-in makes, and its audit entry (with the second factor used, if any). */
-  async function signIn(request: FastifyRequest, userId: number, factor?: FactorUsed) {
+  /**
+   * The session a completed sign-in makes, and its audit entry: the second factor used, if any, and the
+   * passkey's name when one signed in (passwordless: the passkey alone).
+   */
+  async function signIn(
+    request: FastifyRequest,
+    userId: number,
+    factor?: FactorUsed,
+    passkey?: { name: string; passwordless: boolean },
+  ) {
     const user = await findUserById(db, userId);
     if (!user || user.deletedAt !== null) throw new ApiError(401, 'login_failed');
     const { passwordHash: _hash, deletedAt: _deleted, ...authUser } = user;
@@ -129,11 +171,20 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
       { action: 'login', entityType: 'user', entityId: user.id },
       async (tx): Promise<AuditedWrite<string>> => ({
         result: await sessions.create(tx, user.id, request),
-        changes: factor ? { second_factor: { old: null, new: factor } } : {},
+        changes: {
+          ...(factor && !passkey?.passwordless ? { second_factor: { old: null, new: factor } } : {}),
+          ...(passkey ? { passkey: { old: null, new: passkey.name } } : {}),
+          ...(passkey?.passwordless ? { passwordless: { old: null, new: true } } : {}),
+        },
       }),
     );
     const view = sessionUserView(authUser as AuthUser);
     return { user: view, token, modules: view.modules };
+  }
+
+  /** An entry of an act that writes nothing else, with what it concerned. */
+  function auditWithChanges(source: AuditSource, intent: AuditIntent, changes: AuditChanges) {
+    return writeAudited(db, source, intent, async () => ({ result: undefined, changes }));
   }
 
   /**
@@ -170,7 +221,23 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
       wrongMessage: 'validation.profile.current_password.wrong',
     });
     const state = await secondFactorState(db, auth.user.id);
-    if (!state.totp) return;
+    if (!hasSecondFactor(state)) return;
+    const assertion = typeof body.passkey === 'string' && body.passkey !== '' ? body.passkey : undefined;
+    if (assertion !== undefined || !state.totp) {
+      // One of the user's passkeys, answering a challenge of startPasskeyCheck.
+      if (assertion === undefined) throw validationFailed({ passkey: ['validation.passkey.required'] });
+      const check = await checkAssertion(db, webauthn, 'reauth', assertion, auth.user.id);
+      if (!check.ok) {
+        await throttle.recordFailure(auth.user.email.toLowerCase(), request.ip);
+        throw validationFailed({ passkey: ['validation.passkey.failed'] });
+      }
+      await auditWithChanges(
+        auditSource(request, auth),
+        { action: 'passkey_use', entityType: 'user', entityId: auth.user.id },
+        { passkey: { old: null, new: check.passkey.name } },
+      );
+      return;
+    }
     if (code === '') throw validationFailed({ code: ['validation.second_factor.code.required'] });
     const check = await checkSecondFactorCode(db, auth.user.id, code);
     if ('retryAfterSeconds' in check) {
@@ -221,12 +288,24 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
         // A right password with a second factor owed yields a step token, never a session; the throttle's
         // count for this pair is forgotten only once the whole sign-in succeeds.
         const factors = await secondFactorState(db, user.id);
-        if (factors.totp || (isRole(user.role) && mfaRequiredRoles.includes(user.role))) {
-          const step = factors.totp ? 'second_factor' : 'enrol';
+        const owed = hasSecondFactor(factors);
+        if (owed || (isRole(user.role) && mfaRequiredRoles.includes(user.role))) {
+          const step = owed ? 'second_factor' : 'enrol';
           const stepToken = await createStepToken(db, user.id, step);
+          // The factors the second step may take, for the sign-in page to offer.
+          const usable: FactorUsed[] = [
+            ...(factors.totp ? (['totp'] as const) : []),
+            ...(factors.recoveryCodesLeft > 0 ? (['recovery_code'] as const) : []),
+            ...(factors.passkeys > 0 ? (['passkey'] as const) : []),
+          ];
           return ok(
-            { step, step_token: stepToken, expires_in_seconds: STEP_TOKEN_MINUTES * 60 },
-            factors.totp ? 'second_factor_required' : 'enrolment_required',
+            {
+              step,
+              step_token: stepToken,
+              expires_in_seconds: STEP_TOKEN_MINUTES * 60,
+              ...(owed ? { factors: usable } : {}),
+            },
+            owed ? 'second_factor_required' : 'enrolment_required',
           );
         }
         await throttle.recordSuccess(email, request.ip);
@@ -293,6 +372,7 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
         return ok({
           totp: state.totp,
           recovery_codes_left: state.recoveryCodesLeft,
+          passkeys: state.passkeys,
           required: mfaRequiredRoles.includes(auth.user.role),
         });
       },
@@ -314,8 +394,10 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
       },
       async removeSecondFactor(request, reply) {
         const auth = currentAuth(request);
-        if (mfaRequiredRoles.includes(auth.user.role)) throw new ApiError(409, 'second_factor.required');
         const state = await secondFactorState(db, auth.user.id);
+        // A role that must have a second factor keeps the app unless a passkey remains.
+        if (mfaRequiredRoles.includes(auth.user.role) && state.passkeys === 0)
+          throw new ApiError(409, 'second_factor.required');
         if (!state.totp && state.recoveryCodesLeft === 0) throw new ApiError(409, 'second_factor.none');
         await confirmChangeOfFactors(request, reply, auth);
         const removed = { action: 'mfa_remove', entityType: 'user', entityId: auth.user.id } as const;
@@ -324,6 +406,126 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
           return { result: undefined, changes: { second_factor: { old: 'totp', new: null } } };
         });
         return ok(null, 'second_factor.removed');
+      },
+
+      async loginPasskeyOptions(request, reply) {
+        const { user } = await stepOf(request, reply, 'second_factor');
+        return ok(await authenticationOptions(db, webauthn, 'second_factor', user.id));
+      },
+      async loginPasskey(request, reply) {
+        const { step, user } = await stepOf(request, reply, 'second_factor');
+        const check = await checkAssertion(db, webauthn, 'second_factor', request.body?.credential, user.id);
+        const source = {
+          actor: { id: user.id, email: user.email, role: user.role },
+          clientAddress: request.ip,
+        };
+        if (!check.ok) {
+          await stepTokenFailed(db, step.id);
+          await throttle.recordFailure(user.email, request.ip);
+          await auditWithChanges(
+            source,
+            { action: 'second_factor_failed', entityType: 'user', entityId: user.id },
+            { second_factor: { old: null, new: 'passkey' } },
+          );
+          throw new ApiError(401, 'second_factor_failed');
+        }
+        if (!(await spendStepToken(db, step.id))) throw new ApiError(401, 'second_factor_failed');
+        await throttle.recordSuccess(user.email, request.ip);
+        return ok(
+          await signIn(request, user.id, 'passkey', { name: check.passkey.name, passwordless: false }),
+          'logged_in',
+        );
+      },
+      async passkeySignInOptions(request, reply) {
+        await throttledWait(throttle, PASSKEY_THROTTLE_KEY, request, reply);
+        return ok(await authenticationOptions(db, webauthn, 'passwordless', null));
+      },
+      async passkeySignIn(request, reply) {
+        await throttledWait(throttle, PASSKEY_THROTTLE_KEY, request, reply);
+        const check = await checkAssertion(db, webauthn, 'passwordless', request.body?.credential, null);
+        if (!check.ok) {
+          await throttle.recordFailure(PASSKEY_THROTTLE_KEY, request.ip);
+          // A passkey of ours that did not sign in is a failed login of its owner.
+          const owner = check.userId === null ? undefined : await findUserById(db, check.userId);
+          if (owner)
+            await auditWithChanges(
+              { actor: { id: owner.id, email: owner.email, role: owner.role }, clientAddress: request.ip },
+              { action: 'login_failed', entityType: 'user', entityId: owner.id },
+              { passwordless: { old: null, new: true } },
+            );
+          throw new ApiError(401, 'login_failed');
+        }
+        return ok(
+          await signIn(request, check.userId, 'passkey', { name: check.passkey.name, passwordless: true }),
+          'logged_in',
+        );
+      },
+      async listPasskeys(request) {
+        const auth = currentAuth(request);
+        return ok((await passkeysOf(db, auth.user.id)).map(passkeyView));
+      },
+      async startPasskeyEnrolment(request, reply) {
+        const auth = currentAuth(request);
+        await confirmChangeOfFactors(request, reply, auth);
+        return ok(await registrationOptions(db, webauthn, auth.user));
+      },
+      async enrolPasskey(request) {
+        const auth = currentAuth(request);
+        const name = passkeyName(request.body?.name);
+        if (name === null) throw validationFailed({ name: ['validation.passkey.name.required'] });
+        // Verified (and its challenge taken) before the write, so a refused answer cannot be tried again.
+        const credential = await verifyEnrolment(db, webauthn, auth.user.id, request.body?.credential);
+        if (!credential) throw validationFailed({ credential: ['validation.passkey.invalid'] });
+        const enrolled = { action: 'mfa_enrol', entityType: 'user', entityId: auth.user.id } as const;
+        const passkey = await writeAudited(db, auditSource(request, auth), enrolled, async (tx) => {
+          const row = await storePasskey(tx, auth.user.id, credential, name);
+          if (!row) throw validationFailed({ credential: ['validation.passkey.duplicate'] });
+          return {
+            result: row,
+            changes: { second_factor: { old: null, new: 'passkey' }, passkey: { old: null, new: name } },
+          };
+        });
+        return ok(passkeyView(passkey), 'passkey.added');
+      },
+      async renamePasskey(request) {
+        const auth = currentAuth(request);
+        const name = passkeyName(request.body?.name);
+        if (name === null) throw validationFailed({ name: ['validation.passkey.name.required'] });
+        const renamed = { action: 'passkey_rename', entityType: 'user', entityId: auth.user.id } as const;
+        await writeAudited(db, auditSource(request, auth), renamed, async (tx) => {
+          const before = await renamePasskey(tx, auth.user.id, request.params.passkeyId, name);
+          // Another user's passkey, or one removed already: not found, nothing to record.
+          if (before === null) throw notFound();
+          return { result: undefined, changes: { passkey: { old: before, new: name } } };
+        });
+        return ok(null, 'passkey.renamed');
+      },
+      async startPasskeyCheck(request) {
+        const auth = currentAuth(request);
+        const state = await secondFactorState(db, auth.user.id);
+        if (state.passkeys === 0) throw new ApiError(409, 'second_factor.none');
+        return ok(await authenticationOptions(db, webauthn, 'reauth', auth.user.id));
+      },
+      async removePasskey(request, reply) {
+        const auth = currentAuth(request);
+        const { passkeyId } = request.params;
+        const mine = (await passkeysOf(db, auth.user.id)).find((row) => row.id === passkeyId);
+        if (!mine) throw notFound();
+        const state = await secondFactorState(db, auth.user.id);
+        // A role that must have a second factor never removes its last one.
+        if (mfaRequiredRoles.includes(auth.user.role) && !state.totp && state.passkeys <= 1)
+          throw new ApiError(409, 'second_factor.required');
+        await confirmChangeOfFactors(request, reply, auth);
+        const removed = { action: 'mfa_remove', entityType: 'user', entityId: auth.user.id } as const;
+        await writeAudited(db, auditSource(request, auth), removed, async (tx) => {
+          const name = await removePasskey(tx, auth.user.id, passkeyId);
+          if (name === null) throw notFound();
+          return {
+            result: undefined,
+            changes: { second_factor: { old: 'passkey', new: null }, passkey: { old: name, new: null } },
+          };
+        });
+        return ok(null, 'passkey.removed');
       },
 
       async logout(request) {

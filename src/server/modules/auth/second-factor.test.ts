@@ -113,7 +113,7 @@ describe('setting up an authenticator app', () => {
     expect(stored.rows.map((row) => row.code_hash).some((hash: string) => codes.includes(hash))).toBe(false);
     const status = await t.as(token, { method: 'GET', url: '/api/v1/auth/me/second-factor' });
     expectContract('getSecondFactor', status, 200);
-    expect(status.json().data).toEqual({ totp: true, recovery_codes_left: 10, required: false });
+    expect(status.json().data).toEqual({ totp: true, recovery_codes_left: 10, passkeys: 0, required: false });
     expect((await auditOf(t, account.userId)).map((entry) => entry.action)).toContain('mfa_enrol');
   });
 });
@@ -127,7 +127,12 @@ describe('signing in with an authenticator app', () => {
     expectContract('login', response, 200);
     expect(response.json().message).toBe('second_factor_required');
     const step = response.json().data;
-    expect(step).toEqual({ step: 'second_factor', step_token: expect.any(String), expires_in_seconds: 300 });
+    expect(step).toEqual({
+      step: 'second_factor',
+      step_token: expect.any(String),
+      expires_in_seconds: 300,
+      factors: ['totp', 'recovery_code'],
+    });
     expect(await sessionCount(t, account.userId)).toBe(before);
     // The step token opens nothing but the second step.
     for (const url of ['/api/v1/auth/me', '/api/v1/dashboard', '/api/v1/auth/me/sessions'])

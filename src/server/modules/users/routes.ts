@@ -28,6 +28,7 @@ import { forbidden, notFound, ok, validationFailed } from '#server/http/envelope
 import { filledFields } from '#server/http/form-fields.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import { assertTenant, currentAuth, requireAbility, requireModule } from '#server/security/guards.ts';
+import { removePasskeys } from '#server/security/passkeys.ts';
 import { hashPassword } from '#server/security/passwords.ts';
 import { removeSecondFactors } from '#server/security/second-factor.ts';
 import { endedChanges } from '#server/security/session-audit.ts';
@@ -195,12 +196,16 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         const intent = { action: 'mfa_reset', entityType: 'user', entityId: target.id, reason } as const;
         await writeAudited(db, auditSource(request, auth), intent, async (tx) => {
           const removed = await removeSecondFactors(tx, target.id);
-          // Whoever holds the lost phone or codes must sign in again, and will set up a new factor.
+          // Passkeys go too: a lost key may be what made the reset necessary.
+          const removedPasskeys = await removePasskeys(tx, target.id);
+          // Whoever holds the lost phone, key or codes must sign in again, and will set up a new factor.
           const ended = await sessions.revokeAllForUser(tx, target.id);
+          const factors = [...(removed ? ['totp'] : []), ...(removedPasskeys > 0 ? ['passkey'] : [])];
           return {
             result: undefined,
             changes: {
-              second_factor: { old: removed ? 'totp' : null, new: null },
+              second_factor: { old: factors.length > 0 ? factors.join('+') : null, new: null },
+              ...(removedPasskeys > 0 ? { passkeys: { old: removedPasskeys, new: 0 } } : {}),
               ...(ended > 0 ? endedChanges(ended) : {}),
             },
           };
