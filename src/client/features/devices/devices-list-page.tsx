@@ -2,6 +2,7 @@ import { Box, Typography } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
+import { CreateForCustomerButton } from '#client/components/create-for-customer.tsx';
 import {
   type DataColumn,
   DataTable,
@@ -80,7 +81,14 @@ export function DevicesListPage({ search, onSearchChange }: Props) {
   );
 
   return (
-    <ListPage titleId="devices.list.title">
+    <ListPage
+      titleId="devices.list.title"
+      action={
+        abilities.canCreateDevices && (
+          <CreateForCustomerButton labelId="devices.list.create" target="devices" />
+        )
+      }
+    >
       <SearchBar
         labelId="devices.list.filters"
         placeholderId="devices.list.search_placeholder"

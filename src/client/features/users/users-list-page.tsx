@@ -2,6 +2,7 @@ import { Box, Typography } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
+import { CreateForCustomerButton } from '#client/components/create-for-customer.tsx';
 import {
   type DataColumn,
   DataTable,
@@ -11,6 +12,7 @@ import {
 } from '#client/components/data-table/index.ts';
 import { OpenRowAction } from '#client/components/data-table/open-row-action.tsx';
 import { ListPage, SearchBar } from '#client/components/list/index.ts';
+import { useAbilities } from '#client/lib/session.ts';
 import type { User } from '#shared/api/index.ts';
 import { useUsers } from './api/users';
 import { RoleBadge } from './role-badge';
@@ -38,6 +40,7 @@ export function UsersListPage({
   onSearchChange: (patch: Partial<UserListSearch>) => void;
 }) {
   const navigate = useNavigate();
+  const abilities = useAbilities();
   const list = useListControls(search, onSearchChange);
   const users = useUsers(search);
 
@@ -76,7 +79,12 @@ export function UsersListPage({
   );
 
   return (
-    <ListPage titleId="users.list.title">
+    <ListPage
+      titleId="users.list.title"
+      action={
+        abilities.canCreateUsers && <CreateForCustomerButton labelId="users.list.create" target="users" />
+      }
+    >
       <SearchBar
         labelId="users.list.filters"
         placeholderId="users.list.search_placeholder"
