@@ -18,6 +18,7 @@ import { useIntl } from 'react-intl';
 import { DayPicker } from '#client/components/date-field.tsx';
 import { FormDisabledReason } from '#client/components/disabled-reason.tsx';
 import { ButtonLink } from '#client/components/router-link.tsx';
+import { UnsavedChangesGuard } from '#client/components/unsaved-changes.tsx';
 import { dayFromIso, isoFromDay } from '#client/lib/dates.ts';
 import {
   FormikTextField,
@@ -136,6 +137,7 @@ export function CertificateUploadPage() {
                 style={upload.isPending ? { display: 'none' } : undefined}
               >
                 <InvalidSubmitNotifier feedback={feedback} />
+                <UnsavedChangesGuard />
                 <FormikTextField
                   name="lot_number"
                   labelId="certificates.upload.lot_number"

@@ -1,6 +1,7 @@
 import { Box, Button, Card, CardContent, CircularProgress, Grid } from '@mui/material';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useIntl } from 'react-intl';
+import { UnsavedChangesGuard } from '#client/components/unsaved-changes.tsx';
 import { trimValues } from '#client/lib/form-data.ts';
 import {
   FormikCheckbox,
@@ -64,6 +65,7 @@ export function CustomerForm({
           {({ isSubmitting }) => (
             <Form noValidate aria-label={intl.formatMessage({ id: 'customers.form.label' })}>
               <InvalidSubmitNotifier feedback={feedback} />
+              <UnsavedChangesGuard />
               <ReadOnlyFields when={readOnly}>
                 <Grid container columnSpacing={2}>
                   <Grid size={{ xs: 12, md: 6 }}>{text('name', { required: true })}</Grid>

@@ -17,6 +17,7 @@ import { Form, Formik, type FormikHelpers } from 'formik';
 import { useIntl } from 'react-intl';
 import { FormDisabledReason } from '#client/components/disabled-reason.tsx';
 import { PageError, PagePending } from '#client/components/route-fallbacks.tsx';
+import { UnsavedChangesGuard } from '#client/components/unsaved-changes.tsx';
 import { useFormFeedback } from '#client/lib/form-fields.tsx';
 import { toast } from '#client/lib/toasts.tsx';
 import type { AlertKind } from '#shared/alerts/index.ts';
@@ -60,6 +61,7 @@ export function NotificationSettingsCard() {
           <Formik initialValues={valuesOf(settings.data)} enableReinitialize onSubmit={onSubmit}>
             {({ values, setFieldValue, isSubmitting }) => (
               <Form noValidate aria-label={intl.formatMessage({ id: 'profile.notifications.title' })}>
+                <UnsavedChangesGuard />
                 <FormControl component="fieldset" sx={{ mb: 2 }}>
                   <FormLabel component="legend">
                     {intl.formatMessage({ id: 'profile.notifications.kinds' })}

@@ -17,6 +17,7 @@ import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { FormDisabledReason } from '#client/components/disabled-reason.tsx';
 import { PageError, PagePending } from '#client/components/route-fallbacks.tsx';
+import { UnsavedChangesGuard } from '#client/components/unsaved-changes.tsx';
 import { trimValues } from '#client/lib/form-data.ts';
 import {
   FormikTextField,
@@ -87,6 +88,7 @@ export function ProfilePage() {
                 <Form noValidate aria-label={intl.formatMessage({ id: 'profile.form.label' })}>
                   <InvalidSubmitNotifier feedback={feedback} />
                   <FormikTextField name="name" labelId="profile.form.name" autoComplete="name" required />
+                  <UnsavedChangesGuard />
                   <FormikTextField
                     name="email"
                     labelId="profile.form.email"

@@ -19,6 +19,7 @@ import { Form, Formik, type FormikHelpers } from 'formik';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { PageError, PagePending } from '#client/components/route-fallbacks.tsx';
+import { UnsavedChangesGuard } from '#client/components/unsaved-changes.tsx';
 import { trimValues } from '#client/lib/form-data.ts';
 import {
   FormikTextField,
@@ -274,6 +275,7 @@ function UserForm({
       {({ isSubmitting }) => (
         <Form noValidate aria-label={intl.formatMessage({ id: 'users.form.label' })}>
           <InvalidSubmitNotifier feedback={feedback} />
+          <UnsavedChangesGuard />
           <ReadOnlyFields when={!canSave}>
             <FormikTextField name="name" labelId="users.form.name" required />
             <FormikTextField

@@ -4,6 +4,7 @@ import { Box, Button, Card, CardContent, CircularProgress, MenuItem, Stack } fro
 import { Form, Formik, type FormikHelpers, useFormikContext } from 'formik';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
+import { UnsavedChangesGuard } from '#client/components/unsaved-changes.tsx';
 import {
   FormikTextField,
   InvalidSubmitNotifier,
@@ -196,6 +197,7 @@ export function DeviceForm({
           {({ isSubmitting }) => (
             <Form noValidate aria-label={intl.formatMessage({ id: 'devices.form.label' })}>
               <InvalidSubmitNotifier feedback={feedback} />
+              <UnsavedChangesGuard />
               <ReadOnlyFields when={readOnly}>
                 <Box
                   sx={{
