@@ -29,6 +29,8 @@ import {
   Stack,
   TextField,
   Typography,
+  useMediaQuery,
+  useTheme,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
@@ -169,6 +171,22 @@ function VerificationBody({ record }: { record: Sterilization }) {
   const anchored = transaction ? anchoredValues(transaction) : null;
   const explorer = explorerTxUrl(block?.network, txHash);
   const calculatingText = intl.formatMessage({ id: 'integrity.calculating' });
+  // On a phone the two columns stack: the verdict, the fields that differ and Restore come first,
+  // not after the fourteen fields.
+  const narrow = useMediaQuery(useTheme().breakpoints.down('md'), { noSsr: true });
+  const verdictView = <VerdictView verdict={verdict} onVerify={() => void anchorTx.refetch()} />;
+  const restore = (
+    <Box>
+      <Button
+        size="small"
+        startIcon={<Restore />}
+        disabled={isPristine(form, record)}
+        onClick={() => setForm(initialForm(record))}
+      >
+        {intl.formatMessage({ id: 'integrity.restore' })}
+      </Button>
+    </Box>
+  );
 
   // The receipt proves every link from the device's key when the record's token is kept (format 2).
   const evidence = useQuery(recordEvidenceQueryOptions(record.id));
@@ -188,6 +206,24 @@ function VerificationBody({ record }: { record: Sterilization }) {
 
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '5fr 7fr' }, gap: 3 }}>
+      {narrow && (
+        <Stack
+          spacing={1.5}
+          component="section"
+          aria-label={intl.formatMessage({ id: 'integrity.summary' })}
+          data-testid="integrity-summary"
+        >
+          {verdictView}
+          {changed.size > 0 && (
+            <ChangedFields
+              fields={INTEGRITY_FIELDS.filter((field) => changed.has(field))}
+              form={form}
+              stored={stored}
+            />
+          )}
+          {restore}
+        </Stack>
+      )}
       <Box
         component="form"
         aria-label={intl.formatMessage({ id: 'integrity.form' })}
@@ -209,7 +245,7 @@ function VerificationBody({ record }: { record: Sterilization }) {
               <CycleTime record={record} />
             </Typography>
           </Stack>
-          {changed.size > 0 && (
+          {changed.size > 0 && !narrow && (
             <Alert severity="warning" data-testid="integrity-changed">
               {intl.formatMessage({ id: 'integrity.changed.count' }, { count: changed.size })}
             </Alert>
@@ -255,16 +291,7 @@ function VerificationBody({ record }: { record: Sterilization }) {
               />
             );
           })}
-          <Box>
-            <Button
-              size="small"
-              startIcon={<Restore />}
-              disabled={isPristine(form, record)}
-              onClick={() => setForm(initialForm(record))}
-            >
-              {intl.formatMessage({ id: 'integrity.restore' })}
-            </Button>
-          </Box>
+          {!narrow && restore}
         </Stack>
       </Box>
       <Stack spacing={2} sx={{ minWidth: 0 }}>
@@ -383,7 +410,7 @@ function VerificationBody({ record }: { record: Sterilization }) {
             </Field>
           </Stack>
         )}
-        <VerdictView verdict={verdict} onVerify={() => void anchorTx.refetch()} />
+        {!narrow && verdictView}
         <RecordEvidence recordId={record.id} />
         {isAnchored(block?.status) && (
           <CheckList
@@ -423,6 +450,47 @@ function VerificationBody({ record }: { record: Sterilization }) {
           ))}
       </Stack>
     </Box>
+  );
+}
+
+/**
+ * The fields that differ from the stored record, first on a phone: each names its stored and current
+ * value and takes the reader to its input.
+ */
+function ChangedFields({
+  fields,
+  form,
+  stored,
+}: {
+  fields: IntegrityField[];
+  form: VerificationForm;
+  stored: VerificationForm;
+}) {
+  const intl = useIntl();
+  const empty = intl.formatMessage({ id: 'integrity.changed.empty' });
+  return (
+    <Alert severity="warning" data-testid="integrity-changed">
+      <div>{intl.formatMessage({ id: 'integrity.changed.count' }, { count: fields.length })}</div>
+      <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+        {fields.map((field) => (
+          <li key={field}>
+            <Link
+              component="button"
+              type="button"
+              variant="body2"
+              onClick={() => document.getElementById(`integrity-${field}`)?.focus()}
+            >
+              {intl.formatMessage({ id: `integrity.field.${field}` })}
+            </Link>
+            {': '}
+            {intl.formatMessage(
+              { id: 'integrity.changed.values' },
+              { stored: stored[field] || empty, value: form[field] || empty },
+            )}
+          </li>
+        ))}
+      </Box>
+    </Alert>
   );
 }
 
@@ -471,8 +539,17 @@ export default function VerificationDialog({
   onClose: () => void;
 }) {
   const intl = useIntl();
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
   return (
-    <Dialog open onClose={onClose} maxWidth="lg" fullWidth scroll="paper" aria-labelledby="integrity-title">
+    <Dialog
+      open
+      onClose={onClose}
+      maxWidth="lg"
+      fullWidth
+      fullScreen={phone}
+      scroll="paper"
+      aria-labelledby="integrity-title"
+    >
       <DialogTitle id="integrity-title">{intl.formatMessage({ id: 'integrity.title' })}</DialogTitle>
       <DialogContent dividers>
         {hasFormData(record) ? (
