@@ -1,4 +1,14 @@
-import { Box, Button, Card, CardContent, CircularProgress, Link, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CircularProgress,
+  Divider,
+  Link,
+  Typography,
+} from '@mui/material';
 import { Link as RouterLink, useNavigate } from '@tanstack/react-router';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { type FormEvent, useEffect, useState } from 'react';
@@ -11,6 +21,7 @@ import {
 import { ApiError } from '#client/lib/api-client.ts';
 import { trimValues } from '#client/lib/form-data.ts';
 import { FormikTextField, initialErrorsFor } from '#client/lib/form-fields.tsx';
+import { passkeyDismissed, passkeysSupported } from '#client/lib/passkeys.ts';
 import { notifyApiError, showToast, toast } from '#client/lib/toasts.tsx';
 import type { LoginResult } from '#shared/api/index.ts';
 import { loginSchema } from '#shared/validation/index.ts';
@@ -20,7 +31,9 @@ import {
   useLogin,
   useLoginEnrolConfirm,
   useLoginEnrolStart,
+  useLoginPasskey,
   useLoginSecondFactor,
+  usePasskeySignIn,
 } from './api/login';
 import { safeRedirect } from './redirect';
 import { loginThrottledMessage } from './throttle-message';
@@ -86,6 +99,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
           {step?.step === 'second_factor' && (
             <SecondFactorStep
               stepToken={step.step_token}
+              factors={step.factors ?? ['totp', 'recovery_code']}
               onSignedIn={signedIn}
               onRestart={() => setStep(null)}
             />
@@ -133,6 +147,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
               )}
             </Formik>
           )}
+          {step === null && <PasskeySignIn onSignedIn={signedIn} />}
           <Box sx={{ mt: 2, textAlign: 'center' }}>
             {/* Pressing the link must not blur the e-mail field first: its "mandatory" message would push
                 the link down between press and release, and the click would miss it. */}
@@ -150,18 +165,127 @@ export function LoginPage({ redirect }: { redirect?: string }) {
   );
 }
 
-/** A code of the authenticator app, or a recovery code, after the right password. */
+/**
+ * A button that runs a passkey ceremony and says when it failed; a dismissed browser dialog is no
+ * failure. Pressing it keeps the focus where it is: a blur of the e-mail field would show its message
+ * and move the button between press and release.
+ */
+function PasskeyButton({
+  labelId,
+  failedId,
+  primary,
+  run,
+}: {
+  labelId: string;
+  failedId: string;
+  primary: boolean;
+  run: () => Promise<void>;
+}) {
+  const intl = useIntl();
+  const [pending, setPending] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const start = async () => {
+    setFailed(false);
+    setPending(true);
+    try {
+      await run();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 429) {
+        const throttled = loginThrottledMessage(error.data);
+        toast.error(throttled ?? { id: 'errors.too_many_login_attempts' });
+      } else if (!passkeyDismissed(error)) setFailed(true);
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <>
+      <Button
+        variant={primary ? 'contained' : 'outlined'}
+        size="large"
+        fullWidth
+        onClick={() => void start()}
+        onMouseDown={(event) => event.preventDefault()}
+        disabled={pending}
+        startIcon={pending ? <CircularProgress size={18} color="inherit" /> : undefined}
+      >
+        {intl.formatMessage({ id: labelId })}
+      </Button>
+      {failed && (
+        <Alert severity="error" sx={{ mt: 1 }}>
+          {intl.formatMessage({ id: failedId })}
+        </Alert>
+      )}
+    </>
+  );
+}
+
+/**
+ * Passwordless (docs/accounts.md §6): the browser offers the passkeys it keeps for this site; one that
+ * verifies its user signs in as a password and a second factor would.
+ */
+function PasskeySignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
+  const intl = useIntl();
+  const signIn = usePasskeySignIn();
+  if (!passkeysSupported()) return null;
+  return (
+    <Box sx={{ mt: 2 }}>
+      <Divider sx={{ mb: 2 }}>{intl.formatMessage({ id: 'login.or' })}</Divider>
+      <PasskeyButton
+        labelId="login.passkey"
+        failedId="login.passkey.failed"
+        primary={false}
+        run={async () => {
+          await signIn.mutateAsync();
+          await onSignedIn();
+        }}
+      />
+    </Box>
+  );
+}
+
+/** One of the user's passkeys as the second step. */
+function PasskeyStep({
+  stepToken,
+  onSignedIn,
+  primary,
+}: {
+  stepToken: string;
+  onSignedIn: () => Promise<void>;
+  primary: boolean;
+}) {
+  const finish = useLoginPasskey();
+  return (
+    <Box sx={{ mt: 2 }}>
+      <PasskeyButton
+        labelId="second_factor.login.passkey"
+        failedId="second_factor.login.passkey_failed"
+        primary={primary}
+        run={async () => {
+          await finish.mutateAsync(stepToken);
+          await onSignedIn();
+        }}
+      />
+    </Box>
+  );
+}
+
+/** A code of the authenticator app, a recovery code, or a passkey, after the right password. */
 function SecondFactorStep({
   stepToken,
+  factors,
   onSignedIn,
   onRestart,
 }: {
   stepToken: string;
+  factors: readonly string[];
   onSignedIn: () => Promise<void>;
   onRestart: () => void;
 }) {
   const intl = useIntl();
   const finish = useLoginSecondFactor();
+  const withCode = factors.includes('totp') || factors.includes('recovery_code');
+  const withPasskey = factors.includes('passkey');
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>();
   const submit = async (event: FormEvent) => {
@@ -189,20 +313,27 @@ function SecondFactorStep({
         {intl.formatMessage({ id: 'second_factor.login.title' })}
       </Typography>
       <Typography variant="body2" color="text.secondary">
-        {intl.formatMessage({ id: 'second_factor.login.text' })}
+        {intl.formatMessage({
+          id: withCode ? 'second_factor.login.text' : 'second_factor.login.passkey_text',
+        })}
       </Typography>
-      <SecondFactorCodeField value={code} onChange={setCode} error={error} autoFocus />
-      <Button
-        type="submit"
-        variant="contained"
-        size="large"
-        fullWidth
-        sx={{ mt: 2 }}
-        disabled={code.trim() === '' || finish.isPending}
-        startIcon={finish.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
-      >
-        {intl.formatMessage({ id: 'second_factor.login.submit' })}
-      </Button>
+      {withCode && (
+        <>
+          <SecondFactorCodeField value={code} onChange={setCode} error={error} autoFocus />
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            fullWidth
+            sx={{ mt: 2 }}
+            disabled={code.trim() === '' || finish.isPending}
+            startIcon={finish.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
+          >
+            {intl.formatMessage({ id: 'second_factor.login.submit' })}
+          </Button>
+        </>
+      )}
+      {withPasskey && <PasskeyStep stepToken={stepToken} onSignedIn={onSignedIn} primary={!withCode} />}
       <Button fullWidth sx={{ mt: 1 }} onClick={onRestart}>
         {intl.formatMessage({ id: 'second_factor.login.restart' })}
       </Button>

@@ -29,6 +29,7 @@ import { useSession } from '#client/lib/session.ts';
 import { profileSchema } from '#shared/validation/index.ts';
 import { type ProfileValues, useMe, useUpdateProfile } from './api/me';
 import { NotificationSettingsCard } from './notification-settings-card';
+import { PasskeysCard } from './passkeys-card';
 import { SecondFactorCard } from './second-factor-card';
 import { SessionsCard } from './sessions-card';
 
@@ -136,6 +137,7 @@ export function ProfilePage() {
         </Card>
       )}
       {user && <SecondFactorCard />}
+      {user && <PasskeysCard />}
       {user && <SessionsCard />}
       {user && <NotificationSettingsCard />}
       <Dialog

@@ -10,7 +10,6 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
-  TextField,
   Typography,
 } from '@mui/material';
 import { type FormEvent, useState } from 'react';
@@ -31,20 +30,14 @@ import {
   useSecondFactor,
   useStartTotpEnrolment,
 } from './api/second-factor';
+import { CurrentPasswordField } from './current-password-field';
+import { factorProof, fieldErrors } from './factor-proof';
 
 type Stage =
   | { kind: 'closed' }
   | { kind: 'prove'; action: 'enrol' | 'remove' }
   | { kind: 'setup'; enrolment: TotpEnrolmentView }
   | { kind: 'codes'; codes: string[] };
-
-/** The first message of a refused form, by field. */
-function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiError) || error.message !== 'validation_error' || !error.data) return {};
-  return Object.fromEntries(
-    Object.entries(error.data as Record<string, string[]>).map(([field, ids]) => [field, ids[0] ?? '']),
-  );
-}
 
 /**
  * Two-step verification in the profile (docs/accounts.md §5): set up an authenticator app (the
@@ -74,8 +67,9 @@ export function SecondFactorCard() {
   const prove = async (event: FormEvent, action: 'enrol' | 'remove') => {
     event.preventDefault();
     setErrors({});
-    const values = { current_password: password, ...(enabled ? { code: code.trim() } : {}) };
     try {
+      // With passkeys but no app, one of the passkeys confirms it (its browser dialog opens here).
+      const values = await factorProof(status.data, password, code);
       if (action === 'enrol') setStage({ kind: 'setup', enrolment: await start.mutateAsync(values) });
       else {
         await remove.mutateAsync(values);
@@ -83,11 +77,12 @@ export function SecondFactorCard() {
         close();
       }
     } catch (error) {
-      const fields = fieldErrors(error);
+      const { passkey, ...fields } = fieldErrors(error);
+      if (passkey) fields._ = passkey;
       setErrors(
         Object.keys(fields).length > 0
           ? fields
-          : { _: error instanceof ApiError ? error.message : 'errors.generic' },
+          : { _: error instanceof ApiError ? error.message : 'passkeys.dismissed' },
       );
     }
   };
@@ -125,7 +120,7 @@ export function SecondFactorCard() {
         </Typography>
         {status.isPending && <PagePending />}
         {status.isError && <PageError />}
-        {status.data?.required && !enabled && (
+        {status.data?.required && !enabled && status.data.passkeys === 0 && (
           <Alert severity="warning" sx={{ mb: 2 }}>
             {intl.formatMessage({ id: 'second_factor.profile.required' })}
           </Alert>
@@ -140,7 +135,7 @@ export function SecondFactorCard() {
         )}
         {status.data && (
           <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 2 }}>
-            {enabled && !status.data.required && (
+            {enabled && (!status.data.required || status.data.passkeys > 0) && (
               <Button
                 color="error"
                 variant="outlined"
@@ -179,20 +174,10 @@ export function SecondFactorCard() {
               <Typography variant="body2" color="text.secondary">
                 {intl.formatMessage({ id: 'second_factor.profile.prove' })}
               </Typography>
-              <TextField
-                fullWidth
-                margin="normal"
-                type="password"
-                name="current_password"
-                autoComplete="current-password"
-                label={intl.formatMessage({ id: 'profile.form.current_password' })}
+              <CurrentPasswordField
                 value={password}
-                onChange={(event) => setPassword(event.target.value)}
-                error={Boolean(errors.current_password)}
-                helperText={
-                  errors.current_password ? translateValidation(intl, errors.current_password) : undefined
-                }
-                required
+                onChange={setPassword}
+                error={errors.current_password}
                 autoFocus
               />
               {enabled && (

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '#client/lib/api-client.ts';
 import { formDataSerializer } from '#client/lib/form-data.ts';
+import { signWithPasskey } from '#client/lib/passkeys.ts';
 import { session } from '#client/lib/session.ts';
 import type { LoginResult, Schemas } from '#shared/api/index.ts';
 
@@ -73,4 +74,47 @@ export function useLoginEnrolConfirm() {
       unwrap(api.POST('/auth/login/enrol/confirm', { body: values, bodySerializer: formDataSerializer })),
   });
   return { ...mutation, store };
+}
+
+/**
+ * The second step with a passkey (docs/accounts.md §6): a challenge for the user's passkeys
+ * (POST /auth/login/passkey/options), the browser's passkey dialog, then POST /auth/login/passkey.
+ */
+export function useLoginPasskey() {
+  const store = useStoreSession();
+  return useMutation({
+    mutationKey: ['auth', 'login', 'passkey'],
+    meta: { silentError: true },
+    mutationFn: async (stepToken: string) => {
+      const options = await unwrap(
+        api.POST('/auth/login/passkey/options', {
+          body: { step_token: stepToken },
+          bodySerializer: formDataSerializer,
+        }),
+      );
+      const credential = await signWithPasskey(options);
+      return unwrap(
+        api.POST('/auth/login/passkey', {
+          body: { step_token: stepToken, credential },
+          bodySerializer: formDataSerializer,
+        }),
+      );
+    },
+    onSuccess: store,
+  });
+}
+
+/** Passwordless: a challenge for any passkey of this site (POST /auth/passkey/options), then POST /auth/passkey. */
+export function usePasskeySignIn() {
+  const store = useStoreSession();
+  return useMutation({
+    mutationKey: ['auth', 'passkey'],
+    meta: { silentError: true },
+    mutationFn: async () => {
+      const options = await unwrap(api.POST('/auth/passkey/options'));
+      const credential = await signWithPasskey(options);
+      return unwrap(api.POST('/auth/passkey', { body: { credential }, bodySerializer: formDataSerializer }));
+    },
+    onSuccess: store,
+  });
 }

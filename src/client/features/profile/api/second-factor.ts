@@ -11,7 +11,7 @@ export const secondFactorQueryOptions = () =>
 
 export const useSecondFactor = () => useQuery(secondFactorQueryOptions());
 
-export type FactorChange = { current_password: string; code?: string };
+export type FactorChange = { current_password: string; code?: string; passkey?: string };
 
 /** POST /auth/me/second-factor/totp: a new app to set up (the password, and a code when one is in force). */
 export function useStartTotpEnrolment() {
