@@ -233,6 +233,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
       login: rateLimitPerMinute(config.loginRateLimitPerMinute),
       requestPasswordReset: rateLimitPerMinute(config.loginRateLimitPerMinute),
       completePasswordReset: rateLimitPerMinute(config.loginRateLimitPerMinute),
+      // Passwordless sign-in: anyone may ask for a challenge (a row each) and answer it.
+      passkeySignInOptions: rateLimitPerMinute(config.loginRateLimitPerMinute),
+      passkeySignIn: rateLimitPerMinute(config.loginRateLimitPerMinute),
       ingestSterilizations: rateLimitPerMinute(config.ingestRateLimitPerMinute),
       chainRpc: rateLimitPerMinute(config.chainRpcRateLimitPerMinute),
     },

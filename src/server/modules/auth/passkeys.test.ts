@@ -302,6 +302,26 @@ describe('passwordless sign-in', () => {
     expect((await passwordless(passkey)).statusCode).toBe(401);
   });
 
+  it('is rate-limited per client address like the login', async () => {
+    const limited = await createTestApp({ LOGIN_RATE_LIMIT_PER_MINUTE: '2' });
+    try {
+      const from = uniqueClientAddress();
+      const ask = () =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/passkey/options',
+          headers: { 'x-forwarded-for': from },
+        });
+      expect((await ask()).statusCode).toBe(200);
+      expect((await ask()).statusCode).toBe(200);
+      const refused = await ask();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().message).toBe('too_many_requests');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('refuses a passkey nobody enrolled', async () => {
     expect((await passwordless(softPasskey(t))).statusCode).toBe(401);
   });
