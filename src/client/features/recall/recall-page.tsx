@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Box,
-  Chip,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Chip, Stack, Typography } from '@mui/material';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import { DateRangeFilter } from '#client/components/data-table/date-filter.tsx';
@@ -51,7 +40,10 @@ const FILTER_IDS: CustomerDeviceFilterIds = {
 
 type DeviceCount = RecallSummary['devices'][number];
 
-/** The lot's records counted per clinic or per device: who has to be told, and about how many cycles. */
+/**
+ * The lot's records counted per clinic or per device: who has to be told, and about how many cycles.
+ * The list's own table, so on a phone each row is a card like every list's (nothing scrolls sideways).
+ */
 function CountsTable({
   titleId,
   rows,
@@ -63,35 +55,53 @@ function CountsTable({
 }) {
   const intl = useIntl();
   const id = `recall-${device ? 'devices' : 'customers'}-title`;
+  const columns = useMemo<DataColumn<RecallCount | DeviceCount>[]>(
+    () => [
+      { id: 'customer', headerId: 'recall.counts.customer', cell: (row) => row.customer_name },
+      ...(device
+        ? [
+            {
+              id: 'device',
+              headerId: 'recall.counts.device',
+              cell: (row: RecallCount | DeviceCount) => ('device_serial' in row ? row.device_serial : ''),
+            },
+          ]
+        : []),
+      {
+        id: 'records',
+        headerId: 'recall.counts.records',
+        align: 'right',
+        cell: (row) => intl.formatNumber(row.records),
+      },
+      {
+        id: 'flagged',
+        headerId: 'recall.counts.flagged',
+        align: 'right',
+        cell: (row) => intl.formatNumber(row.flagged),
+      },
+      { id: 'first', headerId: 'recall.counts.first', cell: (row) => formatDateTime(row.first_received_ts) },
+      { id: 'last', headerId: 'recall.counts.last', cell: (row) => formatDateTime(row.last_received_ts) },
+    ],
+    [device, intl],
+  );
   return (
-    <Box component="section" aria-labelledby={id} sx={{ overflowX: 'auto' }}>
+    <Box
+      component="section"
+      aria-labelledby={id}
+      data-testid={device ? 'recall-devices' : 'recall-customers'}
+    >
       <Typography id={id} variant="subtitle1" component="h2" gutterBottom>
         {intl.formatMessage({ id: titleId })}
       </Typography>
-      <Table size="small" aria-labelledby={id} data-testid={device ? 'recall-devices' : 'recall-customers'}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{intl.formatMessage({ id: 'recall.counts.customer' })}</TableCell>
-            {device && <TableCell>{intl.formatMessage({ id: 'recall.counts.device' })}</TableCell>}
-            <TableCell align="right">{intl.formatMessage({ id: 'recall.counts.records' })}</TableCell>
-            <TableCell align="right">{intl.formatMessage({ id: 'recall.counts.flagged' })}</TableCell>
-            <TableCell>{intl.formatMessage({ id: 'recall.counts.first' })}</TableCell>
-            <TableCell>{intl.formatMessage({ id: 'recall.counts.last' })}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows.map((row) => (
-            <TableRow key={'device_id' in row ? `${row.customer_id}-${row.device_id}` : row.customer_id}>
-              <TableCell>{row.customer_name}</TableCell>
-              {'device_serial' in row && <TableCell>{row.device_serial}</TableCell>}
-              <TableCell align="right">{intl.formatNumber(row.records)}</TableCell>
-              <TableCell align="right">{intl.formatNumber(row.flagged)}</TableCell>
-              <TableCell>{formatDateTime(row.first_received_ts)}</TableCell>
-              <TableCell>{formatDateTime(row.last_received_ts)}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <DataTable<RecallCount | DeviceCount>
+        labelId={titleId}
+        columns={columns}
+        rows={rows}
+        getRowId={(row) => ('device_id' in row ? `${row.customer_id}-${row.device_id}` : row.customer_id)}
+        emptyMessageId="recall.list.empty"
+        isFetching={false}
+        size="small"
+      />
     </Box>
   );
 }

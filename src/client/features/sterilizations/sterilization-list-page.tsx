@@ -124,14 +124,15 @@ export function SterilizationListPage({
     to: search.to,
     lotStatus: search.lotStatus,
   };
-  const filtered = [
+  const active = [
     search.customerId,
     search.deviceId,
     search.anomaly,
     search.from,
     search.to,
     search.lotStatus,
-  ].some((value) => value !== undefined);
+  ].filter((value) => value !== undefined).length;
+  const filtered = active > 0;
 
   const toggle = useCallback((id: number) => {
     setExpanded((previous) => {
@@ -228,6 +229,7 @@ export function SterilizationListPage({
         labelId="sterilizations.filter.label"
         resetLabelId="sterilizations.filter.reset"
         filtered={filtered}
+        active={active}
         onReset={() =>
           onSearchChange({
             customerId: undefined,
