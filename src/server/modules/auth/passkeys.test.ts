@@ -10,7 +10,7 @@ import { loadConfig } from '#server/config.ts';
 import { makeAccount } from '#server/test/accounts.ts';
 import { enrolPasskey, givePasskey, type SoftPasskey, softPasskey } from '#server/test/passkeys.ts';
 import { expectContract } from '#server/test/response-checks.ts';
-import { enrolTotp, passwordLogin, totpCode } from '#server/test/second-factor.ts';
+import { enrolTotp, giveTotp, passwordLogin, totpCode } from '#server/test/second-factor.ts';
 import {
   createTestApp,
   DEMO,
@@ -143,6 +143,19 @@ describe('enrolling a passkey', () => {
     const uses = (await auditOf(account.userId)).filter((entry) => entry.action === 'passkey_use');
     expect(uses).toHaveLength(1);
     expect(uses[0]?.changes).toEqual({ passkey: { old: null, new: 'Laptop' } });
+    // Setting up an authenticator app beside the passkeys takes the same proof.
+    const totp = (fields: Record<string, string>) =>
+      t.as(token, { method: 'POST', url: '/api/v1/auth/me/second-factor/totp', ...formBody(fields) });
+    expect((await totp({ current_password: DEMO_PASSWORD })).json().data).toEqual({
+      passkey: ['validation.passkey.required'],
+    });
+    const totpCheck = await t.as(token, { method: 'POST', url: '/api/v1/auth/me/passkeys/check' });
+    const app = await totp({
+      current_password: DEMO_PASSWORD,
+      passkey: passkey.assert(totpCheck.json().data),
+    });
+    expect(app.statusCode).toBe(200);
+    expect(app.json().data.secret).toMatch(/^[A-Z2-7]{32}$/);
 
     // With an app, a code of it does as well.
     const other = await makeAccount(t);
@@ -266,6 +279,17 @@ describe('a passkey as the second factor', () => {
       });
       expect(remove.statusCode).toBe(409);
       expect(remove.json().message).toBe('second_factor.required');
+      // With an app beside it, the app may go: the passkey remains.
+      const secret = await giveTotp(strict, account.userId);
+      const dropApp = await strict.as(token, {
+        method: 'POST',
+        url: '/api/v1/auth/me/second-factor/remove',
+        ...formBody({ current_password: DEMO_PASSWORD, code: await totpCode(secret) }),
+      });
+      expect(dropApp.statusCode).toBe(200);
+      expect(
+        (await strict.as(token, { method: 'GET', url: '/api/v1/auth/me/second-factor' })).json().data,
+      ).toMatchObject({ totp: false, passkeys: 1 });
     } finally {
       await strict.close();
     }
