@@ -251,4 +251,50 @@ test.describe('alerts', () => {
     await expect(bell(page, /^Nessun avviso da leggere$/)).toBeVisible();
     await expectSearch(page, { kind: 'failed_cycle' });
   });
+
+  test('several alerts at once: chosen rows acknowledged, then the whole page resolved', async ({
+    page,
+    request,
+  }) => {
+    const clinic = await clinicWithDevice(request);
+    for (const status of [1, 2, 3]) await ingest(request, clinic, { status_code: status });
+    await loginAs(page, clinic.email, PASSWORD);
+    await page.goto('/alerts?kind=failed_cycle');
+    const table = alertsTable(page, /^Alerts$/);
+    await expect(bodyRows(table)).toHaveCount(3);
+    const toolbar = page.getByRole('toolbar', { name: 'Selected alerts' });
+
+    const boxes = table.getByRole('checkbox', { name: /^Select alert #\d+$/ });
+    await boxes.nth(0).check();
+    await boxes.nth(1).check();
+    await expect(toolbar).toContainText('2 alerts selected');
+    await toolbar.getByRole('button', { name: 'Acknowledge selected' }).click();
+    await expect(toastWith(page, '2 alerts done')).toBeVisible();
+    await expect(bodyRows(table).filter({ hasText: 'Acknowledged' })).toHaveCount(2);
+    await expect(toolbar.getByText(/selected$/)).toHaveCount(0);
+
+    // The whole page, resolved: the one still open and the two acknowledged.
+    await toolbar.getByRole('checkbox', { name: 'Select this page' }).check();
+    await expect(toolbar).toContainText('3 alerts selected');
+    await toolbar.getByRole('button', { name: 'Resolve selected' }).click();
+    await expect(toastWith(page, '3 alerts done')).toBeVisible();
+    await expect(bodyRows(table).filter({ hasText: 'Resolved' })).toHaveCount(3);
+  });
+
+  test('several alerts at once in Italian, on a phone: a skipped one is said so', async ({ page, request }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const clinic = await clinicWithDevice(request);
+    for (const status of [1, 2]) await ingest(request, clinic, { status_code: status });
+    await loginAs(page, clinic.email, PASSWORD);
+    await inItalian(page);
+    await page.goto('/alerts?kind=failed_cycle');
+    const toolbar = page.getByRole('toolbar', { name: 'Avvisi selezionati' });
+    await toolbar.getByRole('checkbox', { name: 'Seleziona questa pagina' }).check();
+    await expect(toolbar).toContainText('2 avvisi selezionati');
+    await toolbar.getByRole('button', { name: 'Prendi in carico i selezionati' }).click();
+    await expect(toastWith(page, '2 avvisi gestiti')).toBeVisible();
+    await toolbar.getByRole('checkbox', { name: 'Seleziona questa pagina' }).check();
+    await toolbar.getByRole('button', { name: 'Prendi in carico i selezionati' }).click();
+    await expect(toastWith(page, '0 avvisi gestiti, 2 saltati (già gestiti o non più presenti)')).toBeVisible();
+  });
 });

@@ -1068,6 +1068,19 @@ const CASES: Record<string, Case> = {
       payload: {},
     }),
   },
+  bulkAlertAction: {
+    // Every role acknowledges. Another customer's alert is skipped as not found (a 200 that changes
+    // nothing, which this matrix reads as a leak): alerts/bulk.test.ts checks that case.
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'POST',
+      url: '/api/v1/alerts/bulk',
+      payload: { action: 'acknowledge', ids: [await alertOf(customerId)] },
+    }),
+  },
   createExportTicket: {
     tenants: ['own'],
     // The export of every customer's ok records needs canDownloadCustomers; the filtered one is open to all.

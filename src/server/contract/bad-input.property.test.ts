@@ -651,6 +651,10 @@ const INPUTS: Record<string, Input> = {
     path: async () => ({ alertId: String(await openAlert()) }),
     body: async () => ({ comment: 'Done' }),
   },
+  bulkAlertAction: {
+    callers: STAFF_AND_CUSTOMER,
+    body: async () => ({ action: 'acknowledge', ids: [await openAlert()], comment: 'Seen' }),
+  },
   exportSterilizationsFiltered: {
     callers: STAFF_AND_CUSTOMER,
     query: async (caller) => ({

@@ -1483,6 +1483,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/alerts/bulk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Acknowledge or resolve several alerts at once (the ids chosen, or every alert matching a filter).
+     * @description Each alert is acted on as by acknowledgeAlert or resolveAlert, under the same abilities (canAcknowledgeAlerts, canResolveAlerts) and tenant rules, and audited on its own. An alert the caller may not see, or that is no longer in a state the action takes, is skipped with its reason; the others are done. `ids` (at most 500) or `filter` (the list's filters; at most 500 of the matching alerts, newest first, `more` then true), not both.
+     */
+    post: operations['bulkAlertAction'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/alerts/{alertId}/acknowledge': {
     parameters: {
       query?: never;
@@ -2532,8 +2552,10 @@ export interface components {
       /** @description reviewed or approved. */
       meaning?: string;
       comment?: string;
-      /** @description For a signer with a second factor: a code of their authenticator app or a recovery code (422 `validation.second_factor.code.required` / `.wrong`; docs/accounts.md §5). The audit entry's `factors` says which were used (`password`, `password+totp`, `password+recovery_code`). */
+      /** @description For a signer with a second factor: a code of their authenticator app or a recovery code (422 `validation.second_factor.code.required` / `.wrong`; docs/accounts.md §5). The audit entry's `factors` says which were used (`password`, `password+totp`, `password+recovery_code`, `password+passkey`). */
       code?: string;
+      /** @description For a signer with passkeys and no app: the JSON of the browser's answer to a challenge of startPasskeyCheck, from one of their passkeys (422 `validation.passkey.required` / `.failed`; docs/accounts.md §6). */
+      passkey?: string;
     };
     PagedCustomers: {
       data: components['schemas']['Customer'][];
@@ -2861,6 +2883,31 @@ export interface components {
     IngestRequest: {
       /** @description Compact RS256 JWS signed with one of the device's private keys. */
       token: string;
+    };
+    AlertBulkRequest: {
+      /** @enum {string} */
+      action: 'acknowledge' | 'resolve';
+      ids?: number[];
+      /** @description The alerts list's filters; every alert matching them (at most 500). */
+      filter?: {
+        /** @enum {string} */
+        state?: 'active' | 'open' | 'acknowledged' | 'resolved';
+        kind?: components['schemas']['AlertKind'];
+        customerId?: number;
+        deviceId?: number;
+      };
+      /** @description Optional, the same for every alert; blank is no comment. */
+      comment?: string;
+    };
+    AlertBulkResult: {
+      done: number[];
+      skipped: {
+        id: number;
+        /** @enum {string} */
+        reason: 'not_found' | 'alerts.already_acknowledged' | 'alerts.already_resolved';
+      }[];
+      /** @description The filter matched more than 500 alerts; the rest are left as they are. */
+      more: boolean;
     };
     AlertActionRequest: {
       /** @description Optional; blank is no comment. */
@@ -5749,6 +5796,38 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  bulkAlertAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AlertBulkRequest'];
+      };
+    };
+    responses: {
+      /** @description What was done and what was skipped, with why. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['AlertBulkResult'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];

@@ -73,6 +73,7 @@ export const validationMessages = {
   'validation.customer.alert_lamp_life_threshold.invalid':
     'Enter whole hours from 0 to 999999, or leave empty',
   'validation.alert.comment.too_long': 'The comment can be at most 1000 characters long',
+  'validation.alert.bulk.ids_or_filter': 'Choose the alerts, or act on every alert the filters match',
   'validation.name.control_characters': 'Remove the line breaks and other control characters',
 } as const;
 

@@ -1,6 +1,13 @@
-import { useMemo, useState } from 'react';
+import { Checkbox } from '@mui/material';
+import { useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { DataTable, pagedRows, useListControls } from '#client/components/data-table/index.ts';
+import {
+  type DataColumn,
+  DataTable,
+  pagedRows,
+  stopRowClick,
+  useListControls,
+} from '#client/components/data-table/index.ts';
 import { FilterBar, ListPage, SelectFilter } from '#client/components/list/index.ts';
 import { useCustomerOptions } from '#client/lib/reference-lists.ts';
 import { useAbilities, useSession } from '#client/lib/session.ts';
@@ -8,6 +15,7 @@ import { ALERT_KINDS, ALERT_STATE_FILTERS, STAFF_ONLY_ALERT_KINDS } from '#share
 import type { Alert } from '#shared/api/index.ts';
 import { type AlertAction, useAlerts } from './api/alerts';
 import { AlertActionDialog } from './components/alert-action-dialog';
+import { AlertBulkBar, type AlertSelection, isSelected, NOTHING_SELECTED } from './components/alert-bulk-bar';
 import { alertColumns } from './components/alert-columns';
 import type { AlertListSearch } from './search';
 
@@ -30,11 +38,44 @@ export function AlertsListPage({
   const customers = useCustomerOptions(staff && session !== null);
   const list = useListControls(search, onSearchChange);
   const [acting, setActing] = useState<{ alert: Alert; action: AlertAction } | null>(null);
-  const columns = useMemo(
-    () =>
-      alertColumns(intl, abilities, (alert, action) => setActing({ alert, action }), { showCustomer: staff }),
-    [intl, abilities, staff],
-  );
+  const [selection, setSelection] = useState<AlertSelection>(NOTHING_SELECTED);
+  const filter = {
+    state: search.state,
+    kind: search.kind,
+    customerId: search.customerId,
+    deviceId: search.deviceId,
+  };
+  const filterKey = JSON.stringify(filter);
+  // Another filter is another set of alerts: what was chosen under the old one is let go.
+  useEffect(() => setSelection(NOTHING_SELECTED), [filterKey]);
+  const canAct = abilities.canAcknowledgeAlerts === true || abilities.canResolveAlerts === true;
+  const columns = useMemo(() => {
+    const base = alertColumns(intl, abilities, (alert, action) => setActing({ alert, action }), {
+      showCustomer: staff,
+    });
+    if (!canAct) return base;
+    const select: DataColumn<Alert> = {
+      id: 'select',
+      headerId: 'alerts.bulk.column',
+      cell: (row) => (
+        <Checkbox
+          checked={isSelected(selection, row.id)}
+          onClick={(event) => stopRowClick(event)}
+          onKeyDown={(event) => stopRowClick(event)}
+          onChange={(event) => {
+            const ids = new Set('ids' in selection ? selection.ids : []);
+            if (event.target.checked) ids.add(row.id);
+            else ids.delete(row.id);
+            setSelection({ ids });
+          }}
+          slotProps={{
+            input: { 'aria-label': intl.formatMessage({ id: 'alerts.bulk.select_one' }, { id: row.id }) },
+          }}
+        />
+      ),
+    };
+    return [select, ...base];
+  }, [intl, abilities, staff, canAct, selection]);
   const kinds = ALERT_KINDS.filter((kind) => staff || !STAFF_ONLY_ALERT_KINDS.includes(kind));
   const filtered = [search.state, search.kind, search.customerId, search.deviceId].some(
     (v) => v !== undefined,
@@ -96,6 +137,15 @@ export function AlertsListPage({
           />
         )}
       </FilterBar>
+      {canAct && (
+        <AlertBulkBar
+          rows={alerts.data?.data ?? []}
+          total={alerts.data?.total ?? 0}
+          filter={filter}
+          selection={selection}
+          onSelectionChange={setSelection}
+        />
+      )}
       <DataTable<Alert>
         {...list}
         labelId="alerts.list.title"

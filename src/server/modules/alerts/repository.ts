@@ -123,6 +123,17 @@ export async function listAlertPage(
   return { rows: rows.map((row) => toAlert(row, filter.scope)), total: Number(totals[0]?.total ?? 0) };
 }
 
+/** The ids of the alerts matching `filter`, newest first, at most `limit`. */
+export async function matchingAlertIds(db: Db, filter: AlertFilter, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: alerts.id })
+    .from(alerts)
+    .where(conditions(filter))
+    .orderBy(desc(alerts.raisedAt), desc(alerts.id))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
 export async function countUnread(db: Db, scope: number | null): Promise<number> {
   const result = await db
     .select({ total: sql<string>`count(*)` })

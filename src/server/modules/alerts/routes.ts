@@ -10,14 +10,26 @@ import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { written } from '#server/db/written.ts';
 import { publishEvent } from '#server/events/publish.ts';
-import { ApiError, notFound, ok } from '#server/http/envelope.ts';
+import { ApiError, notFound, ok, validationFailed } from '#server/http/envelope.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import { requireAbility, requireModule, tenantScope } from '#server/security/guards.ts';
+import type { AuthContext } from '#server/security/session-store.ts';
 import type { Alert } from '#shared/api/index.ts';
 import { alertActionSchema } from '#shared/validation/index.ts';
-import { acknowledge, countUnread, findAlert, listAlertPage, resolveByHand } from './repository.ts';
+import {
+  acknowledge,
+  countUnread,
+  findAlert,
+  listAlertPage,
+  matchingAlertIds,
+  resolveByHand,
+} from './repository.ts';
 
 const conflict = (message: string) => new ApiError(409, message);
+
+/** The most alerts one bulk action takes. */
+const BULK_MAX = 500;
+type BulkSkipReason = 'not_found' | 'alerts.already_acknowledged' | 'alerts.already_resolved';
 
 /** Blank is no comment. */
 const commentOf = (body: { comment?: string } | undefined) => body?.comment?.trim() || null;
@@ -30,7 +42,11 @@ function refusal(alert: Alert): ApiError {
 export function alertsModule(deps: { db: Db }): ApiModule {
   const { db } = deps;
   return {
-    formSchemas: { acknowledgeAlert: alertActionSchema, resolveAlert: alertActionSchema },
+    formSchemas: {
+      acknowledgeAlert: alertActionSchema,
+      resolveAlert: alertActionSchema,
+      bulkAlertAction: alertActionSchema,
+    },
     handlers: {
       async listAlerts(request) {
         const auth = requireModule(request, 'alerts');
@@ -51,17 +67,80 @@ export function alertsModule(deps: { db: Db }): ApiModule {
 
       async acknowledgeAlert(request) {
         const auth = requireAbility(request, 'canAcknowledgeAlerts');
-        const scope = tenantScope(auth);
-        const alert = await findAlert(db, request.params.alertId, scope);
-        if (!alert) throw notFound();
-        if (alert.state !== 'open') throw refusal(alert);
+        const outcome = await act(
+          request,
+          auth,
+          'acknowledge',
+          request.params.alertId,
+          commentOf(request.body),
+        );
+        if (outcome !== 'done') throw outcome;
+        return ok(
+          written(await findAlert(db, request.params.alertId, tenantScope(auth)), 'alert'),
+          'alerts.acknowledged',
+        );
+      },
+
+      async resolveAlert(request) {
+        const auth = requireAbility(request, 'canResolveAlerts');
+        const outcome = await act(request, auth, 'resolve', request.params.alertId, commentOf(request.body));
+        if (outcome !== 'done') throw outcome;
+        return ok(
+          written(await findAlert(db, request.params.alertId, tenantScope(auth)), 'alert'),
+          'alerts.resolved',
+        );
+      },
+
+      async bulkAlertAction(request) {
+        const { action, ids, filter } = request.body;
+        const auth = requireAbility(
+          request,
+          action === 'acknowledge' ? 'canAcknowledgeAlerts' : 'canResolveAlerts',
+        );
+        if ((ids === undefined) === (filter === undefined))
+          throw validationFailed({ ids: ['validation.alert.bulk.ids_or_filter'] });
+        const chosen =
+          ids ?? (await matchingAlertIds(db, { scope: tenantScope(auth), ...filter }, BULK_MAX + 1));
         const comment = commentOf(request.body);
-        const intent = { action: 'acknowledge', entityType: 'alert', entityId: alert.id } as const;
-        await writeAudited(db, auditSource(request, auth), intent, async (tx) => {
-          // Someone else may have acted since the read: then nothing changes and nothing is recorded.
-          if (!(await acknowledge(tx, alert.id, auth.user.id, comment))) {
+        const done: number[] = [];
+        const skipped: { id: number; reason: BulkSkipReason }[] = [];
+        // One at a time, each in its own audited transaction, as if acted on one by one.
+        for (const id of chosen.slice(0, BULK_MAX)) {
+          const outcome = await act(request, auth, action, id, comment);
+          if (outcome === 'done') done.push(id);
+          else
+            skipped.push({
+              id,
+              reason: outcome.statusCode === 404 ? 'not_found' : (outcome.message as BulkSkipReason),
+            });
+        }
+        return ok({ done, skipped, more: chosen.length > BULK_MAX });
+      },
+    },
+  };
+
+  /**
+   * Acknowledges or resolves one alert the caller may see, audited; what stands in the way (not found,
+   * already acknowledged or resolved) is answered, not thrown, so that a bulk action goes on.
+   */
+  async function act(
+    request: Parameters<typeof auditSource>[0],
+    auth: AuthContext,
+    action: 'acknowledge' | 'resolve',
+    alertId: number,
+    comment: string | null,
+  ): Promise<'done' | ApiError> {
+    const scope = tenantScope(auth);
+    const alert = await findAlert(db, alertId, scope);
+    if (!alert) return notFound();
+    if (action === 'acknowledge' ? alert.state !== 'open' : alert.state === 'resolved') return refusal(alert);
+    const intent = { action, entityType: 'alert', entityId: alert.id } as const;
+    try {
+      await writeAudited(db, auditSource(request, auth), intent, async (tx) => {
+        // Someone else may have acted since the read: then nothing changes and nothing is recorded.
+        if (action === 'acknowledge') {
+          if (!(await acknowledge(tx, alert.id, auth.user.id, comment)))
             throw refusal((await findAlert(tx, alert.id, scope)) ?? alert);
-          }
           return {
             result: undefined,
             changes: changedFields(
@@ -69,37 +148,28 @@ export function alertsModule(deps: { db: Db }): ApiModule {
               { state: 'acknowledged', acknowledge_comment: comment },
             ),
           };
-        });
-        // Every open bell that counted it refreshes (never awaited: publishEvent does not fail).
-        void publishEvent(db, {
-          type: 'alert.acknowledged',
-          alertId: alert.id,
-          customerId: alert.customer?.id ?? null,
-        });
-        return ok(written(await findAlert(db, alert.id, scope), 'alert'), 'alerts.acknowledged');
-      },
-
-      async resolveAlert(request) {
-        const auth = requireAbility(request, 'canResolveAlerts');
-        const scope = tenantScope(auth);
-        const alert = await findAlert(db, request.params.alertId, scope);
-        if (!alert) throw notFound();
-        if (alert.state === 'resolved') throw refusal(alert);
-        const comment = commentOf(request.body);
-        const intent = { action: 'resolve', entityType: 'alert', entityId: alert.id } as const;
-        await writeAudited(db, auditSource(request, auth), intent, async (tx) => {
-          if (!(await resolveByHand(tx, alert.id, auth.user.id, comment)))
-            throw refusal({ ...alert, state: 'resolved' });
-          return {
-            result: undefined,
-            changes: changedFields(
-              { state: alert.state, resolution: null, resolve_comment: null },
-              { state: 'resolved', resolution: 'manual', resolve_comment: comment },
-            ),
-          };
-        });
-        return ok(written(await findAlert(db, alert.id, scope), 'alert'), 'alerts.resolved');
-      },
-    },
-  };
+        }
+        if (!(await resolveByHand(tx, alert.id, auth.user.id, comment)))
+          throw refusal({ ...alert, state: 'resolved' });
+        return {
+          result: undefined,
+          changes: changedFields(
+            { state: alert.state, resolution: null, resolve_comment: null },
+            { state: 'resolved', resolution: 'manual', resolve_comment: comment },
+          ),
+        };
+      });
+    } catch (error) {
+      if (error instanceof ApiError && error.statusCode === 409) return error;
+      throw error;
+    }
+    // Every open bell that counted it refreshes (never awaited: publishEvent does not fail).
+    if (action === 'acknowledge')
+      void publishEvent(db, {
+        type: 'alert.acknowledged',
+        alertId: alert.id,
+        customerId: alert.customer?.id ?? null,
+      });
+    return 'done';
+  }
 }

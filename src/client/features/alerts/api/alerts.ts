@@ -4,7 +4,7 @@
  */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '#client/lib/api-client.ts';
-import type { QueryOf } from '#shared/api/index.ts';
+import type { QueryOf, RequestBodyOf } from '#shared/api/index.ts';
 
 export type AlertsQuery = QueryOf<'listAlerts'>;
 export type AlertSortBy = NonNullable<AlertsQuery['sortBy']>;
@@ -47,5 +47,16 @@ export function useAlertAction(action: AlertAction) {
       );
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['alerts'] }),
+  });
+}
+
+export type AlertBulkRequest = RequestBodyOf<'bulkAlertAction'>;
+
+/** POST /alerts/bulk: the chosen alerts, or every alert the filter matches, one by one on the server. */
+export function useBulkAlertAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AlertBulkRequest) => unwrap(api.POST('/alerts/bulk', { body })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['alerts'] }),
   });
 }
