@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { ACCOUNT_PASSWORD, expectNoAxeViolations, freshAccount } from './accounts-helpers.ts';
-import { logout, sessionUser, submitLogin, switchToItalian } from './fixtures.ts';
+import { logout, mainMenu, sessionUser, submitLogin, switchToItalian } from './fixtures.ts';
 
 /**
  * Passkeys (docs/accounts.md §6) in Chromium with the DevTools protocol's virtual authenticator: a
@@ -22,6 +22,20 @@ async function virtualAuthenticator(page: Page) {
   return {
     credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
   };
+}
+
+/** Adds a passkey named `name` from the profile (the user has no second factor yet). */
+async function addPasskey(page: Page, name: string): Promise<void> {
+  await page.goto('/profile');
+  await page
+    .getByRole('region', { name: 'Passkeys and security keys' })
+    .getByRole('button', { name: 'Add a passkey' })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Add a passkey' });
+  await dialog.getByLabel(/^Name/).fill(name);
+  await dialog.getByLabel(/^Current password/).fill(ACCOUNT_PASSWORD);
+  await dialog.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Passkey added' })).toBeVisible();
 }
 
 test.describe('passkeys', () => {
@@ -136,5 +150,41 @@ test.describe('passkeys', () => {
     await remove.getByRole('button', { name: 'Rimuovi', exact: true }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Passkey rimossa' })).toBeVisible();
     await expect(card).toContainText('Ancora nessuna passkey.');
+  });
+
+  test('a signer with a passkey and no app confirms a report signature with it', async ({
+    page,
+    request,
+  }) => {
+    const account = await freshAccount(request);
+    await page.goto('/login');
+    const authenticator = await virtualAuthenticator(page);
+    await submitLogin(page, account.email, ACCOUNT_PASSWORD);
+    await expect(page).toHaveURL('/');
+    await addPasskey(page, 'Signing key');
+    const [before] = await authenticator.credentials();
+
+    await mainMenu(page).getByRole('link', { name: 'Reports' }).click();
+    await page.getByRole('button', { name: 'Generate report' }).click();
+    const generate = page.getByRole('dialog', { name: 'Generate a compliance report' });
+    await generate.getByRole('button', { name: 'Generate', exact: true }).click();
+    await expect(generate).toBeHidden();
+    await page
+      .getByRole('button', { name: /^Sign #\d+$/ })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Sign the report electronically' });
+    await dialog.getByRole('radio', { name: 'Reviewed' }).check();
+    await dialog.getByLabel(/^Your password/).fill(ACCOUNT_PASSWORD);
+    await expect(
+      dialog.getByText('After Sign, confirm with one of your passkeys: your browser asks for it.'),
+    ).toBeVisible();
+    await expectNoAxeViolations(page, '[role="dialog"]', 'sign with a passkey');
+    await dialog.getByRole('button', { name: 'Sign', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('alert').filter({ hasText: 'Report signed' })).toBeVisible();
+    // The passkey signed: its counter moved.
+    const [after] = await authenticator.credentials();
+    expect(after?.signCount).toBeGreaterThan(before?.signCount ?? 0);
   });
 });

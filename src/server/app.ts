@@ -222,7 +222,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     mailModule({ db, sendingEnabled: Boolean(config.mail.smtpUrl), maxAttempts: config.mail.maxAttempts }),
     alertsModule({ db }),
     eventsModule({ bus, streams }),
-    reportsModule({ db, throttle, chain }),
+    reportsModule({ db, throttle, chain, webauthn: config.webauthn }),
   ];
   registerOperations(
     app,

@@ -11,6 +11,7 @@ import {
   startRegistration,
 } from '@simplewebauthn/browser';
 import type { Schemas } from '#shared/api/index.ts';
+import { api, unwrap } from './api-client.ts';
 
 /** Whether this browser can use passkeys at all (WebAuthn, a secure context). */
 export const passkeysSupported = (): boolean => browserSupportsWebAuthn();
@@ -29,6 +30,14 @@ export async function signWithPasskey(options: Schemas['PasskeyRequestOptions'])
     optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
   });
   return JSON.stringify(answer);
+}
+
+/**
+ * One of the signed-in user's own passkeys confirming a change of factors or a signature: a challenge
+ * of POST /auth/me/passkeys/check signed in the browser's passkey dialog; answers the `passkey` field.
+ */
+export async function passkeyProof(): Promise<string> {
+  return signWithPasskey(await unwrap(api.POST('/auth/me/passkeys/check')));
 }
 
 /** The person closed the browser's passkey dialog, or it timed out: nothing to report as an error. */

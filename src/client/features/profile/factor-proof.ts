@@ -3,7 +3,7 @@
  * code of the app when there is one, else one of the user's passkeys (its browser dialog), else nothing.
  */
 import { ApiError } from '#client/lib/api-client.ts';
-import { passkeyProof } from './api/passkeys';
+import { passkeyProof } from '#client/lib/passkeys.ts';
 import type { FactorChange } from './api/second-factor';
 
 export async function factorProof(

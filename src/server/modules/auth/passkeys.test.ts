@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#server/config.ts';
 import { makeAccount } from '#server/test/accounts.ts';
+import { makeReport } from '#server/test/contract-support.ts';
 import { enrolPasskey, givePasskey, type SoftPasskey, softPasskey } from '#server/test/passkeys.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { enrolTotp, giveTotp, passwordLogin, totpCode } from '#server/test/second-factor.ts';
@@ -485,6 +486,39 @@ describe('attacks', () => {
     const counterless = await makeAccount(t);
     const { passkey: key } = await givePasskey(t, counterless.userId);
     for (let i = 0; i < 2; i++) expect((await passwordless(key, { counter: 0 })).statusCode).toBe(200);
+  });
+});
+
+describe('a report signature by a signer with passkeys and no app', () => {
+  it('asks for one of their passkeys and records password+passkey', async () => {
+    const account = await makeAccount(t, { role: 'ADMIN' });
+    const token = await t.login(account.email);
+    const { passkey } = await enrolPasskey(t, token);
+    const customerId = (
+      await t.database.pool.query(`select customer_id from users where email = $1`, [DEMO.customer])
+    ).rows[0].customer_id;
+    const reportId = await makeReport(t, customerId);
+    const sign = (fields: Record<string, string>) =>
+      t.as(token, {
+        method: 'POST',
+        url: `/api/v1/customers/${customerId}/reports/${reportId}/signatures`,
+        ...formBody({ password: DEMO_PASSWORD, meaning: 'reviewed', ...fields }),
+      });
+    expect((await sign({})).json().data).toEqual({ passkey: ['validation.passkey.required'] });
+    // Another user's passkey does not sign for this one.
+    const stranger = await withPasskey();
+    const check = async () =>
+      (await t.as(token, { method: 'POST', url: '/api/v1/auth/me/passkeys/check' })).json().data;
+    const forged = await sign({ passkey: stranger.passkey.assert(await check()) });
+    expect(forged.json().data).toEqual({ passkey: ['validation.passkey.failed'] });
+    const signed = await sign({ passkey: passkey.assert(await check()) });
+    expect(signed.statusCode).toBe(201);
+    const entries = await t.database.pool.query(
+      `select action, changes from audit_log where entity_type = 'report' and entity_id = $1 order by id`,
+      [reportId],
+    );
+    expect(entries.rows.map((row) => row.action)).toEqual(['sign_failed', 'sign']);
+    expect(entries.rows.at(-1).changes.factors).toEqual({ old: null, new: 'password+passkey' });
   });
 });
 

@@ -22,6 +22,7 @@ import { MAX_SIGNATURES } from '#server/pdf/report/layout.ts';
 import { stampSignature } from '#server/pdf/report/signature-stamp.ts';
 import { assertTenant, currentAuth, requireAbility } from '#server/security/guards.ts';
 import type { LoginThrottle } from '#server/security/login-throttle.ts';
+import { checkAssertion, type WebauthnConfig } from '#server/security/passkeys.ts';
 import { verifyPassword } from '#server/security/passwords.ts';
 import { checkSecondFactorCode, secondFactorState } from '#server/security/second-factor.ts';
 import type { AuthContext } from '#server/security/session-store.ts';
@@ -63,8 +64,14 @@ async function tenantCustomer(db: Db, auth: AuthContext, customerId: number) {
   return customer;
 }
 
-export function reportsModule(deps: { db: Db; throttle: LoginThrottle; chain: ChainService }): ApiModule {
-  const { db, throttle, chain } = deps;
+export function reportsModule(deps: {
+  db: Db;
+  throttle: LoginThrottle;
+  chain: ChainService;
+  /** Passkeys' relying party: a signer with passkeys and no app confirms with one (docs/accounts.md §6). */
+  webauthn: WebauthnConfig;
+}): ApiModule {
+  const { db, throttle, chain, webauthn } = deps;
 
   return {
     formSchemas: { signReport: reportSignSchema },
@@ -232,7 +239,27 @@ export function reportsModule(deps: { db: Db; throttle: LoginThrottle; chain: Ch
         // A signer with a second factor proves it too (docs/accounts.md §5): both components of
         // §11.200(a)(1), and the entry says which were used.
         const factors: string[] = ['password'];
-        if ((await secondFactorState(db, auth.user.id)).totp) {
+        const state = await secondFactorState(db, auth.user.id);
+        const signFailed = async () => {
+          await throttle.recordFailure(email, request.ip);
+          await writeAudited(db, auditSource(request, auth), {
+            action: 'sign_failed',
+            entityType: 'report',
+            entityId: reportId,
+          });
+        };
+        if (!state.totp && state.passkeys > 0) {
+          // No app: one of the signer's passkeys, answering a challenge of startPasskeyCheck.
+          const assertion = typeof body.passkey === 'string' ? body.passkey : '';
+          if (assertion === '') throw validationFailed({ passkey: ['validation.passkey.required'] });
+          const check = await checkAssertion(db, webauthn, 'reauth', assertion, auth.user.id);
+          if (!check.ok) {
+            await signFailed();
+            throw validationFailed({ passkey: ['validation.passkey.failed'] });
+          }
+          factors.push('passkey');
+        }
+        if (state.totp) {
           const code = typeof body.code === 'string' ? body.code.trim() : '';
           if (code === '') throw validationFailed({ code: ['validation.second_factor.code.required'] });
           const check = await checkSecondFactorCode(db, auth.user.id, code);
@@ -243,12 +270,7 @@ export function reportsModule(deps: { db: Db; throttle: LoginThrottle; chain: Ch
             });
           }
           if (!check.ok) {
-            await throttle.recordFailure(email, request.ip);
-            await writeAudited(db, auditSource(request, auth), {
-              action: 'sign_failed',
-              entityType: 'report',
-              entityId: reportId,
-            });
+            await signFailed();
             throw validationFailed({ code: ['validation.second_factor.code.wrong'] });
           }
           factors.push(check.factor);

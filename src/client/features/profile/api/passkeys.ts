@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '#client/lib/api-client.ts';
 import { formDataSerializer } from '#client/lib/form-data.ts';
-import { createPasskey, signWithPasskey } from '#client/lib/passkeys.ts';
+import { createPasskey } from '#client/lib/passkeys.ts';
 import type { Schemas } from '#shared/api/index.ts';
 import { type FactorChange, secondFactorQueryOptions } from './second-factor';
 
@@ -15,14 +15,6 @@ export const passkeysQueryOptions = () =>
   });
 
 export const usePasskeys = () => useQuery(passkeysQueryOptions());
-
-/**
- * One of the user's own passkeys confirming a change of factors: a challenge of POST
- * /auth/me/passkeys/check signed in the browser's passkey dialog; answers the `passkey` field.
- */
-export async function passkeyProof(): Promise<string> {
-  return signWithPasskey(await unwrap(api.POST('/auth/me/passkeys/check')));
-}
 
 function useRefreshFactors() {
   const queryClient = useQueryClient();

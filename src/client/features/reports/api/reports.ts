@@ -49,7 +49,10 @@ export function useGenerateReport(customerId: number) {
 
 export type SignReportValues = { password: string; meaning: string; comment: string; code: string };
 
-/** Whether the signer has a second factor, whose code a signature then needs too (docs/accounts.md §5). */
+/**
+ * Whether the signer has a second factor, whose code (or, without an app, one of whose passkeys) a
+ * signature then needs too (docs/accounts.md §5, §6).
+ */
 export const useSignerSecondFactor = (enabled: boolean) =>
   useQuery({
     queryKey: ['auth', 'me', 'second-factor'],
@@ -62,7 +65,7 @@ export function useSignReport(customerId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...reportsKey(customerId), 'sign'],
-    mutationFn: ({ reportId, ...values }: SignReportValues & { reportId: number }) =>
+    mutationFn: ({ reportId, ...values }: SignReportValues & { reportId: number; passkey?: string }) =>
       unwrap(
         api.POST('/customers/{id}/reports/{reportId}/signatures', {
           params: { path: { id: customerId, reportId } },

@@ -10,12 +10,14 @@ import {
   FormLabel,
   Radio,
   RadioGroup,
+  Typography,
 } from '@mui/material';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useIntl } from 'react-intl';
 import { DialogButtons } from '#client/components/dialog-buttons.tsx';
 import { FormikTextField, InvalidSubmitNotifier, useFormFeedback } from '#client/lib/form-fields.tsx';
 import { translateValidation } from '#client/lib/intl.tsx';
+import { passkeyProof } from '#client/lib/passkeys.ts';
 import { useSession } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toasts.tsx';
 import { reportSignSchema } from '#shared/validation/index.ts';
@@ -49,11 +51,19 @@ export function SignReportDialog({
     code: '',
   };
   const signer = useSignerSecondFactor(report !== null);
+  // Without an app, one of the signer's passkeys confirms the signature (its browser dialog on Sign).
+  const withPasskey = signer.data?.totp === false && signer.data.passkeys > 0;
 
   const onSubmit = (values: SignReportValues, helpers: FormikHelpers<SignReportValues>) =>
     feedback.submit(helpers, async () => {
       if (!report) return;
-      await sign.mutateAsync({ reportId: report.id, ...values, comment: values.comment.trim() });
+      const passkey = withPasskey ? await passkeyProof() : undefined;
+      await sign.mutateAsync({
+        reportId: report.id,
+        ...values,
+        comment: values.comment.trim(),
+        ...(passkey ? { passkey } : {}),
+      });
       toast.success({ id: 'reports.signed' });
       onClose();
     });
@@ -129,6 +139,11 @@ export function SignReportDialog({
                     autoComplete="one-time-code"
                     required
                   />
+                )}
+                {withPasskey && (
+                  <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+                    {intl.formatMessage({ id: 'reports.sign.passkey' })}
+                  </Typography>
                 )}
               </DialogContent>
               <DialogButtons confirmLabelId="reports.sign.submit" busy={isSubmitting} onCancel={onClose} />
