@@ -6,6 +6,7 @@ import { type ComponentType, type MouseEvent, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useLiveUpdates } from '#client/lib/live-updates.ts';
 import { sessionModules, useSession } from '#client/lib/session.ts';
+import { useFocusOnNavigate } from './focus-on-navigate';
 import { LanguageSwitch } from './language-switch';
 import { MainMenu } from './main-menu';
 import { UserMenu } from './user-menu';
@@ -58,6 +59,7 @@ export function AppShell({ Bell }: { Bell?: ComponentType }) {
   const wide = useMediaQuery(theme.breakpoints.up('md'));
   const current = useSession();
   useLiveUpdates();
+  useFocusOnNavigate(MAIN_ID);
   const [mobileOpen, setMobileOpen] = useState(false);
   const loggedIn = current !== null;
   const showDrawer = loggedIn;

@@ -44,10 +44,20 @@ const MODULE_ITEMS: Record<Module, { to: AppPath; label: MessageRef; icon: React
   reports: { to: '/reports' as AppPath, label: { id: 'layout.menu.reports' }, icon: <Assignment /> },
 };
 
+/**
+ * The current page's item is tinted and bold; the item with the keyboard focus has a ring (and its
+ * own tint), so the two never look alike, and the current item focused shows both.
+ */
 const itemSx = {
   borderRadius: 1,
   mx: 1,
   '&[aria-current="page"]': { bgcolor: 'action.selected', fontWeight: 600 },
+  '&.Mui-focusVisible': {
+    outline: '2px solid',
+    outlineColor: 'primary.main',
+    outlineOffset: '-2px',
+    bgcolor: 'action.focus',
+  },
 } as const;
 
 /**
