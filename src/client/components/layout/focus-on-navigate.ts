@@ -17,6 +17,7 @@ export function useFocusOnNavigate(mainId: string): void {
   const first = useRef(true);
   const lastHeading = useRef<Element | null>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each change of path, which it does not read
   useEffect(() => {
     const main = document.getElementById(mainId);
     if (!main) return;
