@@ -21,7 +21,9 @@ test('the sterilization filters fold behind a button that counts them', async ({
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   await expect(filters.getByRole('combobox', { name: 'Anomalia' })).toBeHidden();
   // The first record is on the first screen.
-  await expect(page.getByRole('list', { name: 'Sterilizzazioni' }).getByRole('listitem').first()).toBeInViewport();
+  await expect(
+    page.getByRole('list', { name: 'Sterilizzazioni' }).getByRole('listitem').first(),
+  ).toBeInViewport();
   await noSidewaysScroll(page);
 
   // Opened from the keyboard, a filter set: the button counts it.
@@ -50,7 +52,8 @@ test('the recall summary counts are cards, nothing scrolls sideways', async ({ p
   const response = await request.get('/api/v1/sterilizations?lotStatus=uncertified', {
     headers: { Authorization: `Bearer ${token}` },
   });
-  const rows = ((await response.json()) as { data: { data: { consumables_lot: string | null }[] } }).data.data;
+  const rows = ((await response.json()) as { data: { data: { consumables_lot: string | null }[] } }).data
+    .data;
   const lot = rows.find((row) => row.consumables_lot)?.consumables_lot ?? '';
   expect(lot, 'a seeded record with a lot').not.toBe('');
 
