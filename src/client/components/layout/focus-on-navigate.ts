@@ -3,8 +3,8 @@
  * screen reader user goes on from the page they opened, not from the menu item that opened it. Not on
  * the first load (the browser starts at the top), not when only the search changes (a list's filters and
  * pages keep the focus where it is), and not when the heading stays the same element (a tab of the same
- * page). A page still loading gets its heading focused when the heading appears; a page without one
- * focuses <main>.
+ * page), nor when the page puts the focus somewhere itself (a form's first field). A page still loading
+ * gets its heading focused when the heading appears; a page without one focuses <main>.
  */
 import { useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
@@ -28,6 +28,12 @@ export function useFocusOnNavigate(mainId: string): void {
       return;
     }
     const focus = (target: HTMLElement) => {
+      // The page put the focus somewhere itself (a form's first field): it keeps it.
+      const active = document.activeElement;
+      if (active && active !== main && main.contains(active) && active !== lastHeading.current) {
+        lastHeading.current = heading();
+        return;
+      }
       if (target !== main && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
       target.focus({ preventScroll: target === main });
       lastHeading.current = target === main ? null : target;
