@@ -279,6 +279,48 @@ test.describe('certificates', () => {
     );
   });
 
+  test('the delete dialog says how many records of the lot lose their certification', async ({
+    page,
+    request,
+  }) => {
+    const token = await apiToken(request, DEMO.admin);
+    const headers = { Authorization: `Bearer ${token}` };
+    const records = await request.get('/api/v1/sterilizations?lotStatus=uncertified', { headers });
+    const rows = (await records.json()).data.data as { consumables_lot: string | null }[];
+    const lot = rows.find((row) => row.consumables_lot)?.consumables_lot ?? '';
+    expect(lot, 'a seeded lot without a certificate').not.toBe('');
+    const summary = await request.get(`/api/v1/recall/summary?lot=${encodeURIComponent(lot)}`, { headers });
+    const count = (await summary.json()).data.records as number;
+    expect(count).toBeGreaterThan(1);
+
+    await apiUpload(request, token, lot, `IMPACT1${run}`);
+    await loginAs(page, DEMO.admin);
+    await switchToItalian(page);
+    await page.goto(
+      `/certificates?q=${encodeURIComponent(`IMPACT1${run}`)}&sortBy=lot_number&sortDir=asc&page=1`,
+    );
+    const dialog = page.getByRole('dialog', { name: 'Sei sicuro?' });
+    const ask = async (treatment: string) => {
+      await rowOf(page, treatment)
+        .getByRole('button', { name: `Elimina il certificato del lotto ${lot}, trattamento ${treatment}` })
+        .click();
+      return dialog;
+    };
+    await ask(`IMPACT1${run}`);
+    await expect(dialog).toContainText(`${count} sterilizzazioni del lotto perdono la certificazione.`);
+    await expect(dialog).toHaveAccessibleDescription(
+      `I file PDF saranno eliminati. ${count} sterilizzazioni del lotto perdono la certificazione.`,
+    );
+    await dialog.getByRole('button', { name: 'Annulla' }).click();
+
+    // A second certificate of the lot covers the same records: deleting the first takes none away.
+    await apiUpload(request, token, lot, `IMPACT2${run}`);
+    await page.reload();
+    await ask(`IMPACT1${run}`);
+    await expect(dialog).toContainText('Nessuna sterilizzazione del lotto perde la certificazione.');
+    await dialog.getByRole('button', { name: 'Annulla' }).click();
+  });
+
   test('a failed delete shows the server message, translated', async ({ page, request }) => {
     const token = await apiToken(request, DEMO.admin);
     const lot = `GONE${run}`;

@@ -951,6 +951,16 @@ const CASES: Record<string, Case> = {
       return { method: 'POST', url: '/api/v1/certificates', payload: body };
     },
   },
+  getCertificateDeletionImpact: {
+    tenants: ['own'],
+    expect: () => managers(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({
+      method: 'GET',
+      url: `/api/v1/certificates/${await makeCertificate(t)}/deletion-impact`,
+    }),
+  },
   deleteCertificate: {
     tenants: ['own'],
     expect: () => managers(200),

@@ -607,6 +607,10 @@ const INPUTS: Record<string, Input> = {
     }),
   },
   deleteCertificate: { callers: MANAGER, path: async () => ({ id: String(await makeCertificate(t)) }) },
+  getCertificateDeletionImpact: {
+    callers: MANAGER,
+    path: async () => ({ id: String(await makeCertificate(t)) }),
+  },
   downloadCertificate: {
     callers: STAFF_AND_CUSTOMER,
     path: async () => ({ lang: 'it', id: String(certificate) }),

@@ -1287,6 +1287,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/certificates/{id}/deletion-impact': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Certificate id. */
+        id: components['parameters']['CertificateIdPath'];
+      };
+      cookie?: never;
+    };
+    /**
+     * What deleting a certificate would change, asked before deleting it.
+     * @description How many records of the certificate's lot are certified now and would no longer be once it is deleted: those no other certificate of the lot covers on the day they were received. Every customer's records count, as deleting acts on all of them.
+     */
+    get: operations['getCertificateDeletionImpact'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/certificates/download/{lang}/{id}': {
     parameters: {
       query?: never;
@@ -5464,6 +5487,39 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCertificateDeletionImpact: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Certificate id. */
+        id: components['parameters']['CertificateIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The records that would lose their certification. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: {
+              records_losing_certification: number;
+            };
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];

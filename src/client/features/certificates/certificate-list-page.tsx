@@ -29,6 +29,7 @@ import { toast } from '#client/lib/toasts.tsx';
 import type { Certificate } from '#shared/api/index.ts';
 import {
   type CertificateFileLanguage,
+  useCertificateDeletionImpact,
   useCertificates,
   useDeleteCertificate,
   useDownloadCertificate,
@@ -96,6 +97,8 @@ export function CertificateListPage({
   const certificates = useCertificates(search);
   const remove = useDeleteCertificate();
   const [pendingDelete, setPendingDelete] = useState<Certificate | null>(null);
+  // How many records of the lot lose their certification with it, said before confirming.
+  const impact = useCertificateDeletionImpact(pendingDelete?.id);
 
   useEffect(() => {
     rememberListSearch(search);
@@ -228,7 +231,12 @@ export function CertificateListPage({
         </DialogTitle>
         <DialogContent>
           <DialogContentText id="certificate-delete-text">
-            {intl.formatMessage({ id: 'certificates.delete.text' })}
+            {intl.formatMessage({ id: 'certificates.delete.text' })}{' '}
+            {impact.data &&
+              intl.formatMessage(
+                { id: 'certificates.delete.records' },
+                { count: impact.data.records_losing_certification },
+              )}
           </DialogContentText>
           {pendingDelete && (
             <DialogContentText sx={{ mt: 1, fontWeight: 600 }}>

@@ -141,6 +141,21 @@ export async function insertCertificateWithFiles(
  * Deletes the certificate; its files go with it (on delete cascade). Answers what the audit trail
  * records of it, or undefined when there was none.
  */
+/**
+ * Records of the certificate's lot certified now that would not be without it (no other certificate of
+ * the lot reaching their day); undefined when there is no such certificate.
+ */
+export async function recordsLosingCertification(db: Db, id: number): Promise<number | undefined> {
+  const { rows } = await db.execute<{ n: string | null }>(sql`
+    select (select count(*) from sterilizations s
+      where s.consumables_lot = c.lot_number and s.lot_status = 'certified'
+        and lot_status_on((select max(o.expiration_date) from certificates o
+          where o.lot_number = c.lot_number and o.id <> c.id), s.received_ts) <> 'certified') as n
+    from certificates c where c.id = ${id}`);
+  const row = rows[0];
+  return row ? Number(row.n ?? 0) : undefined;
+}
+
 export async function deleteCertificate(tx: Tx, id: number): Promise<AuditFields | undefined> {
   // Read before the delete: the Italian file's digest names exactly which document was removed.
   const [row] = await tx

@@ -40,6 +40,7 @@ import {
   listCertificatePage,
   pairTaken,
   readFileChunk,
+  recordsLosingCertification,
 } from './repository.ts';
 
 const TEXT_FIELDS = ['lot_number', 'validated_treatment_number', 'expiration_date'] as const;
@@ -178,6 +179,13 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
         }
         reply.code(201);
         return ok(written(await findCertificate(db, id), 'certificate'), 'certificates.uploaded');
+      },
+
+      async getCertificateDeletionImpact(request) {
+        requireAbility(request, 'canUploadCertificates');
+        const records = await recordsLosingCertification(db, request.params.id);
+        if (records === undefined) throw certificateNotFound();
+        return ok({ records_losing_certification: records });
       },
 
       async deleteCertificate(request) {

@@ -74,6 +74,13 @@ async function deleteCertificate(id: number): Promise<void> {
   expect(response.statusCode).toBe(200);
 }
 
+/** What deleting a certificate would change, as the delete dialog asks it. */
+async function recordsLosingCertification(id: number, token = admin): Promise<number> {
+  const response = await t.as(token, { method: 'GET', url: `/api/v1/certificates/${id}/deletion-impact` });
+  expectContract('getCertificateDeletionImpact', response, 200);
+  return response.json().data.records_losing_certification;
+}
+
 /** A record's lot_status as the list answers it (the customer user sees its own records). */
 async function statusOf(id: number): Promise<string> {
   const response = await t.as(customerUser, {
@@ -135,13 +142,25 @@ describe('lot compliance', () => {
         ])
       ).rows.map((row) => row.lot_status);
     expect(await statuses()).toEqual(['uncertified', 'uncertified', 'uncertified', 'uncertified']);
-    await uploadCertificate(lot, '2024-03-02');
+    const earlier = await uploadCertificate(lot, '2024-03-02');
     // Covered through the expiration day itself (UTC), expired from the next day on.
     expect(await statuses()).toEqual(['certified', 'certified', 'expired', 'expired']);
     const later = await uploadCertificate(lot, '2024-03-03');
     expect(await statuses()).toEqual(['certified', 'certified', 'certified', 'expired']);
+    // Asked before deleting: the later one alone covers the third record; the earlier one, nothing
+    // the later does not cover too.
+    expect(await recordsLosingCertification(later)).toBe(1);
+    expect(await recordsLosingCertification(earlier)).toBe(0);
     await deleteCertificate(later);
     expect(await statuses()).toEqual(['certified', 'certified', 'expired', 'expired']);
+    expect(await recordsLosingCertification(earlier)).toBe(2);
+    const gone = await t.as(admin, { method: 'GET', url: `/api/v1/certificates/${later}/deletion-impact` });
+    expectContract('getCertificateDeletionImpact', gone, 404);
+    const refused = await t.as(customerUser, {
+      method: 'GET',
+      url: `/api/v1/certificates/${earlier}/deletion-impact`,
+    });
+    expectContract('getCertificateDeletionImpact', refused, 403);
   });
 
   it('gives a record without a lot its own state, never flagged', async () => {

@@ -43,6 +43,17 @@ export const certificatesQueryOptions = (search: CertificatesSearch) =>
 
 export const useCertificates = (search: CertificatesSearch) => useQuery(certificatesQueryOptions(search));
 
+/** GET /certificates/{id}/deletion-impact: asked when the delete dialog opens; never kept (it changes). */
+export const useCertificateDeletionImpact = (id: number | undefined) =>
+  useQuery({
+    queryKey: ['certificates', id, 'deletion-impact'],
+    queryFn: () =>
+      unwrap(api.GET('/certificates/{id}/deletion-impact', { params: { path: { id: id ?? 0 } } })),
+    enabled: id !== undefined,
+    gcTime: 0,
+    staleTime: 0,
+  });
+
 export type CertificateUploadValues = {
   lot_number: string;
   validated_treatment_number: string;
