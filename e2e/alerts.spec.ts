@@ -281,7 +281,10 @@ test.describe('alerts', () => {
     await expect(bodyRows(table).filter({ hasText: 'Resolved' })).toHaveCount(3);
   });
 
-  test('several alerts at once in Italian, on a phone: a skipped one is said so', async ({ page, request }) => {
+  test('several alerts at once in Italian, on a phone: a skipped one is said so', async ({
+    page,
+    request,
+  }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     const clinic = await clinicWithDevice(request);
     for (const status of [1, 2]) await ingest(request, clinic, { status_code: status });
@@ -295,6 +298,8 @@ test.describe('alerts', () => {
     await expect(toastWith(page, '2 avvisi gestiti')).toBeVisible();
     await toolbar.getByRole('checkbox', { name: 'Seleziona questa pagina' }).check();
     await toolbar.getByRole('button', { name: 'Prendi in carico i selezionati' }).click();
-    await expect(toastWith(page, '0 avvisi gestiti, 2 saltati (già gestiti o non più presenti)')).toBeVisible();
+    await expect(
+      toastWith(page, '0 avvisi gestiti, 2 saltati (già gestiti o non più presenti)'),
+    ).toBeVisible();
   });
 });

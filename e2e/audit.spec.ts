@@ -116,10 +116,11 @@ test.describe('audit trail', () => {
     await expect(bodyRows(auditTable(page)).first()).toContainText('Accesso');
     await expect(bodyRows(auditTable(page)).first()).toContainText('Super amministratore');
     // Whom it is about, by name and linked to their page.
-    await expect(bodyRows(auditTable(page)).first().getByRole('link', { name: /^Utente \S/ })).toHaveAttribute(
-      'href',
-      /^\/customers\/\d+\/users\/\d+$/,
-    );
+    await expect(
+      bodyRows(auditTable(page))
+        .first()
+        .getByRole('link', { name: /^Utente \S/ }),
+    ).toHaveAttribute('href', /^\/customers\/\d+\/users\/\d+$/);
 
     // A customer nobody has edited: the panel says so, in Italian.
     await page.goto('/customers/2');

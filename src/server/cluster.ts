@@ -35,7 +35,10 @@ export async function startCluster(workers: number): Promise<void> {
     if (!config.chain.rpcUrl) {
       const chain = await connectChain(config.chain);
       const reset = await resetEphemeralBlocks(database.db, chain);
-      if (reset > 0) console.log(`anchor: new devnet, ${reset} earlier blocks will be anchored again with the same roots: their receipts stay valid`);
+      if (reset > 0)
+        console.log(
+          `anchor: new devnet, ${reset} earlier blocks will be anchored again with the same roots: their receipts stay valid`,
+        );
       devnet = await serveDevnet(chain.request);
       Object.assign(workerEnv, {
         CHAIN_RPC_URL: devnet.url,

@@ -52,7 +52,10 @@ export function createChainService(opts: {
       // A cluster's workers share the primary's devnet, and the primary re-queued the earlier blocks
       // once before they started (a worker doing it would re-queue blocks the leader just anchored).
       const reset = config.clusterDevnet ? 0 : await resetEphemeralBlocks(db, fresh);
-      if (reset > 0) log.warn(`anchor: new devnet, ${reset} earlier blocks will be anchored again with the same roots: their receipts stay valid`);
+      if (reset > 0)
+        log.warn(
+          `anchor: new devnet, ${reset} earlier blocks will be anchored again with the same roots: their receipts stay valid`,
+        );
       log.info(`chain: ${fresh.network} (id ${fresh.chainId}), contract ${fresh.contractAddress}`);
       return fresh;
     })();

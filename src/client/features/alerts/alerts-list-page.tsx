@@ -1,5 +1,5 @@
 import { Checkbox } from '@mui/material';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import {
   type DataColumn,
@@ -38,7 +38,6 @@ export function AlertsListPage({
   const customers = useCustomerOptions(staff && session !== null);
   const list = useListControls(search, onSearchChange);
   const [acting, setActing] = useState<{ alert: Alert; action: AlertAction } | null>(null);
-  const [selection, setSelection] = useState<AlertSelection>(NOTHING_SELECTED);
   const filter = {
     state: search.state,
     kind: search.kind,
@@ -46,8 +45,13 @@ export function AlertsListPage({
     deviceId: search.deviceId,
   };
   const filterKey = JSON.stringify(filter);
-  // Another filter is another set of alerts: what was chosen under the old one is let go.
-  useEffect(() => setSelection(NOTHING_SELECTED), [filterKey]);
+  // What was chosen belongs to the filter it was chosen under: another filter starts with nothing chosen.
+  const [chosen, setChosen] = useState<{ filterKey: string; selection: AlertSelection }>({
+    filterKey,
+    selection: NOTHING_SELECTED,
+  });
+  const selection = chosen.filterKey === filterKey ? chosen.selection : NOTHING_SELECTED;
+  const setSelection = (next: AlertSelection) => setChosen({ filterKey, selection: next });
   const canAct = abilities.canAcknowledgeAlerts === true || abilities.canResolveAlerts === true;
   const columns = useMemo(() => {
     const base = alertColumns(intl, abilities, (alert, action) => setActing({ alert, action }), {
@@ -66,7 +70,7 @@ export function AlertsListPage({
             const ids = new Set('ids' in selection ? selection.ids : []);
             if (event.target.checked) ids.add(row.id);
             else ids.delete(row.id);
-            setSelection({ ids });
+            setChosen({ filterKey, selection: { ids } });
           }}
           slotProps={{
             input: { 'aria-label': intl.formatMessage({ id: 'alerts.bulk.select_one' }, { id: row.id }) },
@@ -75,7 +79,7 @@ export function AlertsListPage({
       ),
     };
     return [select, ...base];
-  }, [intl, abilities, staff, canAct, selection]);
+  }, [intl, abilities, staff, canAct, selection, filterKey]);
   const kinds = ALERT_KINDS.filter((kind) => staff || !STAFF_ONLY_ALERT_KINDS.includes(kind));
   const filtered = [search.state, search.kind, search.customerId, search.deviceId].some(
     (v) => v !== undefined,

@@ -24,7 +24,7 @@ function auditedFieldNames(): Set<string> {
   for (const file of sources(SERVER)) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(/^\s+([a-z][a-z0-9_]*): \{ old:/gm)) names.add(match[1]!);
-    for (const fn of text.matchAll(/function \w*(?:AuditFields|settingsFields)\([^]*?\n}\n/g)) {
+    for (const fn of text.matchAll(/function \w*(?:AuditFields|settingsFields)\([\s\S]*?\n}\n/g)) {
       for (const match of fn[0].matchAll(/^ {4}([a-z][a-z0-9_]*): /gm)) names.add(match[1]!);
     }
   }

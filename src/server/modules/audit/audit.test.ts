@@ -588,7 +588,7 @@ describe('GET /audit', () => {
     );
   });
 
-  it('names each entry\'s entity as it is called now, with the customer it belongs to', async () => {
+  it("names each entry's entity as it is called now, with the customer it belongs to", async () => {
     const list = async (query: string) => {
       const response = await t.as(admin, { method: 'GET', url: `/api/v1/audit?${query}` });
       expectContract('listAudit', response, 200);
@@ -597,7 +597,11 @@ describe('GET /audit', () => {
     // The fixtures write their rows directly: an edit makes each one's first entry.
     const customer = await makeCustomer(t);
     expectOk(
-      await t.as(admin, { method: 'PATCH', url: `/api/v1/customers/${customer}`, ...formBody({ phone: '1' }) }),
+      await t.as(admin, {
+        method: 'PATCH',
+        url: `/api/v1/customers/${customer}`,
+        ...formBody({ phone: '1' }),
+      }),
     );
     const [customerEntry] = await list(`entityType=customer&entityId=${customer}`);
     const { rows } = await t.database.pool.query('select name from customers where id = $1', [customer]);

@@ -172,7 +172,7 @@ function AuditEntity({ entry }: { entry: AuditEntry }) {
       {text}
     </TextLink>
   ) : (
-    <>{text}</>
+    text
   );
 }
 
