@@ -29,7 +29,7 @@ import {
 } from '@tanstack/react-table';
 import { Fragment, type KeyboardEvent, type MouseEvent, type ReactNode, useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import { DataCards } from './data-cards';
+import { ACTIONS_COLUMN_ID, DataCards } from './data-cards';
 import { PAGE_SIZES, type SortDir } from './list-search';
 import { detailRowId, FOCUS_RING, NoRows, openOnKey } from './row-parts';
 
@@ -176,9 +176,26 @@ function ListPagination({
   );
 }
 
+/**
+ * The actions column only when some row has an action: a column of empty cells (a role that may do
+ * nothing on these rows) says nothing and takes room. Without rows it is left out too.
+ */
+function withoutEmptyActions<T>(
+  columns: ReadonlyArray<DataColumn<T>>,
+  rows: readonly T[],
+): ReadonlyArray<DataColumn<T>> {
+  const actions = columns.find((column) => column.id === ACTIONS_COLUMN_ID);
+  if (!actions) return columns;
+  const hasAction = rows.some((row) => {
+    const cell = actions.cell(row);
+    return cell !== null && cell !== undefined && cell !== false;
+  });
+  return hasAction ? columns : columns.filter((column) => column !== actions);
+}
+
 export function DataTable<T>({
   labelId,
-  columns,
+  columns: allColumns,
   rows,
   getRowId,
   total,
@@ -199,6 +216,7 @@ export function DataTable<T>({
 }: DataTableProps<T>) {
   const intl = useIntl();
   const theme = useTheme();
+  const columns = useMemo(() => withoutEmptyActions(allColumns, rows ?? []), [allColumns, rows]);
   // noSsr: the first render already knows the width (no table flashing before the cards).
   const narrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
 

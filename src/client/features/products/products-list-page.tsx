@@ -28,7 +28,8 @@ type Props = {
 
 /**
  * docs/product.md §2 products_index: name, type, active, actions. The API has no product writes
- * (docs/product.md §7), so the actions column stays empty for now.
+ * (docs/product.md §7), so no row has an action and the list shows no actions column (DataTable leaves
+ * out an actions column no row fills).
  */
 export function ProductsListPage({ search, onSearchChange }: Props) {
   const products = useProducts(search);
