@@ -111,6 +111,30 @@ test('generate a report, sign it as reviewed and as approved, download both vers
   expect(v2.text).toContain('Comment: Released for inspection');
 });
 
+test('the list follows the anchoring of a signature live: Anchored and the receipt without a reload', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await loginAs(page, DEMO.customer);
+  await mainMenu(page).getByRole('link', { name: 'Reports' }).click();
+  await page.getByRole('button', { name: 'Generate report' }).click();
+  const generate = page.getByRole('dialog', { name: 'Generate a compliance report' });
+  await generate.getByRole('button', { name: 'Generate', exact: true }).click();
+  await expect(generate).toBeHidden();
+  await signNewest(page, 'Reviewed', 'Live anchoring');
+  // The server event of the block that anchors it refreshes the list: no reload, no polling.
+  const marker = await page.evaluate(() => {
+    (window as unknown as { sameDocument: boolean }).sameDocument = true;
+    return true;
+  });
+  expect(marker).toBe(true);
+  await expect(newestRow(page).getByText(/^Anchored( for good)?$/)).toBeVisible({ timeout: 90_000 });
+  await expect(newestRow(page).getByRole('button', { name: 'Receipt v1', exact: true })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
+    true,
+  );
+});
+
 /** Every check the public page makes of a signed report's PDF and receipt, in its order. */
 const REPORT_CHECKS = [
   'format',

@@ -25,6 +25,9 @@ const MAX_RETRY_MS = 30_000;
 const isSterilizationList = (key: readonly unknown[]) =>
   key[0] === 'sterilizations' && typeof key[1] === 'object' && key[1] !== null;
 
+/** A query of a customer's reports (key ['customers', id, 'reports', …]). */
+const isReportList = (key: readonly unknown[]) => key[0] === 'customers' && key[2] === 'reports';
+
 export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent): void {
   switch (event.type) {
     case 'record.created':
@@ -36,8 +39,11 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent): void
       void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
       return;
     case 'block.mined':
-      // A block changes its records' status, not their order: every list may refresh in place.
-      void queryClient.invalidateQueries({ predicate: (query) => isSterilizationList(query.queryKey) });
+      // A block changes its records' and signed reports' status, not their order: every list may
+      // refresh in place (a report's receipt is offered once its version is anchored).
+      void queryClient.invalidateQueries({
+        predicate: (query) => isSterilizationList(query.queryKey) || isReportList(query.queryKey),
+      });
       return;
     case 'alert.raised':
     case 'alert.acknowledged':

@@ -15,7 +15,7 @@
  * resendAfterMs, as before. And on restart, blocks of an earlier embedded devnet go back to PENDING
  * (resetEphemeralBlocks).
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Hex, TransactionReceipt } from 'viem';
 import type { Db } from '#server/db/client.ts';
 import { describeError } from '#server/db/error-causes.ts';
@@ -110,8 +110,7 @@ async function settle(
           mined_block_number = ${Number(receipt.blockNumber)}, mined_block_hash = ${receipt.blockHash}
         where id = ${block.id} and status = 'SENT'
         returning id)
-      select array(select distinct customer_id from sterilizations s, mined
-        where s.blockchain_data_block_id = mined.id) as customer_ids
+      select array(${blockOwners(sql`mined.id`)}) as customer_ids
       from mined`);
     if (mined.rows.length === 0) return undefined;
     await settleCosts(tx, block.id, hash);
@@ -125,6 +124,17 @@ async function settle(
     void publishEvent(db, { type: 'block.mined', blockId: block.id, customerIds: owners });
   }
 }
+
+/**
+ * The customers whose evidence a block anchors, the audience of its block.mined event: the owners of
+ * its records and of its signed report versions (a report's block holds no records), so a clinic's
+ * reports list follows its signatures' anchoring live as its records list does.
+ */
+const blockOwners = (blockId: SQL) => sql`
+  select customer_id from sterilizations s where s.blockchain_data_block_id = ${blockId}
+  union
+  select r.customer_id from report_versions v join reports r on r.id = v.report_id
+  where v.blockchain_data_block_id = ${blockId}`;
 
 /** Replaces the block's transaction in force with higher fees (same nonce), or waits at the ceiling. */
 async function replace(context: AnchoringContext, block: BlockRow, current: SentTransaction): Promise<void> {
@@ -299,8 +309,7 @@ export async function followMined(context: AnchoringContext, state: { head?: Hex
         where id = ${block.id} and status = 'MINED' and transaction_hash = ${hash}
           and mined_block_hash = ${receipt.blockHash}
         returning id)
-      select array(select distinct customer_id from sterilizations s, final
-        where s.blockchain_data_block_id = final.id) as customer_ids
+      select array(${blockOwners(sql`final.id`)}) as customer_ids
       from final`);
     const owners = final.rows[0]?.customer_ids;
     if (owners) void publishEvent(db, { type: 'block.mined', blockId: block.id, customerIds: owners });
