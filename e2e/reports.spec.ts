@@ -38,6 +38,15 @@ async function signNewest(page: Page, meaning: 'Reviewed' | 'Approved', comment:
   await expect(page.getByRole('alert').filter({ hasText: 'Report signed' })).toBeVisible();
 }
 
+/** From the menu to the Reports page, then a report of the default period generated. */
+async function generateFromReports(page: Page): Promise<void> {
+  await mainMenu(page).getByRole('link', { name: 'Reports' }).click();
+  await page.getByRole('button', { name: 'Generate report' }).click();
+  const generate = page.getByRole('dialog', { name: 'Generate a compliance report' });
+  await generate.getByRole('button', { name: 'Generate', exact: true }).click();
+  await expect(generate).toBeHidden();
+}
+
 /** Downloads a button's file of the newest report into the test's output folder; returns its path. */
 async function saveDownload(page: Page, button: string, testInfo: TestInfo): Promise<string> {
   const [download] = await Promise.all([
@@ -116,18 +125,12 @@ test('the list follows the anchoring of a signature live: Anchored and the recei
 }) => {
   test.setTimeout(120_000);
   await loginAs(page, DEMO.customer);
-  await mainMenu(page).getByRole('link', { name: 'Reports' }).click();
-  await page.getByRole('button', { name: 'Generate report' }).click();
-  const generate = page.getByRole('dialog', { name: 'Generate a compliance report' });
-  await generate.getByRole('button', { name: 'Generate', exact: true }).click();
-  await expect(generate).toBeHidden();
+  await generateFromReports(page);
   await signNewest(page, 'Reviewed', 'Live anchoring');
   // The server event of the block that anchors it refreshes the list: no reload, no polling.
-  const marker = await page.evaluate(() => {
+  await page.evaluate(() => {
     (window as unknown as { sameDocument: boolean }).sameDocument = true;
-    return true;
   });
-  expect(marker).toBe(true);
   await expect(newestRow(page).getByText(/^Anchored( for good)?$/)).toBeVisible({ timeout: 90_000 });
   await expect(newestRow(page).getByRole('button', { name: 'Receipt v1', exact: true })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
@@ -154,11 +157,7 @@ test('a signed report and its receipt pass every check on the public /verify pag
 }, testInfo) => {
   test.setTimeout(150_000);
   const clinicUser = await loginAs(page, DEMO.customer);
-  await mainMenu(page).getByRole('link', { name: 'Reports' }).click();
-  await page.getByRole('button', { name: 'Generate report' }).click();
-  const generate = page.getByRole('dialog', { name: 'Generate a compliance report' });
-  await generate.getByRole('button', { name: 'Generate', exact: true }).click();
-  await expect(generate).toBeHidden();
+  await generateFromReports(page);
   await signNewest(page, 'Reviewed', 'For the inspector');
 
   // The anchor worker puts the signed version's hash in a block of its own within its interval.
