@@ -1,4 +1,5 @@
-import { Checkbox } from '@mui/material';
+import { Box, Checkbox, useMediaQuery } from '@mui/material';
+import { useTheme } from '@mui/material/styles';
 import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import {
@@ -53,33 +54,47 @@ export function AlertsListPage({
   const selection = chosen.filterKey === filterKey ? chosen.selection : NOTHING_SELECTED;
   const setSelection = (next: AlertSelection) => setChosen({ filterKey, selection: next });
   const canAct = abilities.canAcknowledgeAlerts === true || abilities.canResolveAlerts === true;
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const columns = useMemo(() => {
     const base = alertColumns(intl, abilities, (alert, action) => setActing({ alert, action }), {
       showCustomer: staff,
     });
     if (!canAct) return base;
-    const select: DataColumn<Alert> = {
-      id: 'select',
-      headerId: 'alerts.bulk.column',
-      cell: (row) => (
-        <Checkbox
-          checked={isSelected(selection, row.id)}
-          onClick={(event) => stopRowClick(event)}
-          onKeyDown={(event) => stopRowClick(event)}
-          onChange={(event) => {
-            const ids = new Set('ids' in selection ? selection.ids : []);
-            if (event.target.checked) ids.add(row.id);
-            else ids.delete(row.id);
-            setChosen({ filterKey, selection: { ids } });
-          }}
-          slotProps={{
-            input: { 'aria-label': intl.formatMessage({ id: 'alerts.bulk.select_one' }, { id: row.id }) },
-          }}
-        />
-      ),
-    };
+    const checkbox = (row: Alert) => (
+      <Checkbox
+        checked={isSelected(selection, row.id)}
+        onClick={(event) => stopRowClick(event)}
+        onKeyDown={(event) => stopRowClick(event)}
+        onChange={(event) => {
+          const ids = new Set('ids' in selection ? selection.ids : []);
+          if (event.target.checked) ids.add(row.id);
+          else ids.delete(row.id);
+          setChosen({ filterKey, selection: { ids } });
+        }}
+        slotProps={{
+          input: { 'aria-label': intl.formatMessage({ id: 'alerts.bulk.select_one' }, { id: row.id }) },
+        }}
+      />
+    );
+    // On a phone a card shows each column as a line: the checkbox joins the card's actions instead.
+    if (narrow)
+      return base.map((column) =>
+        column.id === 'actions'
+          ? {
+              ...column,
+              cell: (row: Alert) => (
+                <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
+                  {checkbox(row)}
+                  {column.cell(row)}
+                </Box>
+              ),
+            }
+          : column,
+      );
+    const select: DataColumn<Alert> = { id: 'select', headerId: 'alerts.bulk.column', cell: checkbox };
     return [select, ...base];
-  }, [intl, abilities, staff, canAct, selection, filterKey]);
+  }, [intl, abilities, staff, canAct, selection, filterKey, narrow]);
   const kinds = ALERT_KINDS.filter((kind) => staff || !STAFF_ONLY_ALERT_KINDS.includes(kind));
   const filtered = [search.state, search.kind, search.customerId, search.deviceId].some(
     (v) => v !== undefined,
