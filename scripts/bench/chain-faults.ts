@@ -198,8 +198,40 @@ export async function chainFaultScenario(
     } else if (fault === 'chain-reorg') {
       const snapshot = (await devnet.request({ method: 'evm_snapshot', params: [] } as never)) as string;
       const from = await devnet.blockNumber();
-      // Two blocks of anchors, MINED (one confirmation) and not final, then the branch is abandoned.
-      await sleep(2_300);
+      // Blocks of anchors on the new branch until the server holds one of them MINED (one
+      // confirmation, not final) by a transaction of the new branch: then the branch is abandoned, so
+      // the reorganisation always drops a MINED block whatever the timing of the anchor interval.
+      const minedSince = async () => {
+        const response = await fetch(`${server.base}/api/v1/sterilizations?page=1&perPage=100`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        if (!response.ok) return false;
+        const page = (await response.json()) as {
+          data: {
+            data: {
+              blockchain_data: {
+                blockchain_data_block: { status: string; transaction_hash: string | null };
+              } | null;
+            }[];
+          };
+        };
+        const hashes = new Set(
+          page.data.data
+            .map((row) => row.blockchain_data?.blockchain_data_block)
+            .filter((block) => block?.status === 'MINED' && block.transaction_hash)
+            .map((block) => block?.transaction_hash as string),
+        );
+        for (const hash of hashes) {
+          const receipt = (await devnet.request({
+            method: 'eth_getTransactionReceipt',
+            params: [hash],
+          } as never)) as { blockNumber: string } | null;
+          if (receipt && BigInt(receipt.blockNumber) > BigInt(from)) return true;
+        }
+        return false;
+      };
+      const waitUntil = performance.now() + 20_000;
+      while (performance.now() < waitUntil && !(await minedSince())) await sleep(200);
       producer.pause();
       const dropped = (await devnet.blockNumber()) - from;
       await devnet.request({ method: 'evm_revert', params: [snapshot] } as never);
