@@ -2,13 +2,19 @@
  * The bare baseline of `npm run bench:cost` (not part of the product): a Fastify and `pg` server that
  * does only what a request of each kind must do, against the same database the product uses:
  *   - a list page: look up the bearer session, run the page query, answer its rows as JSON;
- *   - a device token: find the device by `iss`, verify the RS256 signature with its key, insert the record.
+ *   - a device token: find the device by `iss`, verify the RS256 signature with its key, insert the record;
+ *   - a record's evidence, a customer, a customer's devices: the session, then the row(s) as JSON;
+ *   - a login: find the user by e-mail, verify the argon2 hash, insert a session;
+ *   - the CSV export: the session, then every visible record in keyset batches, each row as a CSV line.
  * Whatever uvtrace spends beyond this (contract validation, access rules, envelope, hooks, evidence,
  * counters, events) is the overhead bench:cost reports as a ratio.
  *
  *   DATABASE_URL=… PORT=… node scripts/bench/baseline-server.ts
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import argon2 from 'argon2';
 import Fastify from 'fastify';
 import { importSPKI, jwtVerify } from 'jose';
 import pg from 'pg';
@@ -16,6 +22,7 @@ import pg from 'pg';
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const app = Fastify({ logger: false });
 const keys = new Map<string, Promise<CryptoKey>>();
+await app.register(multipart, { attachFieldsToBody: 'keyValues' });
 
 async function session(authorization: string | undefined) {
   const token = authorization?.startsWith('Bearer ') ? authorization.slice(7) : '';
@@ -45,6 +52,67 @@ app.get('/api/v1/sterilizations', async (request, reply) => {
     scoped === null ? [] : [scoped],
   );
   return { data: rows };
+});
+
+/** Staff see every customer; a clinic user only its own. */
+const scopeOf = (user: { role: string; customer_id: number }) =>
+  user.role === 'CUSTOMER' ? user.customer_id : null;
+
+app.get('/api/v1/sterilizations/evidence/:id', async (request, reply) => {
+  const user = await session(request.headers.authorization);
+  if (!user) return reply.code(401).send({ message: 'session_expired' });
+  const { rows } = await pool.query(
+    `select s.id, s.token_id, s.token_position, s.cycle_ts, s.received_ts, t.jws, t.sha256, t.issued_at,
+       e.slot, e.thumbprint, e.public_key
+     from sterilizations s left join device_tokens t on t.id = s.token_id
+       left join device_key_events e on e.id = t.key_event_id
+     where s.id = $1 and ($2::int is null or s.customer_id = $2)`,
+    [Number((request.params as { id: string }).id), scopeOf(user)],
+  );
+  if (rows.length === 0) return reply.code(404).send({ message: 'not_found' });
+  return { data: rows[0] };
+});
+
+app.get('/api/v1/customers/:id', async (request, reply) => {
+  const user = await session(request.headers.authorization);
+  if (!user) return reply.code(401).send({ message: 'session_expired' });
+  const id = Number((request.params as { id: string }).id);
+  const scoped = scopeOf(user);
+  if (scoped !== null && scoped !== id) return reply.code(404).send({ message: 'not_found' });
+  const { rows } = await pool.query('select * from customers where id = $1', [id]);
+  if (rows.length === 0) return reply.code(404).send({ message: 'not_found' });
+  return { data: rows[0] };
+});
+
+app.get('/api/v1/customers/:id/devices', async (request, reply) => {
+  const user = await session(request.headers.authorization);
+  if (!user) return reply.code(401).send({ message: 'session_expired' });
+  const id = Number((request.params as { id: string }).id);
+  const scoped = scopeOf(user);
+  if (scoped !== null && scoped !== id) return reply.code(404).send({ message: 'not_found' });
+  const { rows } = await pool.query(
+    `select d.*, p.name as product_name from devices d left join products p on p.id = d.product_id
+     where d.customer_id = $1 and d.deleted_at is null order by d.device_serial limit 20`,
+    [id],
+  );
+  return { data: rows };
+});
+
+app.post('/api/v1/auth/login', async (request, reply) => {
+  const { email, password } = request.body as { email: string; password: string };
+  const { rows } = await pool.query(
+    'select id, password_hash from users where email = $1 and deleted_at is null',
+    [email],
+  );
+  const user = rows[0] as { id: number; password_hash: string } | undefined;
+  if (!user || !(await argon2.verify(user.password_hash, password)))
+    return reply.code(401).send({ message: 'invalid_credentials' });
+  const token = randomBytes(32).toString('base64url');
+  await pool.query(
+    `insert into sessions (user_id, token_hash, expires_at) values ($1, $2, now() + interval '8 hours')`,
+    [user.id, createHash('sha256').update(token).digest('hex')],
+  );
+  return { data: { token } };
 });
 
 app.post('/api/v1/ingest/sterilizations', async (request, reply) => {
@@ -82,6 +150,44 @@ app.post('/api/v1/ingest/sterilizations', async (request, reply) => {
     ],
   );
   return { data: inserted.rows };
+});
+
+const csvCell = (value: unknown) => {
+  if (value === null || value === undefined) return '';
+  const text = value instanceof Date ? value.toISOString() : String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+};
+
+async function* exportCsv(scoped: number | null): AsyncGenerator<string> {
+  let cursor: { ts: Date; id: number } | null = null;
+  let header = true;
+  for (;;) {
+    const parameters: unknown[] = [scoped];
+    if (cursor) parameters.push(cursor.ts, cursor.id);
+    const { rows } = await pool.query(
+      `select s.*, d.device_serial, c.name as customer_name
+       from sterilizations s join devices d on d.id = s.device_id join customers c on c.id = s.customer_id
+       where ($1::int is null or s.customer_id = $1) ${cursor ? 'and (s.received_ts, s.id) < ($2, $3)' : ''}
+       order by s.received_ts desc, s.id desc limit 5000`,
+      parameters,
+    );
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0] as object);
+    let text = header ? `${columns.join(',')}\n` : '';
+    header = false;
+    for (const row of rows) text += `${columns.map((column) => csvCell(row[column])).join(',')}\n`;
+    yield text;
+    const last = rows[rows.length - 1] as { received_ts: Date; id: number };
+    cursor = { ts: last.received_ts, id: last.id };
+    if (rows.length < 5000) return;
+  }
+}
+
+app.get('/export/sterilizations-filtered', async (request, reply) => {
+  const user = await session(request.headers.authorization);
+  if (!user) return reply.code(401).send({ message: 'session_expired' });
+  reply.header('content-type', 'text/csv; charset=utf-8');
+  return reply.send(Readable.from(exportCsv(scopeOf(user))));
 });
 
 app.get('/api/v1/health', async () => ({ status: 'success' }));

@@ -10,9 +10,12 @@
  *   npm run bench:cost -- [--records 20000] [--requests 400] [--concurrency 8] [--postgres URL]
  */
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { INTEGRITY_FIELDS } from '#shared/integrity/canonical.ts';
 import {
+  cpuSpent,
   createTarget,
   DEFAULT_POSTGRES_URL,
   freePort,
@@ -20,6 +23,7 @@ import {
   loadFleet,
   login,
   ms,
+  newlines,
   postToken,
   Recorder,
   ROOT,
@@ -62,11 +66,11 @@ async function measure(pid: number, database: string, base: string, send: Send):
     }),
   );
   await sleep(300); // work the answers left behind (alert evaluation, events) is the request's too
-  const after = treeCpuSeconds(pid, database);
+  const spent = cpuSpent(before, treeCpuSeconds(pid, database));
   const stats = recorder.stats('kind');
   return {
-    serverMs: ((after.server - before.server) * 1000) / REQUESTS,
-    dbMs: ((after.postgres - before.postgres) * 1000) / REQUESTS,
+    serverMs: (spent.server * 1000) / REQUESTS,
+    dbMs: (spent.postgres * 1000) / REQUESTS,
     p50: stats.p50,
     p95: stats.p95,
     errors: stats.errors,
@@ -98,6 +102,28 @@ try {
     const auth = { authorization: `Bearer ${token}` };
     const get = (url: string) => async (base: string) =>
       (await lightRequest(`${base}${url}`, { headers: auth, timeoutMs: 60_000 })).status;
+    /** The page-1 records: the verification window's reads are made for each in turn. */
+    const pageOne = (
+      (await (await fetch(`${uvtrace.base}/api/v1/sterilizations?page=1`, { headers: auth })).json()) as {
+        data: { data: Record<string, unknown>[] };
+      }
+    ).data.data;
+    const recordAt = (i: number) => pageOne[Math.abs(i) % pageOne.length] as Record<string, unknown>;
+    const hashForm = (record: Record<string, unknown>) => {
+      const form = new FormData();
+      if (record.hashing_version != null) form.append('hashing_version', String(record.hashing_version));
+      if (record.blockchain_data_block_id != null)
+        form.append('blockchain_data_block_id', String(record.blockchain_data_block_id));
+      for (const field of INTEGRITY_FIELDS)
+        if (record[field] !== null && record[field] !== undefined) form.append(field, String(record[field]));
+      return form;
+    };
+    const loginForm = () => {
+      const form = new FormData();
+      form.append('email', 'super@example.com');
+      form.append('password', 'demo-password');
+      return form;
+    };
     const lastPage = Math.max(1, Math.floor(Number(values.records) / 20));
     const fleet = await loadFleet(target.dataDir, seeded.activeSerials);
     /** Tokens signed before the timing, a fresh record each (a resent one would cost less). */
@@ -122,6 +148,41 @@ try {
       },
       { name: 'dashboard', baseline: false, send: async () => get('/api/v1/dashboard') },
       {
+        name: 'record evidence',
+        baseline: true,
+        send: async () => async (base, i) =>
+          (
+            await lightRequest(`${base}/api/v1/sterilizations/evidence/${recordAt(i).id}`, {
+              headers: auth,
+              timeoutMs: 60_000,
+            })
+          ).status,
+      },
+      {
+        name: 'record hash check',
+        baseline: false,
+        send: async () => async (base, i) =>
+          (
+            await fetch(`${base}/api/v1/transactions/calculateHash`, {
+              method: 'POST',
+              headers: auth,
+              body: hashForm(recordAt(i)),
+            })
+          ).status,
+      },
+      { name: 'customer page', baseline: true, send: async () => get('/api/v1/customers/2') },
+      {
+        name: 'customer devices',
+        baseline: true,
+        send: async () => get('/api/v1/customers/2/devices?page=1'),
+      },
+      {
+        name: 'login',
+        baseline: true,
+        send: async () => async (base) =>
+          (await fetch(`${base}/api/v1/auth/login`, { method: 'POST', body: loginForm() })).status,
+      },
+      {
         name: 'single-record token',
         baseline: true,
         send: async () => {
@@ -145,10 +206,12 @@ try {
       },
     ];
     const rows: string[] = [];
+    const measured = new Map<string, Measure>();
     const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '—');
     for (const kind of kinds) {
       const send = await kind.send();
       const ours = await measure(uvtrace.pid, database, uvtrace.base, send);
+      measured.set(kind.name, ours);
       const bare = kind.baseline ? await measure(baseline.pid as number, database, baselineBase, send) : null;
       rows.push(
         [
@@ -173,6 +236,140 @@ try {
     for (const row of rows) console.log(row);
     console.log(
       'targets: list kinds ≤ 1.5× the baseline server CPU and ≤ 1.2× its database CPU; a single-record token ≤ 2× its total CPU',
+    );
+
+    // ---- event-stream delivery: single-record tokens again, with STREAMS live streams open ----------
+    // What a delivered event costs: the server CPU per token with the streams open, less the same
+    // kind measured above without them, times the tokens, over the events the streams received.
+    const STREAMS = 20;
+    let delivered = 0;
+    const streamSessions = await Promise.all(
+      Array.from({ length: STREAMS / 5 }, () => login(uvtrace.base, 'super@example.com')),
+    );
+    const streams = await Promise.all(
+      Array.from(
+        { length: STREAMS },
+        (_, i) =>
+          new Promise<() => void>((resolve, reject) => {
+            const url = new URL(`${uvtrace.base}/api/v1/events`);
+            const opened = httpRequest(
+              url,
+              {
+                headers: { authorization: `Bearer ${streamSessions[i % streamSessions.length]}` },
+                agent: false,
+              },
+              (response) => {
+                if (response.statusCode !== 200) reject(new Error(`events answered ${response.statusCode}`));
+                let pending = '';
+                response.setEncoding('utf8');
+                response.on('data', (chunk: string) => {
+                  pending += chunk;
+                  const lines = pending.split('\n');
+                  pending = lines.pop() ?? '';
+                  for (const line of lines) if (line.startsWith('data:')) delivered += 1;
+                });
+                resolve(() => opened.destroy());
+              },
+            );
+            opened.on('error', () => {});
+            opened.end();
+          }),
+      ),
+    );
+    const withStreams = await (async () => {
+      const signed = await tokens(1);
+      return measure(
+        uvtrace.pid,
+        database,
+        uvtrace.base,
+        async (base, i) => (await postToken(base, signed[i < 0 ? -1 - i : 20 + i] as string)).status,
+      );
+    })();
+    for (const close of streams) close();
+    const without = measured.get('single-record token') as Measure;
+    const perDelivery =
+      delivered > 0 ? ((withStreams.serverMs - without.serverMs) * (REQUESTS + 20)) / delivered : Number.NaN;
+    console.log(
+      `\nevent-stream delivery: ${STREAMS} streams open, ${delivered} events delivered for ${REQUESTS + 20} single-record tokens; server CPU per token ${ms(withStreams.serverMs)} ms with them, ${ms(without.serverMs)} ms without: ${Number.isFinite(perDelivery) ? `${(perDelivery * 1000).toFixed(0)} µs` : '—'} per delivered event (p95 of the posts ${ms(withStreams.p95)} ms)`,
+    );
+
+    // ---- the CSV export: CPU per 1,000 rows, and the health check's p99 during it against at rest ----
+    /** Health polled back to back by one client until `until` settles: its p99. */
+    const pollHealth = async (base: string, until: Promise<unknown>) => {
+      const recorder = new Recorder();
+      let done = false;
+      until.finally(() => {
+        done = true;
+      });
+      while (!done) {
+        const started = performance.now();
+        const status = (await lightRequest(`${base}/api/v1/health`, { timeoutMs: 60_000 })).status;
+        recorder.add('health', performance.now() - started, status);
+      }
+      return recorder.stats('health');
+    };
+    /** One full export of every record the super admin sees: its rows and CPU. */
+    const exportAll = async (pid: number, base: string, ours: boolean) => {
+      const before = treeCpuSeconds(pid, database);
+      let url = `${base}/export/sterilizations-filtered`;
+      if (ours) {
+        const ticket = await fetch(`${base}/api/v1/export-tickets`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ export: 'sterilizations-filtered' }),
+        });
+        url += `?ticket=${((await ticket.json()) as { data: { ticket: string } }).data.ticket}`;
+      }
+      const started = performance.now();
+      const response = await fetch(url, { headers: ours ? {} : auth });
+      if (!response.ok || !response.body) throw new Error(`export answered ${response.status}`);
+      let lines = 0;
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        lines += newlines(value);
+      }
+      const seconds = (performance.now() - started) / 1000;
+      await sleep(300);
+      const spent = cpuSpent(before, treeCpuSeconds(pid, database));
+      const thousands = Math.max(1, lines - 1) / 1000;
+      return {
+        rows: lines - 1,
+        seconds,
+        serverMs: (spent.server * 1000) / thousands,
+        dbMs: (spent.postgres * 1000) / thousands,
+      };
+    };
+    const exportRow = async (name: string, pid: number, base: string, ours: boolean) => {
+      const rest = await pollHealth(base, sleep(5000));
+      const running = exportAll(pid, base, ours);
+      const during = await pollHealth(base, running);
+      const cost = await running;
+      return { name, rest, during, cost };
+    };
+    const exports = [
+      await exportRow('uvtrace', uvtrace.pid, uvtrace.base, true),
+      await exportRow('baseline', baseline.pid as number, baselineBase, false),
+    ];
+    console.log('\nCSV export of every record, one at a time; health polled back to back by one client');
+    console.log(
+      `${'server'.padEnd(10)} ${'rows'.padEnd(10)} ${'rows/s'.padEnd(9)} ${'CPU srv/db per 1,000 rows'.padEnd(27)} health p99 at rest / during (ratio)`,
+    );
+    for (const { name, rest, during, cost } of exports) {
+      console.log(
+        [
+          name.padEnd(10),
+          String(cost.rows).padEnd(10),
+          String(Math.round(cost.rows / cost.seconds)).padEnd(9),
+          `${ms(cost.serverMs)} / ${ms(cost.dbMs)} ms`.padEnd(27),
+          `${ms(rest.p99)} / ${ms(during.p99)} ms (${ratio(during.p99, rest.p99)})`,
+        ].join(' '),
+      );
+    }
+    const [ours, bare] = exports as [(typeof exports)[number], (typeof exports)[number]];
+    console.log(
+      `export ratio srv/db: ${ratio(ours.cost.serverMs, bare.cost.serverMs)} / ${ratio(ours.cost.dbMs, bare.cost.dbMs)}; target: health p99 during the export ≤ 2× at rest`,
     );
   } finally {
     baseline.kill('SIGTERM');

@@ -254,9 +254,13 @@ export function cpuSeconds(pid: number): number {
  * connected to `database` (other databases' backends on a shared server are left out; so are the
  * server's own WAL writer and checkpointer, shared by all).
  */
-export function treeCpuSeconds(pid: number, database: string): { server: number; postgres: number } {
+export function treeCpuSeconds(
+  pid: number,
+  database: string,
+): { server: number; postgres: number; backends: Map<number, number> } {
   let server = 0;
   let postgres = 0;
+  const backends = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -269,9 +273,36 @@ export function treeCpuSeconds(pid: number, database: string): { server: number;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
     if (Number(entry) === pid || Number(fields[1]) === pid) server += seconds;
-    else if (name === 'postgres' && servesDatabase(entry, database)) postgres += seconds;
+    else if (name === 'postgres' && servesDatabase(entry, database)) {
+      postgres += seconds;
+      backends.set(Number(entry), seconds);
+    }
   }
-  return { server, postgres };
+  return { server, postgres, backends };
+}
+
+/**
+ * CPU spent between two snapshots of treeCpuSeconds. The backends are compared one by one: a pooled
+ * connection closed meanwhile takes its whole past with it, which a difference of sums would count as
+ * negative time (its time since the first snapshot is lost instead: a connection is closed only after
+ * idling).
+ */
+export function cpuSpent(
+  before: ReturnType<typeof treeCpuSeconds>,
+  after: ReturnType<typeof treeCpuSeconds>,
+): { server: number; postgres: number } {
+  let postgres = 0;
+  for (const [backend, seconds] of after.backends) postgres += seconds - (before.backends.get(backend) ?? 0);
+  return { server: after.server - before.server, postgres };
+}
+
+/** How many lines a chunk of text holds (its newline bytes), counted natively: a byte loop in JS would
+ * hold the bench's own event loop, and with it every latency the bench measures meanwhile. */
+export function newlines(chunk: Uint8Array): number {
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  let count = 0;
+  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) count++;
+  return count;
 }
 
 /** Whether a PostgreSQL backend serves `database`, from its title ("postgres: [cluster:] user database host(port) state"). */

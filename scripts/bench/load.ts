@@ -5,6 +5,7 @@
  * users were allowed to make was refused, or when a record is lost, duplicated or half-counted.
  *
  *   npm run bench:load -- [--duration 300] [--users 50] [--devices 10] [--think 500] [--rows 20000] [--postgres] [--workers 1] [--cpu-profile DIR]
+ *   npm run bench:load -- --knee [--step-seconds 20] [--users 50] [--postgres] [--workers 2]
  *
  * Users: `--users` virtual users at once, `--devices` of them devices posting signed records (1 to 5
  * per token, signed before the timed window as a device signs on its own hardware; now and then
@@ -31,6 +32,12 @@
  * the PostgreSQL backends of the bench's database and the bench itself used. `--cpu-profile DIR`
  * also writes the server's V8 CPU profile there (`*.cpuprofile`, for Chrome DevTools, or summed by
  * `node scripts/bench/cpu-profile-summary.ts FILE`).
+ *
+ * Capacity knee (`--knee`): the same people and devices in steps of `--users` more people each
+ * (`--devices` devices throughout), `--step-seconds` each, the newcomers logged in before their step's
+ * window; each step's request rate and list p95, until the list p95 crosses 100 ms. The rate at which
+ * it crosses (interpolated between the two steps around it) is what this machine serves with the
+ * list within its target: a deployment is sized from it (docs/benchmarks.md).
  */
 import { parseArgs } from 'node:util';
 import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
@@ -69,8 +76,13 @@ const { values } = parseArgs({
     postgres: { type: 'boolean', default: false },
     workers: { type: 'string', default: '1' },
     'cpu-profile': { type: 'string' },
+    knee: { type: 'boolean', default: false },
+    'step-seconds': { type: 'string', default: '20' },
   },
 });
+const KNEE_P95_MS = 100;
+/** A bound on the knee's steps, so that a machine that never crosses the target still ends. */
+const KNEE_MAX_STEPS = 20;
 const cpuProfileDir = values['cpu-profile'];
 const workers = Number(values.workers);
 const durationS = Number(values.duration);
@@ -118,7 +130,8 @@ interface ListRow {
   } | null;
 }
 
-const recorder = new Recorder();
+/** The figures of the run (a knee step's, in --knee: each step starts a new one). */
+let recorder = new Recorder();
 
 /** Sums of a kind's Server-Timing figures (see src/server/http/server-timing.ts). */
 interface Profile {
@@ -336,6 +349,11 @@ class Person {
   async run(until: number, startAfterMs: number): Promise<void> {
     await sleep(startAfterMs);
     await this.start();
+    await this.loop(until);
+  }
+
+  /** What a logged-in person does until `until`. */
+  async loop(until: number): Promise<void> {
     const actions: [number, () => Promise<unknown>][] = this.staff
       ? [
           [38, () => this.list()],
@@ -442,6 +460,68 @@ async function runDevice(
   }
 }
 
+/**
+ * The capacity knee: steps of more people until the list p95 crosses KNEE_P95_MS; prints each step
+ * and the interpolated request rate at the crossing. Answers whether a step had 5xx or no answers.
+ */
+async function capacityKnee(
+  base: string,
+  fleet: Fleet,
+  deviceSerials: string[],
+  presigned: PresignedQueues,
+  acknowledged: Map<string, Acknowledged>,
+  sent: Set<string>,
+): Promise<boolean> {
+  const stepSeconds = Number(values['step-seconds']);
+  const peoplePerStep = Math.max(1, userCount - deviceUsers);
+  const people: Person[] = [];
+  const steps: { people: number; rps: number; p50: number; p95: number; bad: number }[] = [];
+  for (let step = 1; step <= KNEE_MAX_STEPS; step++) {
+    // The newcomers log in before the window: a login is not what the knee measures.
+    const fresh = Array.from({ length: peoplePerStep }, (_, k) => {
+      const index = people.length + k;
+      return new Person(base, index, ACCOUNTS[index % ACCOUNTS.length]!);
+    });
+    await Promise.all(fresh.map((person, k) => sleep(k * 20).then(() => person.start())));
+    people.push(...fresh);
+    recorder = new Recorder();
+    const started = performance.now();
+    const until = Date.now() + stepSeconds * 1000;
+    await Promise.allSettled([
+      ...people.map((person) => person.loop(until)),
+      ...deviceSerials.map((serial) =>
+        runDevice(base, fleet, serial, until, acknowledged, sent, presigned.get(serial) ?? []),
+      ),
+    ]);
+    const seconds = (performance.now() - started) / 1000;
+    const kinds = [...recorder.times.keys()];
+    const requests = kinds.reduce((n, kind) => n + recorder.stats(kind).count, 0);
+    const list = recorder.stats('list');
+    const bad = recorder.countStatus(500, 600) + recorder.countStatus(0, 1);
+    steps.push({ people: people.length, rps: requests / seconds, p50: list.p50, p95: list.p95, bad });
+    console.error(
+      `  knee: ${people.length} people + ${deviceSerials.length} devices: ${(requests / seconds).toFixed(0)} requests/s, list p95 ${ms(list.p95)} ms`,
+    );
+    if (list.p95 > KNEE_P95_MS) break;
+  }
+  const over = steps.findIndex((step) => step.p95 > KNEE_P95_MS);
+  let knee = 'not reached';
+  if (over > 0) {
+    const [below, above] = [steps[over - 1]!, steps[over]!];
+    const rate = below.rps + ((KNEE_P95_MS - below.p95) * (above.rps - below.rps)) / (above.p95 - below.p95);
+    knee = `about ${rate.toFixed(0)} requests/s (between ${below.people} and ${above.people} people)`;
+  } else if (over === 0) knee = `below the first step (${steps[0]!.rps.toFixed(0)} requests/s)`;
+  console.log(`
+### Capacity knee — ${target.kind}, ${workers} server process${workers > 1 ? 'es' : ''}, ${deviceSerials.length} devices, steps of ${peoplePerStep} people × ${stepSeconds} s, think 0..${2 * thinkMs} ms, ${seedRows.toLocaleString('en')} seeded records
+
+| people | requests/s | list p50 ms | list p95 ms | 5xx or no answer |
+|---|---|---|---|---|
+${steps.map((step) => `| ${step.people} | ${step.rps.toFixed(0)} | ${ms(step.p50)} | ${ms(step.p95)} | ${step.bad} |`).join('\n')}
+
+- list p95 crosses ${KNEE_P95_MS} ms at ${knee}`);
+  return steps.some((step) => step.bad > 0);
+}
+
 const target = await createTarget('load', serverUrl);
 let server: ServerProcess | undefined;
 let failed = false;
@@ -482,68 +562,81 @@ try {
 
   const acknowledged = new Map<string, Acknowledged>();
   const sent = new Set<string>();
-  const cpuBefore = treeCpuSeconds(serverPid, databaseName);
-  const benchCpuBefore = process.cpuUsage();
-  let rssPeak = rssMb(serverPid);
-  const rssStart = rssPeak;
-  const sampler = setInterval(() => {
-    if (server?.running()) rssPeak = Math.max(rssPeak, rssMb(serverPid));
-  }, 1000);
-  const started = performance.now();
-  const until = Date.now() + durationS * 1000;
-  const progress = setInterval(() => {
-    const seconds = (performance.now() - started) / 1000;
-    console.error(
-      `  ${seconds.toFixed(0)} s: ${[...recorder.times.values()].reduce((n, list) => n + list.length, 0)} requests, ${acknowledged.size} records acknowledged, ${recorder.countStatus(500, 600)} 5xx`,
+  if (values.knee) {
+    failed = await capacityKnee(base, fleet, deviceSerials, presigned, acknowledged, sent);
+    if (!(await server.stop())) problems.push('the server did not stop on SIGTERM within 60 s');
+    const check = await withDatabase(target, (database) => checkIngestion(database, acknowledged, sent));
+    problems.push(...check.problems);
+    console.log(
+      `- records: ${check.acknowledged} acknowledged, ${check.stored} stored, ${check.missing} missing`,
     );
-  }, 30_000);
-  const people = Array.from({ length: userCount - deviceUsers }, (_, i) => {
-    return new Person(base, i, ACCOUNTS[i % ACCOUNTS.length]!);
-  });
-  // People log in one after the other over the ramp-up, not all in the same instant.
-  const rampMs = Math.min(10_000, (durationS * 1000) / 10);
-  const results = await Promise.allSettled([
-    ...people.map((person, i) => person.run(until, (i * rampMs) / people.length)),
-    ...deviceSerials.map((serial) =>
-      runDevice(base, fleet, serial, until, acknowledged, sent, presigned.get(serial) ?? []),
-    ),
-  ]);
-  const elapsed = (performance.now() - started) / 1000;
-  clearInterval(progress);
-  clearInterval(sampler);
-  for (const result of results)
-    if (result.status === 'rejected') problems.push(`a virtual user stopped: ${String(result.reason)}`);
-  const cpuAfter = treeCpuSeconds(serverPid, databaseName);
-  const serverCpu = cpuAfter.server - cpuBefore.server;
-  const postgresCpu = cpuAfter.postgres - cpuBefore.postgres;
-  const benchCpu = process.cpuUsage(benchCpuBefore);
-  const serverAlive = server.running();
-  const serverErrors = (server.output().match(/"level":50/g) ?? []).length;
-  if (!(await server.stop())) problems.push('the server did not stop on SIGTERM within 60 s');
+    for (const problem of problems.slice(0, 50)) console.log(`FAIL ${problem}`);
+    failed = failed || problems.length > 0;
+    console.log(failed ? 'load --knee: FAILED' : 'load --knee: passed');
+    process.exitCode = failed ? 1 : 0;
+  } else {
+    const cpuBefore = treeCpuSeconds(serverPid, databaseName);
+    const benchCpuBefore = process.cpuUsage();
+    let rssPeak = rssMb(serverPid);
+    const rssStart = rssPeak;
+    const sampler = setInterval(() => {
+      if (server?.running()) rssPeak = Math.max(rssPeak, rssMb(serverPid));
+    }, 1000);
+    const started = performance.now();
+    const until = Date.now() + durationS * 1000;
+    const progress = setInterval(() => {
+      const seconds = (performance.now() - started) / 1000;
+      console.error(
+        `  ${seconds.toFixed(0)} s: ${[...recorder.times.values()].reduce((n, list) => n + list.length, 0)} requests, ${acknowledged.size} records acknowledged, ${recorder.countStatus(500, 600)} 5xx`,
+      );
+    }, 30_000);
+    const people = Array.from({ length: userCount - deviceUsers }, (_, i) => {
+      return new Person(base, i, ACCOUNTS[i % ACCOUNTS.length]!);
+    });
+    // People log in one after the other over the ramp-up, not all in the same instant.
+    const rampMs = Math.min(10_000, (durationS * 1000) / 10);
+    const results = await Promise.allSettled([
+      ...people.map((person, i) => person.run(until, (i * rampMs) / people.length)),
+      ...deviceSerials.map((serial) =>
+        runDevice(base, fleet, serial, until, acknowledged, sent, presigned.get(serial) ?? []),
+      ),
+    ]);
+    const elapsed = (performance.now() - started) / 1000;
+    clearInterval(progress);
+    clearInterval(sampler);
+    for (const result of results)
+      if (result.status === 'rejected') problems.push(`a virtual user stopped: ${String(result.reason)}`);
+    const cpuAfter = treeCpuSeconds(serverPid, databaseName);
+    const serverCpu = cpuAfter.server - cpuBefore.server;
+    const postgresCpu = cpuAfter.postgres - cpuBefore.postgres;
+    const benchCpu = process.cpuUsage(benchCpuBefore);
+    const serverAlive = server.running();
+    const serverErrors = (server.output().match(/"level":50/g) ?? []).length;
+    if (!(await server.stop())) problems.push('the server did not stop on SIGTERM within 60 s');
 
-  const check = await withDatabase(target, (database) => checkIngestion(database, acknowledged, sent));
-  problems.push(...check.problems);
-  if (!serverAlive) problems.push('the server process died during the run');
+    const check = await withDatabase(target, (database) => checkIngestion(database, acknowledged, sent));
+    problems.push(...check.problems);
+    if (!serverAlive) problems.push('the server process died during the run');
 
-  const fiveHundreds = recorder.countStatus(500, 600);
-  const noAnswer = recorder.countStatus(0, 1);
-  const refused = recorder.countStatus(400, 500);
-  const kinds = [...recorder.times.keys()].sort();
-  const all = kinds.reduce((n, kind) => n + recorder.stats(kind).count, 0);
-  const lines = kinds.map((kind) => {
-    const s = recorder.stats(kind);
-    return `| ${kind} | ${s.count} | ${(s.count / elapsed).toFixed(1)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} | ${s.errors} |`;
-  });
-  const profileLines = kinds.flatMap((kind) => {
-    const p = profiles.get(kind);
-    if (!p) return [];
-    const mean = (sum: number) => ms(sum / p.count);
-    const own = (p.totalMs - p.dbMs - p.poolMs) / p.count;
-    return [
-      `| ${kind} | ${(p.queries / p.count).toFixed(1)} | ${mean(p.dbMs)} | ${mean(p.poolMs)} | ${ms(Math.max(0, own))} | ${mean(p.totalMs)} | ${mean(p.clientMs - p.totalMs)} | ${mean(p.clientMs)} |`,
-    ];
-  });
-  console.log(`
+    const fiveHundreds = recorder.countStatus(500, 600);
+    const noAnswer = recorder.countStatus(0, 1);
+    const refused = recorder.countStatus(400, 500);
+    const kinds = [...recorder.times.keys()].sort();
+    const all = kinds.reduce((n, kind) => n + recorder.stats(kind).count, 0);
+    const lines = kinds.map((kind) => {
+      const s = recorder.stats(kind);
+      return `| ${kind} | ${s.count} | ${(s.count / elapsed).toFixed(1)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} | ${s.errors} |`;
+    });
+    const profileLines = kinds.flatMap((kind) => {
+      const p = profiles.get(kind);
+      if (!p) return [];
+      const mean = (sum: number) => ms(sum / p.count);
+      const own = (p.totalMs - p.dbMs - p.poolMs) / p.count;
+      return [
+        `| ${kind} | ${(p.queries / p.count).toFixed(1)} | ${mean(p.dbMs)} | ${mean(p.poolMs)} | ${ms(Math.max(0, own))} | ${mean(p.totalMs)} | ${mean(p.clientMs - p.totalMs)} | ${mean(p.clientMs)} |`,
+      ];
+    });
+    console.log(`
 ### Load — ${target.kind}, ${userCount} users (${deviceUsers} devices), ${workers} server process${workers > 1 ? 'es' : ''}, ${elapsed.toFixed(0)} s, think 0..${2 * thinkMs} ms, ${seedRows.toLocaleString('en')} seeded records
 
 | kind | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | non-2xx |
@@ -561,13 +654,15 @@ Where the time went (means per request, ms; from the server's Server-Timing head
 |---|---|---|---|---|---|---|---|
 ${profileLines.join('\n')}
 `);
-  for (const [label, count] of unexpected) console.log(`unexpected answer: ${label} ×${count}`);
-  if (fiveHundreds > 0 || noAnswer > 0 || refused > 0) problems.push('answers other than 2xx (listed above)');
-  for (const problem of problems.slice(0, 50)) console.log(`FAIL ${problem}`);
-  failed = problems.length > 0;
-  console.log(
-    failed ? 'load: FAILED' : 'load: passed (no 5xx, no refused call, no lost or duplicated record)',
-  );
+    for (const [label, count] of unexpected) console.log(`unexpected answer: ${label} ×${count}`);
+    if (fiveHundreds > 0 || noAnswer > 0 || refused > 0)
+      problems.push('answers other than 2xx (listed above)');
+    for (const problem of problems.slice(0, 50)) console.log(`FAIL ${problem}`);
+    failed = problems.length > 0;
+    console.log(
+      failed ? 'load: FAILED' : 'load: passed (no 5xx, no refused call, no lost or duplicated record)',
+    );
+  }
 } finally {
   if (server?.running()) await server.kill();
   await target.dispose();

@@ -34,6 +34,7 @@ import pg from 'pg';
 import { embeddedDataDir, openDatabase } from '#server/db/client.ts';
 import { seedDemoData } from '#server/db/seed.ts';
 import { deviceGaps, visibleOwners } from '#server/modules/devices/gaps.ts';
+import { newlines } from './harness.ts';
 
 /** The part of autocannon's API used here (it ships no types). */
 interface AutocannonInstance
@@ -276,7 +277,7 @@ try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      for (const byte of value) if (byte === 10) lines++;
+      lines += newlines(value);
       if (exportSeconds && performance.now() - started >= exportSeconds * 1000) {
         // The rate so far is the figure; the server sees the client go and stops its cursor.
         await reader.cancel();
