@@ -228,7 +228,7 @@ test.describe('alerts', () => {
     const table = alertsTable(page, /^Alerts$/);
     await expect(bodyRows(table)).toHaveCount(1);
     await expect(bodyRows(table).first()).toContainText(
-      `${clinic.serial}: 4500 hours of lamp life left (threshold 5000)`,
+      `${clinic.serial}: 4,500 hours of lamp life left (threshold 5,000)`,
     );
   });
 
@@ -250,6 +250,27 @@ test.describe('alerts', () => {
     await expect(toastWith(page, 'Presa visione registrata')).toBeVisible();
     await expect(bell(page, /^Nessun avviso da leggere$/)).toBeVisible();
     await expectSearch(page, { kind: 'failed_cycle' });
+  });
+
+  test("staff's bell names each alert's customer, and its date and time stay on one line", async ({
+    page,
+    request,
+  }) => {
+    const clinic = await clinicWithDevice(request);
+    await ingest(request, clinic, { status_code: 1 });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginAs(page, DEMO.super);
+    await bell(page, /unread alert/).click();
+    const item = page.getByRole('menu').getByRole('menuitem').filter({ hasText: clinic.serial });
+    await expect(item).toContainText('E2E Alerts');
+    await expect(item).toContainText('Failed cycle');
+    const when = item.getByText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    await expect(when).toHaveCSS('white-space', 'nowrap');
+    const box = await when.boundingBox();
+    const lineHeight = await when.evaluate((element) =>
+      Number.parseFloat(getComputedStyle(element).lineHeight),
+    );
+    expect(box?.height ?? 0).toBeLessThan(lineHeight * 1.5);
   });
 
   test('several alerts at once: chosen rows acknowledged, then the whole page resolved', async ({

@@ -17,6 +17,23 @@ async function sessionIds(page: Page): Promise<{ id: number; customer_id: number
 }
 
 test.describe('disabled buttons say why', () => {
+  test('login: the e-mail and password still missing, then the e-mail alone', async ({ page }) => {
+    await page.goto('/login');
+    await inItalian(page);
+    await page.reload();
+    const submit = button(page, 'Accedi');
+    await expectDisabledReason(
+      page,
+      submit,
+      "Per continuare: L'indirizzo email è obbligatorio e la password è obbligatoria",
+    );
+    await page.getByLabel(/^Password/).fill('demo-password');
+    await expectDisabledReason(page, submit, "Per continuare: L'indirizzo email è obbligatorio");
+    await page.getByLabel(/^Email/).fill(DEMO.care);
+    await expect(submit).toBeEnabled();
+    await expect(submit.locator('xpath=ancestor::span[@tabindex="0"]')).toHaveCount(0);
+  });
+
   test('certificate upload: the fields still missing, then none once the form is complete', async ({
     page,
   }) => {

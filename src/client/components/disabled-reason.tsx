@@ -16,6 +16,7 @@ export function DisabledReason({
   reason,
   children,
   data,
+  fullWidth = false,
 }: {
   /** Why the action cannot be used now; undefined when it can. */
   reason: string | undefined;
@@ -23,6 +24,8 @@ export function DisabledReason({
   children: Action;
   /** data-* attributes for the span, e.g. { 'data-ability': name }. */
   data?: Record<`data-${string}`, string>;
+  /** The action spans its container's width (a full-width button): so does the span around it. */
+  fullWidth?: boolean;
 }) {
   if (reason === undefined) return children;
   return (
@@ -33,7 +36,8 @@ export function DisabledReason({
         tabIndex={0}
         {...data}
         sx={{
-          display: 'inline-flex',
+          display: fullWidth ? 'flex' : 'inline-flex',
+          width: fullWidth ? '100%' : undefined,
           borderRadius: 1,
           '&:focus-visible': { outline: 2, outlineColor: 'primary.main' },
         }}
@@ -63,20 +67,34 @@ export function useFormDisabledReason({ requireChanges = false } = {}): string |
     ),
   ];
   if (messages.length === 0) return undefined;
-  return intl.formatMessage({ id: 'form.disabled.reason' }, { problems: intl.formatList(messages) });
+  // Joined into one sentence, the messages after the first start in lower case ("… and password is
+  // mandatory"), unless they start with an acronym.
+  const joined = messages.map((message, i) =>
+    i > 0 && /^\p{Lu}\p{Ll}/u.test(message)
+      ? message.charAt(0).toLocaleLowerCase(intl.locale) + message.slice(1)
+      : message,
+  );
+  return intl.formatMessage({ id: 'form.disabled.reason' }, { problems: intl.formatList(joined) });
 }
 
 /** A form's submit button, disabled while the form is invalid (saying why) or `busy` (saving). */
 export function FormDisabledReason({
   busy,
   requireChanges,
+  fullWidth,
   children,
 }: {
   busy: boolean;
   requireChanges?: boolean;
+  fullWidth?: boolean;
   children: Action;
 }) {
   const reason = useFormDisabledReason({ requireChanges });
-  if (reason !== undefined) return <DisabledReason reason={reason}>{children}</DisabledReason>;
+  if (reason !== undefined)
+    return (
+      <DisabledReason reason={reason} fullWidth={fullWidth}>
+        {children}
+      </DisabledReason>
+    );
   return cloneElement(children, { disabled: busy });
 }

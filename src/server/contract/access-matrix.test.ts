@@ -1091,6 +1091,19 @@ const CASES: Record<string, Case> = {
       payload: { action: 'acknowledge', ids: [await alertOf(customerId)] },
     }),
   },
+  bulkUserAction: {
+    // Managers only. A user a scoped caller may not see would be skipped as not found (a 200 that
+    // changes nothing): users/bulk.test.ts checks the skips.
+    tenants: ['own'],
+    expect: () => managers(200),
+    write: true,
+    asCaller: true,
+    request: async ({ customerId }) => ({
+      method: 'POST',
+      url: '/api/v1/users/bulk',
+      payload: { action: 'disable', ids: [await makeUser(t, customerId)] },
+    }),
+  },
   createExportTicket: {
     tenants: ['own'],
     // The export of every customer's ok records needs canDownloadCustomers; the filtered one is open to all.

@@ -659,6 +659,10 @@ const INPUTS: Record<string, Input> = {
     callers: STAFF_AND_CUSTOMER,
     body: async () => ({ action: 'acknowledge', ids: [await openAlert()], comment: 'Seen' }),
   },
+  bulkUserAction: {
+    callers: MANAGER,
+    body: async () => ({ action: 'disable', ids: [await makeUser(t, ownCustomer)] }),
+  },
   exportSterilizationsFiltered: {
     callers: STAFF_AND_CUSTOMER,
     query: async (caller) => ({

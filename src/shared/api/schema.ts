@@ -948,6 +948,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/users/bulk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Disable or enable several users at once (the ids chosen, or every user matching a search).
+     * @description Each user is acted on as by disableCustomerUser or enableCustomerUser, under the same ability (canUpdateUsers) and rules, and audited on its own; disabling ends the user's sessions. A user the caller may not see, may not manage (a privileged role, for an ADMIN), the caller itself (never disabled), or already in the state asked for is skipped with its reason; the others are done. `ids` (at most 500) or `filter` (the users list's search; at most 500 of the matching users, in the list's order, `more` then true), not both.
+     */
+    post: operations['bulkUserAction'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/products': {
     parameters: {
       query?: never;
@@ -2930,6 +2950,25 @@ export interface components {
         reason: 'not_found' | 'alerts.already_acknowledged' | 'alerts.already_resolved';
       }[];
       /** @description The filter matched more than 500 alerts; the rest are left as they are. */
+      more: boolean;
+    };
+    UserBulkRequest: {
+      /** @enum {string} */
+      action: 'disable' | 'enable';
+      ids?: number[];
+      /** @description The users list's search; every user matching it (at most 500). */
+      filter?: {
+        q?: string;
+      };
+    };
+    UserBulkResult: {
+      done: number[];
+      skipped: {
+        id: number;
+        /** @enum {string} */
+        reason: 'not_found' | 'forbidden' | 'users.self' | 'users.already_disabled' | 'users.already_enabled';
+      }[];
+      /** @description The filter matched more than 500 users; the rest are left as they are. */
       more: boolean;
     };
     AlertActionRequest: {
@@ -4918,6 +4957,38 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Envelope'] & {
             data: components['schemas']['PagedUsers'];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  bulkUserAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UserBulkRequest'];
+      };
+    };
+    responses: {
+      /** @description What was done and what was skipped, with why. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data: components['schemas']['UserBulkResult'];
           };
         };
       };

@@ -74,6 +74,7 @@ export const validationMessages = {
     'Enter whole hours from 0 to 999999, or leave empty',
   'validation.alert.comment.too_long': 'The comment can be at most 1000 characters long',
   'validation.alert.bulk.ids_or_filter': 'Choose the alerts, or act on every alert the filters match',
+  'validation.user.bulk.ids_or_filter': 'Choose the users, or act on every user the search matches',
   'validation.name.control_characters': 'Remove the line breaks and other control characters',
 } as const;
 

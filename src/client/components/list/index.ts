@@ -1,3 +1,13 @@
+export {
+  type BulkAction,
+  BulkBar,
+  chosenIds,
+  isSelected,
+  NOTHING_SELECTED,
+  type RowSelection,
+  useRowSelection,
+  useSelectableColumns,
+} from './bulk-selection';
 export { type CustomerDeviceFilterIds, CustomerDeviceFilters } from './customer-device-filters';
 export { FilterBar } from './filter-bar';
 export { ListPage } from './list-page';

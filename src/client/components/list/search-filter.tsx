@@ -44,12 +44,7 @@ export function SearchBar({
   onChange: (value: string | undefined) => void;
 }) {
   return (
-    <FilterBar
-      labelId={labelId}
-      resetLabelId="list.search.reset"
-      filtered={value !== undefined}
-      onReset={() => onChange(undefined)}
-    >
+    <FilterBar labelId={labelId} filtered={value !== undefined} onReset={() => onChange(undefined)}>
       <SearchFilter placeholderId={placeholderId} value={value} onChange={onChange} />
     </FilterBar>
   );

@@ -29,6 +29,7 @@ export default function AlertsBellMenu({
   const intl = useIntl();
   const navigate = useNavigate();
   const abilities = useAbilities();
+  const staff = abilities.canSeeAllSterilizations === true;
   const latest = useAlerts({ state: 'open', page: 1, sortBy: 'raised_at', sortDir: 'desc' }, anchor !== null);
   const [acknowledging, setAcknowledging] = useState<Alert | null>(null);
   const rows = (latest.data?.data ?? []).slice(0, BELL_ROWS);
@@ -57,7 +58,23 @@ export default function AlertsBellMenu({
             <Stack spacing={0.5} sx={{ width: '100%' }}>
               <ListItemText
                 primary={intl.formatMessage({ id: `alerts.kind.${alert.kind}` })}
-                secondary={`${alertSummary(intl, alert)} · ${formatDateTime(alert.raised_at)}`}
+                secondary={
+                  <>
+                    {/* Staff see every customer's alerts: each names whose it is. */}
+                    {staff && (
+                      <Box component="span" sx={{ display: 'block', fontWeight: 500 }}>
+                        {alert.customer?.name ?? intl.formatMessage({ id: 'alerts.staff_only' })}
+                      </Box>
+                    )}
+                    <Box component="span" sx={{ display: 'block' }}>
+                      {alertSummary(intl, alert)}
+                    </Box>
+                    {/* A date and time is never broken across lines. */}
+                    <Box component="span" sx={{ display: 'block', whiteSpace: 'nowrap' }}>
+                      {formatDateTime(alert.raised_at)}
+                    </Box>
+                  </>
+                }
               />
               {abilities.canAcknowledgeAlerts && (
                 <Box>

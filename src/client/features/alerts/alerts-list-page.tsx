@@ -1,22 +1,20 @@
-import { Box, Checkbox, useMediaQuery } from '@mui/material';
-import { useTheme } from '@mui/material/styles';
 import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
+import { DataTable, pagedRows, useListControls } from '#client/components/data-table/index.ts';
 import {
-  type DataColumn,
-  DataTable,
-  pagedRows,
-  stopRowClick,
-  useListControls,
-} from '#client/components/data-table/index.ts';
-import { FilterBar, ListPage, SelectFilter } from '#client/components/list/index.ts';
+  FilterBar,
+  ListPage,
+  SelectFilter,
+  useRowSelection,
+  useSelectableColumns,
+} from '#client/components/list/index.ts';
 import { useCustomerOptions } from '#client/lib/reference-lists.ts';
 import { useAbilities, useSession } from '#client/lib/session.ts';
 import { ALERT_KINDS, ALERT_STATE_FILTERS, STAFF_ONLY_ALERT_KINDS } from '#shared/alerts/index.ts';
 import type { Alert } from '#shared/api/index.ts';
 import { type AlertAction, useAlerts } from './api/alerts';
 import { AlertActionDialog } from './components/alert-action-dialog';
-import { AlertBulkBar, type AlertSelection, isSelected, NOTHING_SELECTED } from './components/alert-bulk-bar';
+import { AlertBulkBar } from './components/alert-bulk-bar';
 import { alertColumns } from './components/alert-columns';
 import type { AlertListSearch } from './search';
 
@@ -45,56 +43,21 @@ export function AlertsListPage({
     customerId: search.customerId,
     deviceId: search.deviceId,
   };
-  const filterKey = JSON.stringify(filter);
-  // What was chosen belongs to the filter it was chosen under: another filter starts with nothing chosen.
-  const [chosen, setChosen] = useState<{ filterKey: string; selection: AlertSelection }>({
-    filterKey,
-    selection: NOTHING_SELECTED,
-  });
-  const selection = chosen.filterKey === filterKey ? chosen.selection : NOTHING_SELECTED;
-  const setSelection = (next: AlertSelection) => setChosen({ filterKey, selection: next });
+  const { selection, setSelection, toggle } = useRowSelection(JSON.stringify(filter));
   const canAct = abilities.canAcknowledgeAlerts === true || abilities.canResolveAlerts === true;
-  const theme = useTheme();
-  const narrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const columns = useMemo(() => {
-    const base = alertColumns(intl, abilities, (alert, action) => setActing({ alert, action }), {
-      showCustomer: staff,
-    });
-    if (!canAct) return base;
-    const checkbox = (row: Alert) => (
-      <Checkbox
-        checked={isSelected(selection, row.id)}
-        onClick={(event) => stopRowClick(event)}
-        onKeyDown={(event) => stopRowClick(event)}
-        onChange={(event) => {
-          const ids = new Set('ids' in selection ? selection.ids : []);
-          if (event.target.checked) ids.add(row.id);
-          else ids.delete(row.id);
-          setChosen({ filterKey, selection: { ids } });
-        }}
-        slotProps={{
-          input: { 'aria-label': intl.formatMessage({ id: 'alerts.bulk.select_one' }, { id: row.id }) },
-        }}
-      />
-    );
-    // On a phone a card shows each column as a line: the checkbox joins the card's actions instead.
-    if (narrow)
-      return base.map((column) =>
-        column.id === 'actions'
-          ? {
-              ...column,
-              cell: (row: Alert) => (
-                <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
-                  {checkbox(row)}
-                  {column.cell(row)}
-                </Box>
-              ),
-            }
-          : column,
-      );
-    const select: DataColumn<Alert> = { id: 'select', headerId: 'alerts.bulk.column', cell: checkbox };
-    return [select, ...base];
-  }, [intl, abilities, staff, canAct, selection, filterKey, narrow]);
+  const baseColumns = useMemo(
+    () =>
+      alertColumns(intl, abilities, (alert, action) => setActing({ alert, action }), {
+        showCustomer: staff,
+      }),
+    [intl, abilities, staff],
+  );
+  const columns = useSelectableColumns(baseColumns, {
+    enabled: canAct,
+    selection,
+    toggle,
+    rowLabel: (row) => intl.formatMessage({ id: 'alerts.bulk.select_one' }, { id: row.id }),
+  });
   const kinds = ALERT_KINDS.filter((kind) => staff || !STAFF_ONLY_ALERT_KINDS.includes(kind));
   const filtered = [search.state, search.kind, search.customerId, search.deviceId].some(
     (v) => v !== undefined,
@@ -104,7 +67,6 @@ export function AlertsListPage({
     <ListPage times titleId="alerts.list.title">
       <FilterBar
         labelId="alerts.filter.label"
-        resetLabelId="alerts.filter.reset"
         filtered={filtered}
         onReset={() =>
           onSearchChange({

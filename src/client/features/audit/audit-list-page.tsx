@@ -31,7 +31,6 @@ export function AuditListPage({
     <ListPage times titleId="audit.list.title">
       <FilterBar
         labelId="audit.filter.label"
-        resetLabelId="audit.filter.reset"
         filtered={filtered}
         onReset={() =>
           onSearchChange({

@@ -3,6 +3,7 @@ import { Link as RouterLink } from '@tanstack/react-router';
 import { Form, Formik } from 'formik';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
+import { FormDisabledReason } from '#client/components/disabled-reason.tsx';
 import { trimValues } from '#client/lib/form-data.ts';
 import { FormikTextField, initialErrorsFor } from '#client/lib/form-fields.tsx';
 import { forgotPasswordSchema } from '#shared/validation/index.ts';
@@ -50,7 +51,7 @@ export function ForgotPasswordPage() {
                   }
                 }}
               >
-                {({ isValid, isSubmitting }) => (
+                {({ isSubmitting }) => (
                   <Form noValidate>
                     <FormikTextField
                       name="email"
@@ -60,17 +61,18 @@ export function ForgotPasswordPage() {
                       autoFocus
                       required
                     />
-                    <Button
-                      type="submit"
-                      variant="contained"
-                      size="large"
-                      fullWidth
-                      sx={{ mt: 2 }}
-                      disabled={!isValid || isSubmitting}
-                      startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
-                    >
-                      {intl.formatMessage({ id: 'password_reset.request.submit' })}
-                    </Button>
+                    <FormDisabledReason busy={isSubmitting} fullWidth>
+                      <Button
+                        type="submit"
+                        variant="contained"
+                        size="large"
+                        fullWidth
+                        sx={{ mt: 2 }}
+                        startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
+                      >
+                        {intl.formatMessage({ id: 'password_reset.request.submit' })}
+                      </Button>
+                    </FormDisabledReason>
                   </Form>
                 )}
               </Formik>

@@ -13,6 +13,7 @@ import { Link as RouterLink, useNavigate } from '@tanstack/react-router';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
+import { FormDisabledReason } from '#client/components/disabled-reason.tsx';
 import {
   RecoveryCodesPanel,
   SecondFactorCodeField,
@@ -115,7 +116,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
               validateOnMount
               onSubmit={onSubmit}
             >
-              {({ isValid, isSubmitting }) => (
+              {({ isSubmitting }) => (
                 <Form noValidate>
                   <FormikTextField
                     name="email"
@@ -132,17 +133,18 @@ export function LoginPage({ redirect }: { redirect?: string }) {
                     autoComplete="current-password"
                     required
                   />
-                  <Button
-                    type="submit"
-                    variant="contained"
-                    size="large"
-                    fullWidth
-                    sx={{ mt: 2 }}
-                    disabled={!isValid || isSubmitting || login.isPending}
-                    startIcon={login.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
-                  >
-                    {intl.formatMessage({ id: 'login.submit' })}
-                  </Button>
+                  <FormDisabledReason busy={isSubmitting || login.isPending} fullWidth>
+                    <Button
+                      type="submit"
+                      variant="contained"
+                      size="large"
+                      fullWidth
+                      sx={{ mt: 2 }}
+                      startIcon={login.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
+                    >
+                      {intl.formatMessage({ id: 'login.submit' })}
+                    </Button>
+                  </FormDisabledReason>
                 </Form>
               )}
             </Formik>

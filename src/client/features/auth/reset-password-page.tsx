@@ -3,6 +3,7 @@ import { Link as RouterLink, useNavigate } from '@tanstack/react-router';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
+import { FormDisabledReason } from '#client/components/disabled-reason.tsx';
 import { ApiError } from '#client/lib/api-client.ts';
 import { FormikTextField, initialErrorsFor } from '#client/lib/form-fields.tsx';
 import { translateValidation } from '#client/lib/intl.tsx';
@@ -64,7 +65,7 @@ export function ResetPasswordPage() {
               validateOnMount
               onSubmit={onSubmit}
             >
-              {({ isValid, isSubmitting }) => (
+              {({ isSubmitting }) => (
                 <Form noValidate aria-label={intl.formatMessage({ id: 'password_reset.complete.title' })}>
                   <Typography variant="body2" color="text.secondary">
                     {intl.formatMessage({ id: 'password_reset.complete.text' })}
@@ -85,17 +86,18 @@ export function ResetPasswordPage() {
                     autoComplete="new-password"
                     required
                   />
-                  <Button
-                    type="submit"
-                    variant="contained"
-                    size="large"
-                    fullWidth
-                    sx={{ mt: 2 }}
-                    disabled={!isValid || isSubmitting}
-                    startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
-                  >
-                    {intl.formatMessage({ id: 'password_reset.complete.submit' })}
-                  </Button>
+                  <FormDisabledReason busy={isSubmitting} fullWidth>
+                    <Button
+                      type="submit"
+                      variant="contained"
+                      size="large"
+                      fullWidth
+                      sx={{ mt: 2 }}
+                      startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
+                    >
+                      {intl.formatMessage({ id: 'password_reset.complete.submit' })}
+                    </Button>
+                  </FormDisabledReason>
                 </Form>
               )}
             </Formik>

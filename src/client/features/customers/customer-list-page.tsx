@@ -102,7 +102,6 @@ export function CustomerListPage({
     >
       <FilterBar
         labelId="customers.list.filters"
-        resetLabelId="customers.list.reset"
         filtered={filtered}
         onReset={() => onSearchChange({ q: undefined, filterFrom: undefined, filterTo: undefined, page: 1 })}
         trailing={

@@ -92,7 +92,6 @@ export function OutboxPage({
       )}
       <FilterBar
         labelId="mail.filter.label"
-        resetLabelId="mail.filter.reset"
         filtered={search.state !== undefined || search.to !== undefined}
         onReset={() => onSearchChange({ state: undefined, to: undefined, page: 1 })}
       >

@@ -220,7 +220,6 @@ export function RecallPage({
     <ListPage times titleId="recall.title">
       <FilterBar
         labelId="recall.filter.label"
-        resetLabelId="recall.filter.reset"
         filtered={filtered}
         onReset={() =>
           onSearchChange({

@@ -215,7 +215,6 @@ export function ReportListPage({
     >
       <FilterBar
         labelId="reports.filters.label"
-        resetLabelId="reports.filters.reset"
         filtered={filtered}
         onReset={() => onSearchChange({ status: undefined, language: undefined, page: 1 })}
       >

@@ -227,7 +227,6 @@ export function SterilizationListPage({
     <ListPage times titleId="sterilizations.list.title">
       <FilterBar
         labelId="sterilizations.filter.label"
-        resetLabelId="sterilizations.filter.reset"
         filtered={filtered}
         active={active}
         onReset={() =>

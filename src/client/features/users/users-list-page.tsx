@@ -11,10 +11,19 @@ import {
   YesNo,
 } from '#client/components/data-table/index.ts';
 import { OpenRowAction } from '#client/components/data-table/open-row-action.tsx';
-import { ListPage, SearchBar } from '#client/components/list/index.ts';
+import {
+  BulkBar,
+  chosenIds,
+  ListPage,
+  NOTHING_SELECTED,
+  SearchBar,
+  useRowSelection,
+  useSelectableColumns,
+} from '#client/components/list/index.ts';
 import { useAbilities } from '#client/lib/session.ts';
+import { toast } from '#client/lib/toasts.tsx';
 import type { User } from '#shared/api/index.ts';
-import { useUsers } from './api/users';
+import { useBulkUserAction, useUsers } from './api/users';
 import { RoleBadge } from './role-badge';
 import type { UserListSearch } from './search';
 
@@ -43,8 +52,12 @@ export function UsersListPage({
   const abilities = useAbilities();
   const list = useListControls(search, onSearchChange);
   const users = useUsers(search);
+  const intl = useIntl();
+  const bulk = useBulkUserAction();
+  const { selection, setSelection, toggle } = useRowSelection(search.q ?? '');
+  const canManage = abilities.canUpdateUsers === true;
 
-  const columns = useMemo<DataColumn<User>[]>(
+  const baseColumns = useMemo<DataColumn<User>[]>(
     () => [
       {
         id: 'name',
@@ -77,6 +90,27 @@ export function UsersListPage({
     ],
     [],
   );
+  const columns = useSelectableColumns(baseColumns, {
+    enabled: canManage,
+    selection,
+    toggle,
+    rowLabel: (row) => intl.formatMessage({ id: 'users.bulk.select_one' }, { name: row.name }),
+    // The list's columns are the product's (docs/product.md, Users list): the checkbox joins the actions.
+    inActions: true,
+  });
+  // Each chosen user is disabled or enabled on its own on the server, audited; the toast counts both.
+  const act = (action: 'disable' | 'enable') => {
+    const ids = chosenIds(selection);
+    bulk.mutate(ids ? { action, ids } : { action, filter: { q: search.q } }, {
+      onSuccess: (result) => {
+        toast.success({
+          id: 'users.bulk.result',
+          values: { done: result.done.length, skipped: result.skipped.length },
+        });
+        setSelection(NOTHING_SELECTED);
+      },
+    });
+  };
 
   return (
     <ListPage
@@ -91,6 +125,22 @@ export function UsersListPage({
         value={search.q}
         onChange={(q) => onSearchChange({ q, page: 1 })}
       />
+      {canManage && (
+        <BulkBar
+          rows={users.data?.data ?? []}
+          total={users.data?.total ?? 0}
+          selection={selection}
+          onSelectionChange={setSelection}
+          toolbarLabelId="users.bulk.toolbar"
+          selectedId="users.bulk.selected"
+          selectAllId="users.bulk.select_all"
+          pending={bulk.isPending}
+          actions={[
+            { labelId: 'users.bulk.disable', onClick: () => act('disable') },
+            { labelId: 'users.bulk.enable', onClick: () => act('enable') },
+          ]}
+        />
+      )}
       <DataTable<User>
         labelId="users.list.title"
         columns={columns}

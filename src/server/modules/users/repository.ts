@@ -116,6 +116,38 @@ export async function findUserOfCustomer(
   return row ? toUser(row) : undefined;
 }
 
+/** The user when the caller's scope (its customer, or null for every customer) includes it. */
+export async function findUser(
+  db: Db | Tx,
+  userId: number,
+  scope: number | null,
+): Promise<UserAnswer | undefined> {
+  const [row] = await selectUsers(db)
+    .where(and(eq(users.id, userId), scope === null ? undefined : eq(users.customerId, scope)))
+    .limit(1);
+  return row ? toUser(row) : undefined;
+}
+
+/** The ids of the users a search matches within a scope, in the users list's default order. */
+export async function matchingUserIds(
+  db: Db,
+  options: { scope: number | null; search?: string },
+  limit: number,
+): Promise<number[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        options.scope === null ? undefined : eq(users.customerId, options.scope),
+        anyColumnContains([users.name, users.email], options.search),
+      ),
+    )
+    .orderBy(...userOrder('name', 'asc'))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
 export async function emailTaken(db: Db | Tx, email: string, exceptUserId?: number): Promise<boolean> {
   const [row] = await db
     .select({ id: users.id })

@@ -27,7 +27,13 @@ import { written } from '#server/db/written.ts';
 import { forbidden, notFound, ok, validationFailed } from '#server/http/envelope.ts';
 import { filledFields } from '#server/http/form-fields.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
-import { assertTenant, currentAuth, requireAbility, requireModule } from '#server/security/guards.ts';
+import {
+  assertTenant,
+  currentAuth,
+  requireAbility,
+  requireModule,
+  tenantScope,
+} from '#server/security/guards.ts';
 import { removePasskeys } from '#server/security/passkeys.ts';
 import { hashPassword } from '#server/security/passwords.ts';
 import { removeSecondFactors } from '#server/security/second-factor.ts';
@@ -41,18 +47,24 @@ import {
   type Role,
   rolesAllowedFor,
 } from '#shared/access/index.ts';
-import type { User as UserAnswer } from '#shared/api/index.ts';
+import type { Schemas, User as UserAnswer } from '#shared/api/index.ts';
 import { userSchema, validateForm } from '#shared/validation/index.ts';
 import {
   emailTaken,
+  findUser,
   findUserOfCustomer,
   insertUser,
   listUserPage,
   listUsersOfCustomer,
+  matchingUserIds,
   setUserDisabled,
 } from './repository.ts';
 
 const TEXT_FIELDS = ['name', 'email', 'role'] as const;
+
+/** The most users one bulk action takes (as for alerts). */
+const BULK_MAX = 500;
+type BulkUserSkip = Schemas['UserBulkResult']['skipped'][number]['reason'];
 
 interface UserForm {
   name?: string;
@@ -117,6 +129,20 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
     const target = await userOrNotFound(auth, request.params.id, request.params.userId);
     if (disabled && target.id === auth.user.id) throw forbidden();
     assertMayManage(auth, target, target.role);
+    await writeDisabled(request, auth, target, disabled);
+    return ok(
+      written(await findUserOfCustomer(db, target.customer_id, target.id), 'user'),
+      disabled ? 'users.disabled' : 'users.enabled',
+    );
+  }
+
+  /** The audited change itself; an unchanged user records nothing. */
+  async function writeDisabled(
+    request: Parameters<typeof auditSource>[0],
+    auth: AuthContext,
+    target: UserAnswer,
+    disabled: boolean,
+  ) {
     const intent = {
       action: disabled ? 'disable' : 'enable',
       entityType: 'user',
@@ -128,10 +154,30 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
       if (disabled) await sessions.revokeAllForUser(tx, target.id);
       return { result: undefined, changes: userChanges(before, after) };
     });
-    return ok(
-      written(await findUserOfCustomer(db, target.customer_id, target.id), 'user'),
-      disabled ? 'users.disabled' : 'users.enabled',
-    );
+  }
+
+  /**
+   * One user of a bulk action, as the single action would treat it; what stands in the way is
+   * answered as a skip reason, not thrown, so that the others go on.
+   */
+  async function bulkStep(
+    request: Parameters<typeof auditSource>[0],
+    auth: AuthContext,
+    userId: number,
+    disabled: boolean,
+  ): Promise<BulkUserSkip | 'done'> {
+    const target = await findUser(db, userId, tenantScope(auth));
+    if (!target) return 'not_found';
+    if (disabled && target.id === auth.user.id) return 'users.self';
+    try {
+      assertMayManage(auth, target, target.role);
+    } catch {
+      return 'forbidden';
+    }
+    if ((target.deleted_at !== null) === disabled)
+      return disabled ? 'users.already_disabled' : 'users.already_enabled';
+    await writeDisabled(request, auth, target, disabled);
+    return 'done';
   }
 
   return {
@@ -304,6 +350,29 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
 
       async enableCustomerUser(request) {
         return setDisabled(request, false);
+      },
+
+      async bulkUserAction(request) {
+        const auth = requireAbility(request, 'canUpdateUsers');
+        const { action, ids, filter } = request.body;
+        if ((ids === undefined) === (filter === undefined))
+          throw validationFailed({ ids: ['validation.user.bulk.ids_or_filter'] });
+        const chosen =
+          ids ??
+          (await matchingUserIds(
+            db,
+            { scope: tenantScope(auth), search: searchText(filter?.q) },
+            BULK_MAX + 1,
+          ));
+        const done: number[] = [];
+        const skipped: { id: number; reason: BulkUserSkip }[] = [];
+        // One at a time, each in its own audited transaction, as if acted on one by one.
+        for (const id of chosen.slice(0, BULK_MAX)) {
+          const outcome = await bulkStep(request, auth, id, action === 'disable');
+          if (outcome === 'done') done.push(id);
+          else skipped.push({ id, reason: outcome });
+        }
+        return ok({ done, skipped, more: chosen.length > BULK_MAX });
       },
     },
   };

@@ -8,6 +8,11 @@ const STATUS_IDS: Record<number, string> = {
 };
 
 const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? value : '');
+/** A count the message's plural reads (a number, never text: ICU plurals need one). */
+const count = (value: unknown) => {
+  const parsed = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(parsed) ? parsed : 0;
+};
 
 /** One sentence of what the alert is about, in the user's language, from its kind and details. */
 export function alertSummary(intl: IntlShape, alert: Alert): string {
@@ -24,14 +29,14 @@ export function alertSummary(intl: IntlShape, alert: Alert): string {
       serial: alert.device?.device_serial ?? text(d.device_serial),
       status,
       progressive: text(d.progressive_id),
-      residual: text(d.residual_lamp_life),
-      threshold: text(d.threshold ?? d.threshold_hours ?? d.threshold_minutes),
+      residual: count(d.residual_lamp_life),
+      threshold: count(d.threshold ?? d.threshold_hours ?? d.threshold_minutes),
       percent: text(d.percent),
       count: text(d.sterilization_count),
       quantity: text(d.batch_quantity),
       lot: text(d.lot_code ?? d.lot_number),
       date: text(d.expiration_date),
-      days: typeof d.days_left === 'number' ? Math.abs(d.days_left) : '',
+      days: Math.abs(count(d.days_left)),
       block: text(d.block_id),
       blockStatus: text(d.status),
       maxFee: text(d.max_fee_gwei),

@@ -25,17 +25,23 @@ export function SterilizationDetails({ record }: { record: Sterilization }) {
     ['sterilizations.details.supplied_energy', number(record.supplied_energy)],
     [
       'sterilizations.details.nominal_time',
-      intl.formatMessage({ id: 'sterilizations.details.minutes' }, { value: number(record.nominal_time) }),
+      intl.formatMessage(
+        { id: 'sterilizations.details.minutes' },
+        { count: record.nominal_time, value: number(record.nominal_time) },
+      ),
     ],
     [
       'sterilizations.details.effective_time',
-      intl.formatMessage({ id: 'sterilizations.details.minutes' }, { value: number(record.effective_time) }),
+      intl.formatMessage(
+        { id: 'sterilizations.details.minutes' },
+        { count: record.effective_time, value: number(record.effective_time) },
+      ),
     ],
     [
       'sterilizations.details.residual_lamp_life',
       intl.formatMessage(
         { id: 'sterilizations.details.hours' },
-        { value: number(record.residual_lamp_life) },
+        { count: record.residual_lamp_life, value: number(record.residual_lamp_life) },
       ),
     ],
     ['sterilizations.details.notes', notesText(record.notes)],

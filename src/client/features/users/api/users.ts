@@ -155,3 +155,21 @@ export function useResetUserSecondFactor(customerId: number, userId: number) {
       ),
   });
 }
+
+export type UserBulkRequest = RequestBodyOf<'bulkUserAction'>;
+
+/**
+ * POST /users/bulk: the chosen users, or every user the search matches, disabled or enabled one by one
+ * on the server. Any user's page or list may have changed.
+ */
+export function useBulkUserAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UserBulkRequest) => unwrap(api.POST('/users/bulk', { body })),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['users'] }),
+        queryClient.invalidateQueries({ queryKey: ['customers'] }),
+      ]),
+  });
+}
