@@ -72,4 +72,24 @@ test.describe('dates', () => {
     await page.keyboard.press('Tab');
     await expectSearch(page, { filterFrom: '2026-12-01' });
   });
+
+  test('a whole day typed over a filled date field is the day typed', async ({ page }) => {
+    await loginAs(page, DEMO.super);
+    await page.goto('/customers?filterFrom=2026-10-31');
+    const from = page.getByRole('group', { name: 'Sterilizations from' });
+    const input = page.locator('input[name="filterFrom"]');
+    await expect(input).toHaveValue('2026-10-31');
+    // Everything selected, then the new day typed: it used to lose its first digit (0202-…).
+    await from.getByRole('spinbutton', { name: 'Day' }).click();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('2026-09-30');
+    await page.keyboard.press('Tab');
+    await expectSearch(page, { filterFrom: '2026-09-30' });
+    await expect(input).toHaveValue('2026-09-30');
+    // From the year on, as typed.
+    await from.getByRole('spinbutton', { name: 'Year' }).click();
+    await page.keyboard.type('2025-01-15');
+    await page.keyboard.press('Tab');
+    await expectSearch(page, { filterFrom: '2025-01-15' });
+  });
 });

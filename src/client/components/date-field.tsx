@@ -8,8 +8,9 @@ import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
 import { DatePicker, type DatePickerProps } from '@mui/x-date-pickers/DatePicker';
 import { itIT } from '@mui/x-date-pickers/locales';
 import type { FieldRef } from '@mui/x-date-pickers/models';
+import { isValid, parse } from 'date-fns';
 import { enUS, it } from 'date-fns/locale';
-import { type ReactNode, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, useRef } from 'react';
 import { DAY_FORMAT } from '../lib/dates';
 import { useLocale } from '../lib/intl';
 
@@ -55,6 +56,28 @@ export type DayPickerProps = {
  */
 export function DayPicker({ label, value, onChange, onAccept, textField, onClear }: DayPickerProps) {
   const fieldRef = useRef<FieldRef<Date | null>>(null);
+  // What was typed since the field was entered or clicked: MUI X edits one section at a time, so a whole
+  // day typed over a filled field from its month or day ("2026-09-30" over 2026-10-31) went into that
+  // section and the next, and a select-all swallowed the first digit. Once the characters typed make a
+  // whole day, that day is the value, wherever the typing started.
+  const typed = useRef('');
+  const typeOverWholeDay = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) {
+      if (event.key !== 'Shift') typed.current = '';
+      return;
+    }
+    typed.current = (typed.current + event.key).slice(-10);
+    const whole = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(typed.current.slice(typed.current.search(/\d{4}/)));
+    if (!whole) return;
+    const day = parse(`${whole[1]}-${whole[2]}-${whole[3]}`, 'yyyy-MM-dd', new Date());
+    if (!isValid(day)) return;
+    typed.current = '';
+    // After MUI X has applied this key to its section (which reports its own value), so the whole day wins.
+    setTimeout(() => onChange(day), 0);
+  };
+  const startTyping = () => {
+    typed.current = '';
+  };
   const startEmptyFieldAtFirstSection = () => {
     const field = fieldRef.current;
     if (!field?.getSections().every((section) => section.value === '')) return;
@@ -77,7 +100,12 @@ export function DayPicker({ label, value, onChange, onAccept, textField, onClear
             clearable: onClear !== undefined,
             onClear,
             fieldRef,
-            onMouseDown: startEmptyFieldAtFirstSection,
+            onMouseDown: () => {
+              startTyping();
+              startEmptyFieldAtFirstSection();
+            },
+            onFocus: startTyping,
+            onKeyDown: typeOverWholeDay,
           },
           // MUI X labels the desktop calendar with the id of a toolbar that the desktop layout does
           // not render, which leaves the dialog nameless: name it after its field.
