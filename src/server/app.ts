@@ -42,6 +42,7 @@ import { mailModule } from './modules/mail/routes.ts';
 import { notificationsModule } from './modules/notifications/routes.ts';
 import { productsModule } from './modules/products/routes.ts';
 import { reportsModule } from './modules/reports/routes.ts';
+import { savedViewsModule } from './modules/saved-views/routes.ts';
 import { sterilizationsModule } from './modules/sterilizations/routes.ts';
 import { usersModule } from './modules/users/routes.ts';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors.ts';
@@ -202,6 +203,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
       webauthn: config.webauthn,
     }),
     notificationsModule({ db }),
+    savedViewsModule({ db }),
     dashboardModule({ db }),
     customersModule({ db, sessions }),
     usersModule({ db, sessions }),

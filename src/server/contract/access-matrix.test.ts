@@ -548,6 +548,82 @@ const CASES: Record<string, Case> = {
       };
     },
   },
+  getListColumns: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    request: async () => ({ method: 'GET', url: '/api/v1/auth/me/list-columns' }),
+  },
+  setListColumns: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    // A new choice each call, so every successful call changes the stored row.
+    request: async () => ({
+      method: 'PUT',
+      url: '/api/v1/auth/me/list-columns/sterilizations',
+      payload: { columns: ['received_ts', `matrix_${unique().toLowerCase()}`] },
+    }),
+  },
+  listSavedViews: {
+    tenants: ['own', 'other'],
+    expect: () => every(200),
+    write: false,
+    asCaller: true,
+    // The other tenant's shared view is in the table, and must not reach a customer user.
+    request: async ({ customerId }) => {
+      await savedView(await makeUser(t, customerId), 'customer', customerId);
+      await savedView(userIds.ADMIN, 'staff');
+      return { method: 'GET', url: '/api/v1/saved-views?list=alerts' };
+    },
+  },
+  createSavedView: {
+    tenants: ['own'],
+    expect: () => every(200),
+    write: true,
+    asCaller: true,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/v1/saved-views',
+      payload: { list: 'alerts', name: `Matrix ${unique()}`, search: 'state=open', visibility: 'private' },
+    }),
+  },
+  updateSavedView: {
+    tenants: ['own', 'other'],
+    // The caller's own view ('own'), or another customer's shared one ('other'): unseen by every caller.
+    expect: (tenant) => (tenant === 'own' ? every(200) : every(404)),
+    write: true,
+    asCaller: true,
+    request: async ({ tenant, caller, customerId }) => {
+      const owner =
+        tenant === 'own'
+          ? userIds[caller === 'anonymous' ? 'CUSTOMER' : caller]
+          : await makeUser(t, customerId);
+      const id = await savedView(owner, tenant === 'own' ? 'private' : 'customer', customerId);
+      return {
+        method: 'PUT',
+        url: `/api/v1/saved-views/${id}`,
+        payload: { name: `Matrix ${unique()}`, search: '', visibility: 'private' },
+      };
+    },
+  },
+  deleteSavedView: {
+    tenants: ['own', 'other'],
+    // Another customer's view: not found, but a SUPER_ADMIN deletes any view.
+    expect: (tenant) => (tenant === 'own' ? every(200) : { ...every(404), SUPER_ADMIN: 200 }),
+    write: true,
+    asCaller: true,
+    request: async ({ tenant, caller, customerId }) => {
+      const owner =
+        tenant === 'own'
+          ? userIds[caller === 'anonymous' ? 'CUSTOMER' : caller]
+          : await makeUser(t, customerId);
+      const id = await savedView(owner, tenant === 'own' ? 'private' : 'customer', customerId);
+      return { method: 'DELETE', url: `/api/v1/saved-views/${id}` };
+    },
+  },
   updateProfile: {
     tenants: ['own'],
     expect: () => every(200),
@@ -1245,6 +1321,20 @@ const CASES: Record<string, Case> = {
     }),
   },
 };
+
+/** A saved view of the alerts list, owned by `ownerId`, shared as `visibility` says. */
+async function savedView(
+  ownerId: number,
+  visibility: 'private' | 'customer' | 'staff',
+  customerId?: number,
+): Promise<number> {
+  const result = await t.database.pool.query(
+    `insert into saved_views (owner_id, list, name, search, visibility, customer_id)
+     values ($1, 'alerts', $2, 'state=open', $3, $4) returning id`,
+    [ownerId, `Matrix view ${unique()}`, visibility, visibility === 'customer' ? customerId : null],
+  );
+  return Number(result.rows[0].id);
+}
 
 // ---- other tenants' data ------------------------------------------------------------------------
 

@@ -225,6 +225,15 @@ const MANAGER: Caller[] = ['SUPER_ADMIN'];
 const ANYONE: Caller[] = ['anonymous'];
 
 const own = async () => ({ id: String(ownCustomer) });
+/** A saved view of the caller's, for the calls that change one. */
+async function ownView(caller: Caller): Promise<number> {
+  const result = await t.database.pool.query(
+    `insert into saved_views (owner_id, list, name, search, visibility) values ($1, 'alerts', $2, '', 'private')
+     returning id`,
+    [callerIds[caller as 'SUPER_ADMIN'], `Prop view ${unique()}`],
+  );
+  return Number(result.rows[0].id);
+}
 const newUser = async () => ({
   name: `Prop user ${unique()}`,
   email: `prop-${unique().toLowerCase()}@example.com`,
@@ -467,6 +476,31 @@ const INPUTS: Record<string, Input> = {
   updateNotificationSettings: {
     callers: STAFF_AND_CUSTOMER,
     body: async () => ({ language: 'en', email_alert_kinds: ['failed_cycle'] }),
+  },
+  getListColumns: { callers: STAFF_AND_CUSTOMER },
+  setListColumns: {
+    callers: STAFF_AND_CUSTOMER,
+    path: async () => ({ list: 'sterilizations' }),
+    body: async () => ({ columns: ['received_ts', 'supplied_energy'] }),
+  },
+  listSavedViews: { callers: STAFF_AND_CUSTOMER, query: async () => ({ list: 'alerts' }) },
+  createSavedView: {
+    callers: STAFF_AND_CUSTOMER,
+    body: async () => ({
+      list: 'alerts',
+      name: `Prop view ${unique()}`,
+      search: 'state=open',
+      visibility: 'private',
+    }),
+  },
+  updateSavedView: {
+    callers: STAFF_AND_CUSTOMER,
+    path: async (caller) => ({ viewId: String(await ownView(caller)) }),
+    body: async () => ({ name: `Prop renamed ${unique()}`, search: 'state=open', visibility: 'private' }),
+  },
+  deleteSavedView: {
+    callers: STAFF_AND_CUSTOMER,
+    path: async (caller) => ({ viewId: String(await ownView(caller)) }),
   },
   getDashboard: { callers: STAFF_AND_CUSTOMER },
   listCustomers: { callers: STAFF_AND_CUSTOMER },

@@ -1019,6 +1019,51 @@ export const integritySweepState = pgTable(
   (t) => [check('integrity_sweep_state_one_row_chk', sql`${t.id} = 1`)],
 );
 
+/**
+ * Saved views of the lists (docs/lists.md, ADR 0032): a name for a list's URL search, its owner's, and
+ * shared with the users of the owner's customer (`customer_id` set: customer users only) or with every
+ * staff user. Names are unique per owner and list, ignoring case.
+ */
+export const savedViews = pgTable(
+  'saved_views',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    list: text('list').notNull(),
+    name: text('name').notNull(),
+    /** The list's URL search without `?` and without `page`. */
+    search: text('search').notNull(),
+    visibility: text('visibility').$type<'private' | 'customer' | 'staff'>().notNull(),
+    /** The customer whose users see a view shared with a customer; null otherwise. */
+    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('saved_views_owner_list_name_uq').on(t.ownerId, t.list, sql`lower(${t.name})`),
+    index('saved_views_list_customer_idx').on(t.list, t.customerId),
+    index('saved_views_list_visibility_idx').on(t.list, t.visibility),
+    check('saved_views_visibility_chk', sql`${t.visibility} in ('private', 'customer', 'staff')`),
+    check('saved_views_customer_chk', sql`(${t.visibility} = 'customer') = (${t.customerId} is not null)`),
+  ],
+);
+
+/** Each user's last choice of columns per list: the list shows them when its URL names none. */
+export const listColumns = pgTable(
+  'list_columns',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    list: text('list').notNull(),
+    columns: text('columns').array().notNull(),
+    updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.list] })],
+);
+
 export type Customer = typeof customers.$inferSelect;
 export type NewCustomer = typeof customers.$inferInsert;
 export type User = typeof users.$inferSelect;
@@ -1044,3 +1089,4 @@ export type CertificateFile = typeof certificateFiles.$inferSelect;
 export type NewCertificateFile = typeof certificateFiles.$inferInsert;
 export type AuditLogRow = typeof auditLog.$inferSelect;
 export type AlertRow = typeof alerts.$inferSelect;
+export type SavedViewRow = typeof savedViews.$inferSelect;

@@ -5,8 +5,10 @@ import {
   assignableRoles,
   defaultRoleFor,
   isTenantScoped,
+  mayDeleteAnySavedView,
   modulesFor,
   type Role,
+  savedViewVisibilitiesFor,
 } from './index.ts';
 
 // The matrix as the README and docs/product.md §6 state it, written out literally so a change to the table
@@ -86,5 +88,21 @@ describe('assignable roles', () => {
   it('defaults a new user to the least role of its customer', () => {
     expect(defaultRoleFor(1)).toBe('CUSTOMER_CARE');
     expect(defaultRoleFor(7)).toBe('CUSTOMER');
+  });
+});
+
+describe('saved views', () => {
+  it('lets a customer user share with their customer and staff with staff, never across', () => {
+    expect(savedViewVisibilitiesFor('CUSTOMER')).toEqual(['private', 'customer']);
+    for (const role of ['CUSTOMER_CARE', 'ADMIN', 'SUPER_ADMIN'] as const)
+      expect(savedViewVisibilitiesFor(role)).toEqual(['private', 'staff']);
+  });
+
+  it('lets only a SUPER_ADMIN delete the views of others', () => {
+    expect(
+      ['SUPER_ADMIN', 'ADMIN', 'CUSTOMER_CARE', 'CUSTOMER'].map((role) =>
+        mayDeleteAnySavedView(role as Role),
+      ),
+    ).toEqual([true, false, false, false]);
   });
 });

@@ -134,3 +134,19 @@ export function mayGrantRole(callerRole: Role, role: Role): boolean {
 export function assignableRoles(callerRole: Role, customerId: number, current?: Role): Role[] {
   return rolesAllowedFor(customerId).filter((role) => role === current || mayGrantRole(callerRole, role));
 }
+
+/** Who a saved view of a list may be shared with (docs/lists.md): beyond its owner, nobody. */
+export type SavedViewVisibility = 'private' | 'customer' | 'staff';
+
+/**
+ * The visibilities a role may give its saved views: a customer user shares with the users of their own
+ * customer, staff share with every staff user; a view is never shared across that line.
+ */
+export function savedViewVisibilitiesFor(role: Role): readonly SavedViewVisibility[] {
+  return isTenantScoped(role) ? ['private', 'customer'] : ['private', 'staff'];
+}
+
+/** Only the owner changes or deletes a saved view; a SUPER_ADMIN may also delete anyone's. */
+export function mayDeleteAnySavedView(role: Role): boolean {
+  return role === 'SUPER_ADMIN';
+}

@@ -524,6 +524,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/me/list-columns': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The columns the logged-in user last chose on each list (lists without a choice are absent).
+     * @description A list whose URL names no `columns` shows these, in this order; without a choice it shows its default columns. The names are the app's column ids of that list; the app ignores a name it no longer knows.
+     */
+    get: operations['getListColumns'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me/list-columns/{list}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Which list of the app. */
+        list: components['parameters']['ListNamePath'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    /** Keep the logged-in user's choice of columns for one list; an empty choice returns to the default. */
+    put: operations['setListColumns'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/dashboard': {
     parameters: {
       query?: never;
@@ -1720,6 +1760,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/saved-views': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The saved views of one list the logged-in user may pick, by name.
+     * @description The caller's own views, and those shared with them: a view shared with a customer reaches that customer's users (CUSTOMER role) only, a view shared with staff reaches the three staff roles only. A customer user never sees another customer's views nor staff views; staff never see a customer's.
+     */
+    get: operations['listSavedViews'];
+    put?: never;
+    /**
+     * Save a list's filters, sort, page size and columns under a name.
+     * @description `visibility` `customer` is for customer users (shared with the users of their own customer), `staff` for staff (shared with every staff user); anything else is 403. A name the caller already gave a view of this list (ignoring case) is `validation.saved_view.name.taken`. The page is not kept: a `page` in `search` is dropped.
+     */
+    post: operations['createSavedView'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/saved-views/{viewId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Saved view id (from listSavedViews). */
+        viewId: components['parameters']['SavedViewIdPath'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Rename a saved view, change what it shows or with whom it is shared (its owner only).
+     * @description Only the owner changes a view: a view shared with the caller is 403, one the caller cannot see is 404. The same rules as creating apply to the name and the visibility.
+     */
+    put: operations['updateSavedView'];
+    post?: never;
+    /**
+     * Delete a saved view (its owner; a SUPER_ADMIN may delete any).
+     * @description A view shared with the caller that is not theirs is 403 (a SUPER_ADMIN deletes it); one the caller cannot see is 404 (a SUPER_ADMIN deletes any view by its id).
+     */
+    delete: operations['deleteSavedView'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2664,6 +2755,65 @@ export interface components {
       language: components['schemas']['MailLanguage'];
       email_alert_kinds: components['schemas']['AlertKind'][] | null;
     };
+    /**
+     * @description A list of the app (its screen's search params are what a saved view keeps).
+     * @enum {string}
+     */
+    ListName:
+      | 'customers'
+      | 'users'
+      | 'devices'
+      | 'products'
+      | 'certificates'
+      | 'sterilizations'
+      | 'recall'
+      | 'alerts'
+      | 'reports'
+      | 'audit'
+      | 'outbox';
+    /** @description A column id of a list, as the app names it. */
+    ColumnName: string;
+    ListColumns: {
+      list: components['schemas']['ListName'];
+      /** @description The visible columns, in order. */
+      columns: components['schemas']['ColumnName'][];
+    };
+    ListColumnsUpdate: {
+      /** @description The visible columns, in order; empty returns to the list's default columns. */
+      columns: components['schemas']['ColumnName'][];
+    };
+    /**
+     * @description `private`: the owner only; `customer`: the users of the owner's customer (customer users only); `staff`: every staff user (staff only).
+     * @enum {string}
+     */
+    SavedViewVisibility: 'private' | 'customer' | 'staff';
+    /** @description Unique among the owner's views of one list, ignoring case; surrounding spaces are dropped. */
+    SavedViewName: string;
+    /** @description The list's URL search without the leading `?` (filters, sort, page size, columns); a `page` is dropped. Empty is the list as it opens. */
+    SavedViewSearch: string;
+    SavedView: {
+      id: number;
+      list: components['schemas']['ListName'];
+      name: string;
+      search: string;
+      visibility: components['schemas']['SavedViewVisibility'];
+      /** @description The caller owns it (and may rename or delete it). */
+      mine: boolean;
+      owner_name: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    SavedViewCreate: {
+      list: components['schemas']['ListName'];
+      name: components['schemas']['SavedViewName'];
+      search: components['schemas']['SavedViewSearch'];
+      visibility: components['schemas']['SavedViewVisibility'];
+    };
+    SavedViewUpdate: {
+      name: components['schemas']['SavedViewName'];
+      search: components['schemas']['SavedViewSearch'];
+      visibility: components['schemas']['SavedViewVisibility'];
+    };
     /** @enum {string} */
     MailState: 'pending' | 'sent' | 'failed';
     Mail: {
@@ -3098,6 +3248,39 @@ export interface components {
         };
       };
     };
+    /** @description The logged-in user's kept columns, per list. */
+    ListColumnsOk: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Envelope'] & {
+          data: components['schemas']['ListColumns'][];
+        };
+      };
+    };
+    /** @description The saved views the caller may pick, by name. */
+    SavedViewsOk: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Envelope'] & {
+          data: components['schemas']['SavedView'][];
+        };
+      };
+    };
+    /** @description The saved view. */
+    SavedViewOk: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Envelope'] & {
+          data: components['schemas']['SavedView'];
+        };
+      };
+    };
     /** @description Id-to-name options. */
     OptionsOk: {
       headers: {
@@ -3437,6 +3620,12 @@ export interface components {
     ReportToQuery: string;
     /** @description User id. */
     UserIdPath: number;
+    /** @description Which list of the app. */
+    ListNamePath: components['schemas']['ListName'];
+    /** @description Which list of the app. */
+    ListNameQuery: components['schemas']['ListName'];
+    /** @description Saved view id (from listSavedViews). */
+    SavedViewIdPath: number;
     /** @description Passkey id (from listPasskeys). */
     PasskeyIdPath: number;
     /** @description Session id (from listOwnSessions). */
@@ -4189,6 +4378,46 @@ export interface operations {
     };
     responses: {
       200: components['responses']['NotificationSettingsOk'];
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getListColumns: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListColumnsOk'];
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  setListColumns: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Which list of the app. */
+        list: components['parameters']['ListNamePath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ListColumnsUpdate'];
+      };
+    };
+    responses: {
+      200: components['responses']['ListColumnsOk'];
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
@@ -6197,6 +6426,95 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listSavedViews: {
+    parameters: {
+      query: {
+        /** @description Which list of the app. */
+        list: components['parameters']['ListNameQuery'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['SavedViewsOk'];
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createSavedView: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SavedViewCreate'];
+      };
+    };
+    responses: {
+      200: components['responses']['SavedViewOk'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateSavedView: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Saved view id (from listSavedViews). */
+        viewId: components['parameters']['SavedViewIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SavedViewUpdate'];
+      };
+    };
+    responses: {
+      200: components['responses']['SavedViewOk'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteSavedView: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Saved view id (from listSavedViews). */
+        viewId: components['parameters']['SavedViewIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['Done'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];

@@ -29,9 +29,14 @@ import {
 } from '@tanstack/react-table';
 import { Fragment, type KeyboardEvent, type MouseEvent, type ReactNode, useMemo } from 'react';
 import { useIntl } from 'react-intl';
+import type { ListName } from '#shared/api/index.ts';
+import { applyColumnChoice, choosableColumns } from './column-choice';
+import { ColumnsMenu } from './columns-menu';
 import { ACTIONS_COLUMN_ID, DataCards } from './data-cards';
+import { useKeepColumns, useKeptColumns } from './list-preferences';
 import { PAGE_SIZES, type SortDir } from './list-search';
 import { detailRowId, FOCUS_RING, NoRows, openOnKey } from './row-parts';
+import { ViewsMenu } from './views-menu';
 
 export { detailRowId };
 
@@ -49,6 +54,8 @@ export type DataColumn<T> = {
   sortKey?: string;
   align?: 'left' | 'right' | 'center';
   width?: number | string;
+  /** Shown only when chosen in the Columns menu (column-choice.ts); the others are the default columns. */
+  optional?: boolean;
 };
 
 export type DataTableProps<T> = {
@@ -87,6 +94,14 @@ export type DataTableProps<T> = {
    * `detailRowId(rowId)` so the toggle can point at them with aria-controls.
    */
   renderDetail?: (row: T) => ReactNode | null;
+  /**
+   * The list's name (useListControls): with it, a toolbar above the rows offers the Columns and Views
+   * menus, and the columns shown are `columnChoice` (the URL's `columns`), else the user's kept choice,
+   * else the default ones.
+   */
+  listName?: ListName;
+  columnChoice?: string;
+  onColumnChoiceChange?: (columns: string | undefined) => void;
 };
 
 /**
@@ -193,7 +208,52 @@ function withoutEmptyActions<T>(
   return hasAction ? columns : columns.filter((column) => column !== actions);
 }
 
-export function DataTable<T>({
+/**
+ * A list with a name: its columns as chosen (URL, else kept for the user, else default), and the toolbar
+ * with the Columns and Views menus. A new choice goes to the URL and is kept on the server.
+ */
+function ChosenColumnsTable<T>(props: DataTableProps<T> & { listName: ListName }) {
+  const { listName, columns, columnChoice, onColumnChoiceChange } = props;
+  const kept = useKeptColumns(listName);
+  const keep = useKeepColumns(listName);
+  const choice = useMemo(
+    () => (typeof columnChoice === 'string' ? columnChoice.split(',') : kept),
+    [columnChoice, kept],
+  );
+  const chosen = useMemo(() => applyColumnChoice(columns, choice), [columns, choice]);
+  const shown = choosableColumns(chosen).map((column) => column.id);
+  const toolbar = (
+    <Box
+      data-testid="list-toolbar"
+      sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1 }}
+    >
+      <ViewsMenu
+        list={listName}
+        keptColumns={typeof columnChoice !== 'string' && kept !== undefined ? shown.join(',') : undefined}
+      />
+      <ColumnsMenu
+        columns={columns}
+        shown={shown}
+        onChange={(next) => {
+          onColumnChoiceChange?.(next?.join(','));
+          keep.mutate(next ?? []);
+        }}
+      />
+    </Box>
+  );
+  return <TableView {...props} columns={chosen} toolbar={toolbar} />;
+}
+
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { listName } = props;
+  return listName === undefined ? (
+    <TableView {...props} />
+  ) : (
+    <ChosenColumnsTable {...props} listName={listName} />
+  );
+}
+
+function TableView<T>({
   labelId,
   columns: allColumns,
   rows,
@@ -213,7 +273,8 @@ export function DataTable<T>({
   onRetry,
   size = 'medium',
   renderDetail,
-}: DataTableProps<T>) {
+  toolbar,
+}: DataTableProps<T> & { toolbar?: ReactNode }) {
   const intl = useIntl();
   const theme = useTheme();
   const columns = useMemo(() => withoutEmptyActions(allColumns, rows ?? []), [allColumns, rows]);
@@ -293,6 +354,7 @@ export function DataTable<T>({
 
   return (
     <Box>
+      {toolbar}
       {pagination('top')}
       <Box sx={{ height: 4 }}>
         {isFetching && (

@@ -6,6 +6,7 @@ import {
   parseSearchText,
   perPagePatch,
   SEARCH_TEXT_MAX_LENGTH,
+  withoutColumns,
 } from './list-search';
 
 describe('parseSearchText', () => {
@@ -45,5 +46,21 @@ describe('page size in the URL', () => {
   it('goes back to page 1 on a new size, and the default size leaves the URL', () => {
     expect(perPagePatch(100)).toEqual({ perPage: 100, page: 1 });
     expect(perPagePatch(PAGE_SIZES[0])).toEqual({ perPage: undefined, page: 1 });
+  });
+});
+
+describe('columns in the URL', () => {
+  it('keeps well-formed ids in order, and sets the key even when there are none', () => {
+    expect(
+      parseListSearch({ columns: 'notes,received_ts' }, ['name'], { sortBy: 'name', sortDir: 'asc' }).columns,
+    ).toBe('notes,received_ts');
+    const none = parseListSearch({ columns: 5 }, ['name'], { sortBy: 'name', sortDir: 'asc' });
+    expect(none).toHaveProperty('columns');
+    expect(none.columns).toBeUndefined();
+  });
+
+  it('never hands the columns to the API', () => {
+    expect(withoutColumns({ page: 2, sortBy: 'name', columns: 'a,b' })).toEqual({ page: 2, sortBy: 'name' });
+    expect(withoutColumns({ page: 2 })).toEqual({ page: 2 });
   });
 });

@@ -30,6 +30,7 @@
  */
 import { notFound } from '@tanstack/react-router';
 import { useCallback, useMemo } from 'react';
+import type { ListName } from '#shared/api/index.ts';
 
 export type SortDir = 'asc' | 'desc';
 
@@ -39,6 +40,12 @@ export type ListSearch<S extends string = string> = {
   perPage?: number;
   sortBy: S;
   sortDir: SortDir;
+  /**
+   * The visible columns in order, as column ids joined by commas (`columns=a,b,c`); absent = the user's
+   * kept choice, else the list's default columns (column-choice.ts). Names the list does not know are
+   * ignored when shown.
+   */
+  columns?: string;
 };
 
 /** The page sizes a list offers; the first is the server's default (the API allows up to 100). */
@@ -118,9 +125,26 @@ export function requireIdParam(value: string): number {
   return id;
 }
 
+/** A column id as lists name them (and the API keeps them: ColumnName in openapi.yaml). */
+export const COLUMN_ID = /^[a-z][a-z0-9_]{0,39}$/;
+/** At most this many columns are named in a URL or kept. */
+export const MAX_COLUMNS = 40;
+
+/**
+ * The `columns` search param: well-formed ids joined by commas, each once, at most MAX_COLUMNS; else
+ * undefined (the kept or default columns). Whether the list knows an id is for the list to say.
+ */
+export function parseColumns(value: unknown): string | undefined {
+  const ids = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+  const valid = [...new Set(ids.map((id) => (typeof id === 'string' ? id.trim() : '')))].filter((id) =>
+    COLUMN_ID.test(id),
+  );
+  return valid.length === 0 ? undefined : valid.slice(0, MAX_COLUMNS).join(',');
+}
+
 /** page / sortBy / sortDir of a list route, with defaults that survive a malformed URL. */
 export function parseListSearch<S extends string>(
-  raw: { page?: unknown; perPage?: unknown; sortBy?: unknown; sortDir?: unknown },
+  raw: { page?: unknown; perPage?: unknown; sortBy?: unknown; sortDir?: unknown; columns?: unknown },
   sortKeys: readonly S[],
   defaults: { sortBy: S; sortDir: SortDir },
 ): ListSearch<S> {
@@ -130,17 +154,25 @@ export function parseListSearch<S extends string>(
     ...(perPage === undefined ? {} : { perPage }),
     sortBy: parseOneOf(raw.sortBy, sortKeys, defaults.sortBy),
     sortDir: parseSortDir(raw.sortDir, defaults.sortDir),
+    // Set even when undefined: the router would keep a malformed raw value otherwise.
+    columns: parseColumns(raw.columns),
   };
 }
 
 /**
  * DataTable props bound to the URL state: a page change keeps the sort; a sort or page size change goes
- * back to page 1. Filters are patched by the page itself (set `page: 1` with them).
+ * back to page 1; a choice of columns keeps the page. Filters are patched by the page itself (set
+ * `page: 1` with them). With `listName` the table offers the Columns and Views menus of that list.
  */
 export function useListControls<S extends string>(
-  search: Pick<ListSearch<S>, 'page' | 'perPage' | 'sortBy' | 'sortDir'>,
+  search: Pick<ListSearch<S>, 'page' | 'perPage' | 'sortBy' | 'sortDir' | 'columns'>,
   onSearchChange: (patch: Partial<ListSearch<S>>) => void,
+  listName?: ListName,
 ) {
+  const onColumnChoiceChange = useCallback(
+    (columns: string | undefined) => onSearchChange({ columns }),
+    [onSearchChange],
+  );
   const onPageChange = useCallback((page: number) => onSearchChange({ page }), [onSearchChange]);
   const onPerPageChange = useCallback(
     (perPage: number) => onSearchChange(perPagePatch(perPage)),
@@ -158,7 +190,30 @@ export function useListControls<S extends string>(
       onPageChange,
       onPerPageChange,
       onSortChange,
+      listName,
+      columnChoice: search.columns,
+      onColumnChoiceChange,
     }),
-    [search.page, search.sortBy, search.sortDir, onPageChange, onPerPageChange, onSortChange],
+    [
+      search.page,
+      search.sortBy,
+      search.sortDir,
+      search.columns,
+      listName,
+      onPageChange,
+      onPerPageChange,
+      onSortChange,
+      onColumnChoiceChange,
+    ],
   );
+}
+
+/**
+ * A list's search as its API call takes it: the columns shown are the screen's business, so choosing
+ * them neither changes the query key (no refetch) nor reaches the API.
+ */
+export function withoutColumns<T extends object>(search: T): Omit<T, 'columns'> {
+  // The API's query types have no `columns`; the screen's search objects passed here do.
+  const { columns: _columns, ...query } = search as T & { columns?: unknown };
+  return query;
 }

@@ -35,7 +35,7 @@ export function AlertsListPage({
   const session = useSession();
   const alerts = useAlerts(search);
   const customers = useCustomerOptions(staff && session !== null);
-  const list = useListControls(search, onSearchChange);
+  const list = useListControls(search, onSearchChange, 'alerts');
   const [acting, setActing] = useState<{ alert: Alert; action: AlertAction } | null>(null);
   const filter = {
     state: search.state,

@@ -91,6 +91,9 @@ export function AuditListPage({
         page={search.page}
         onPageChange={(page) => onSearchChange({ page })}
         onPerPageChange={(perPage) => onSearchChange(perPagePatch(perPage))}
+        listName="audit"
+        columnChoice={search.columns}
+        onColumnChoiceChange={(columns) => onSearchChange({ columns })}
         emptyMessageId="audit.list.empty"
         size="small"
       />

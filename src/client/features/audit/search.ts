@@ -3,7 +3,13 @@
  * the page so the route's search parsing does not pull the page into the first bundle.
  */
 
-import { parseId, parseIsoDate, parsePage, parsePerPage } from '#client/components/data-table/list-search.ts';
+import {
+  parseColumns,
+  parseId,
+  parseIsoDate,
+  parsePage,
+  parsePerPage,
+} from '#client/components/data-table/list-search.ts';
 import type { AuditEntityType } from '#shared/api/index.ts';
 
 export const AUDIT_ENTITY_TYPES = [
@@ -22,6 +28,8 @@ export type AuditListSearch = {
   actor?: string;
   from?: string;
   to?: string;
+  /** The visible columns (list-search.ts `columns`). */
+  columns?: string;
 };
 
 const MAX_ID = 2_147_483_647;
@@ -45,5 +53,6 @@ export function parseAuditSearch(raw: Partial<Record<keyof AuditListSearch, unkn
     actor: parseActor(raw.actor),
     from: parseIsoDate(raw.from),
     to: parseIsoDate(raw.to),
+    columns: parseColumns(raw.columns),
   };
 }

@@ -93,7 +93,7 @@ export function CertificateListPage({
   const intl = useIntl();
   const abilities = useAbilities();
   const canUpload = abilities.canUploadCertificates === true;
-  const list = useListControls(search, onSearchChange);
+  const list = useListControls(search, onSearchChange, 'certificates');
   const certificates = useCertificates(search);
   const remove = useDeleteCertificate();
   const [pendingDelete, setPendingDelete] = useState<Certificate | null>(null);

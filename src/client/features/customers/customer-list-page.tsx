@@ -41,7 +41,7 @@ export function CustomerListPage({
   const intl = useIntl();
   const abilities = useAbilities();
   const navigate = useNavigate();
-  const list = useListControls(search, onSearchChange);
+  const list = useListControls(search, onSearchChange, 'customers');
   const customers = useCustomers(search);
   const range = { from: search.filterFrom, to: search.filterTo };
 

@@ -48,7 +48,7 @@ export function DevicesListPage({ search, onSearchChange }: Props) {
   const abilities = useAbilities();
   const navigate = useNavigate();
   const devices = useDevices(search);
-  const list = useListControls(search, onSearchChange);
+  const list = useListControls(search, onSearchChange, 'devices');
   const canOpen = Boolean(abilities.canUpdateUsers || abilities.canGenerateDeviceKeys);
 
   const columns = useMemo<DataColumn<Device>[]>(

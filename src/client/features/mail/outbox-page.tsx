@@ -121,6 +121,9 @@ export function OutboxPage({
         page={search.page}
         onPageChange={(page) => onSearchChange({ page })}
         onPerPageChange={(perPage) => onSearchChange(perPagePatch(perPage))}
+        listName="outbox"
+        columnChoice={search.columns}
+        onColumnChoiceChange={(columns) => onSearchChange({ columns })}
         emptyMessageId="mail.list.empty"
         size="small"
       />

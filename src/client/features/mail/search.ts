@@ -1,6 +1,6 @@
 /** The outbox view's URL state (page, state and recipient filters), so a filtered view is a link. */
 
-import { parsePage, parsePerPage } from '#client/components/data-table/list-search.ts';
+import { parseColumns, parsePage, parsePerPage } from '#client/components/data-table/list-search.ts';
 import type { MailState } from '#shared/api/index.ts';
 
 export const MAIL_STATES = ['pending', 'sent', 'failed'] as const satisfies readonly MailState[];
@@ -10,6 +10,8 @@ export type OutboxSearch = {
   perPage?: number;
   state?: MailState;
   to?: string;
+  /** The visible columns (list-search.ts `columns`). */
+  columns?: string;
 };
 
 /** Malformed values fall back to "no filter"; every key is set so the router drops raw leftovers. */
@@ -20,5 +22,6 @@ export function parseOutboxSearch(raw: Partial<Record<keyof OutboxSearch, unknow
     perPage: parsePerPage(raw.perPage),
     state: MAIL_STATES.find((state) => state === raw.state),
     to: to === '' ? undefined : to,
+    columns: parseColumns(raw.columns),
   };
 }

@@ -33,7 +33,7 @@ type Props = {
  */
 export function ProductsListPage({ search, onSearchChange }: Props) {
   const products = useProducts(search);
-  const list = useListControls(search, onSearchChange);
+  const list = useListControls(search, onSearchChange, 'products');
 
   const columns = useMemo<DataColumn<Product>[]>(
     () => [

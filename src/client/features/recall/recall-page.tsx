@@ -162,7 +162,7 @@ export function RecallPage({
   const intl = useIntl();
   const abilities = useAbilities();
   const user = useSession()?.user;
-  const list = useListControls(search, onSearchChange);
+  const list = useListControls(search, onSearchChange, 'recall');
   const query = recallQuery(search, user);
   const records = useRecallRecords(query);
   const summary = useRecallSummary(

@@ -104,7 +104,7 @@ export function ReportListPage({
 }) {
   const intl = useIntl();
   const abilities = useAbilities();
-  const list = useListControls(search, onSearchChange);
+  const list = useListControls(search, onSearchChange, 'reports');
   const reports = useReports(customerId, reportsQuery(search));
   const download = useDownloadReportFile(customerId);
   const [generating, setGenerating] = useState(false);

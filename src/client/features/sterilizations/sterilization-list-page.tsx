@@ -23,6 +23,7 @@ import {
   ListPage,
   SelectFilter,
 } from '#client/components/list/index.ts';
+import { LotStatusChip } from '#client/components/lot-status-chip.tsx';
 import { formatDateTime } from '#client/lib/dates.ts';
 import { countAnnounced, useAnnouncedRecords } from '#client/lib/new-records.ts';
 import { useAbilities, useSession } from '#client/lib/session.ts';
@@ -35,7 +36,7 @@ import {
   useSterilizations,
 } from './api/sterilizations';
 import { SterilizationDetails } from './components/sterilization-details';
-import { truncateName } from './format';
+import { notesText, statusMessageId, truncateName } from './format';
 import {
   effectiveSearch,
   isOpeningView,
@@ -86,7 +87,7 @@ export function SterilizationListPage({
   const abilities = useAbilities();
   const user = useSession()?.user;
   const canSeeAll = abilities.canSeeAllSterilizations === true;
-  const list = useListControls(search, onSearchChange);
+  const list = useListControls(search, onSearchChange, 'sterilizations');
   const query = effectiveSearch(search, user);
   const sterilizations = useSterilizations(query);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
@@ -142,6 +143,10 @@ export function SterilizationListPage({
     });
   }, []);
 
+  const number = useCallback(
+    (value: number) => intl.formatNumber(value, { maximumFractionDigits: 6 }),
+    [intl],
+  );
   const columns = useMemo<DataColumn<Sterilization>[]>(
     () => [
       {
@@ -193,6 +198,91 @@ export function SterilizationListPage({
           />
         ),
       },
+      // The details card's fields, as optional columns (docs/lists.md "Columns").
+      {
+        id: 'status',
+        headerId: 'sterilizations.details.status',
+        optional: true,
+        cell: (row) => {
+          const statusId = statusMessageId(row.status_code);
+          return statusId ? intl.formatMessage({ id: statusId }) : String(row.status_code);
+        },
+      },
+      {
+        id: 'supplied_energy',
+        headerId: 'sterilizations.details.supplied_energy',
+        optional: true,
+        align: 'right',
+        cell: (row) => number(row.supplied_energy),
+      },
+      {
+        id: 'nominal_time',
+        headerId: 'sterilizations.details.nominal_time',
+        optional: true,
+        align: 'right',
+        cell: (row) =>
+          intl.formatMessage({ id: 'sterilizations.details.minutes' }, { value: number(row.nominal_time) }),
+      },
+      {
+        id: 'effective_time',
+        headerId: 'sterilizations.details.effective_time',
+        optional: true,
+        align: 'right',
+        cell: (row) =>
+          intl.formatMessage({ id: 'sterilizations.details.minutes' }, { value: number(row.effective_time) }),
+      },
+      {
+        id: 'residual_lamp_life',
+        headerId: 'sterilizations.details.residual_lamp_life',
+        optional: true,
+        align: 'right',
+        cell: (row) =>
+          intl.formatMessage(
+            { id: 'sterilizations.details.hours' },
+            { value: number(row.residual_lamp_life) },
+          ),
+      },
+      {
+        id: 'cycle_ts',
+        headerId: 'sterilizations.details.cycle_ts',
+        optional: true,
+        cell: (row) => <CycleTime record={row} />,
+      },
+      {
+        id: 'gps',
+        headerId: 'sterilizations.list.gps',
+        optional: true,
+        cell: (row) =>
+          row.latitude === null || row.longitude === null
+            ? ''
+            : intl.formatMessage(
+                { id: 'sterilizations.list.gps_value' },
+                { latitude: number(row.latitude), longitude: number(row.longitude) },
+              ),
+      },
+      {
+        id: 'lot_progressive',
+        headerId: 'sterilizations.list.lot_progressive_column',
+        optional: true,
+        align: 'right',
+        cell: (row) => (row.lot_progressive_id === null ? '' : intl.formatNumber(row.lot_progressive_id)),
+      },
+      {
+        id: 'lot_status',
+        headerId: 'lot_status.label',
+        optional: true,
+        cell: (row) => <LotStatusChip status={row.lot_status} />,
+      },
+      {
+        id: 'notes',
+        headerId: 'sterilizations.details.notes',
+        optional: true,
+        cell: (row) => (
+          <Box component="span" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {notesText(row.notes)}
+          </Box>
+        ),
+      },
       {
         id: 'actions',
         headerId: 'sterilizations.list.actions',
@@ -220,7 +310,7 @@ export function SterilizationListPage({
         },
       },
     ],
-    [expanded, intl, onVerify, toggle],
+    [expanded, intl, number, onVerify, toggle],
   );
 
   return (

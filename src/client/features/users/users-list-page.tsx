@@ -50,7 +50,7 @@ export function UsersListPage({
 }) {
   const navigate = useNavigate();
   const abilities = useAbilities();
-  const list = useListControls(search, onSearchChange);
+  const list = useListControls(search, onSearchChange, 'users');
   const users = useUsers(search);
   const intl = useIntl();
   const bulk = useBulkUserAction();

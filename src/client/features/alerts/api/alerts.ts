@@ -3,6 +3,7 @@
  * ['alerts'], so a change (or a live update) refreshes the list, the bell and the page panels at once.
  */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { withoutColumns } from '#client/components/data-table/list-search.ts';
 import { api, unwrap } from '#client/lib/api-client.ts';
 import type { QueryOf, RequestBodyOf } from '#shared/api/index.ts';
 
@@ -11,8 +12,8 @@ export type AlertSortBy = NonNullable<AlertsQuery['sortBy']>;
 
 export const alertsQueryOptions = (query: AlertsQuery) =>
   queryOptions({
-    queryKey: ['alerts', 'list', query],
-    queryFn: () => unwrap(api.GET('/alerts', { params: { query } })),
+    queryKey: ['alerts', 'list', withoutColumns(query)],
+    queryFn: () => unwrap(api.GET('/alerts', { params: { query: withoutColumns(query) } })),
     placeholderData: keepPreviousData,
   });
 

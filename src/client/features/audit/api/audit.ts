@@ -1,5 +1,6 @@
 /** GET /audit (canSeeAudit): the audit view's pages and the history panels' (filtered by one entity). */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { withoutColumns } from '#client/components/data-table/list-search.ts';
 import { api, unwrap } from '#client/lib/api-client.ts';
 import type { QueryOf } from '#shared/api/index.ts';
 
@@ -11,8 +12,8 @@ export type AuditQuery = QueryOf<'listAudit'>;
  */
 export const auditQueryOptions = (query: AuditQuery) =>
   queryOptions({
-    queryKey: ['audit', query],
-    queryFn: () => unwrap(api.GET('/audit', { params: { query } })),
+    queryKey: ['audit', withoutColumns(query)],
+    queryFn: () => unwrap(api.GET('/audit', { params: { query: withoutColumns(query) } })),
     placeholderData: keepPreviousData,
   });
 

@@ -11,6 +11,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+import { withoutColumns } from '#client/components/data-table/list-search.ts';
 import { ApiError, api, unwrap } from '#client/lib/api-client.ts';
 import { formDataSerializer } from '#client/lib/form-data.ts';
 import { saveBlob } from '#client/lib/save-blob.ts';
@@ -36,8 +37,8 @@ function invalidateLotViews(queryClient: QueryClient) {
 /** GET /certificates: one page, sorted. */
 export const certificatesQueryOptions = (search: CertificatesSearch) =>
   queryOptions({
-    queryKey: ['certificates', search],
-    queryFn: () => unwrap(api.GET('/certificates', { params: { query: search } })),
+    queryKey: ['certificates', withoutColumns(search)],
+    queryFn: () => unwrap(api.GET('/certificates', { params: { query: withoutColumns(search) } })),
     placeholderData: keepPreviousData,
   });
 

@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { withoutColumns } from '#client/components/data-table/list-search.ts';
 import { api, unwrap } from '#client/lib/api-client.ts';
 import { formDataSerializer } from '#client/lib/form-data.ts';
 import type { QueryOf, RequestBodyOf } from '#shared/api/index.ts';
@@ -9,8 +10,8 @@ export type CustomerFormValues = Required<RequestBodyOf<'createCustomer'>>;
 /** GET /customers: one page, sorted, with ok sterilizations counted in filterFrom..filterTo. */
 export const customersQueryOptions = (params: CustomerListParams) =>
   queryOptions({
-    queryKey: ['customers', params],
-    queryFn: () => unwrap(api.GET('/customers', { params: { query: params } })),
+    queryKey: ['customers', withoutColumns(params)],
+    queryFn: () => unwrap(api.GET('/customers', { params: { query: withoutColumns(params) } })),
     // The previous page stays on screen (with the spinner) while the next one loads.
     placeholderData: keepPreviousData,
   });

@@ -4,6 +4,7 @@
  * lib/reference-lists (the audit view names products and customers with them too).
  */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { withoutColumns } from '#client/components/data-table/list-search.ts';
 import { api, unwrap } from '#client/lib/api-client.ts';
 import { formDataSerializer } from '#client/lib/form-data.ts';
 import type { DeviceForm, QueryOf } from '#shared/api/index.ts';
@@ -15,8 +16,8 @@ export type DeviceSortBy = DevicesSearch['sortBy'];
 /** GET /devices: a page of every device the user may see. */
 export const devicesQueryOptions = (search: DevicesSearch) =>
   queryOptions({
-    queryKey: ['devices', search],
-    queryFn: () => unwrap(api.GET('/devices', { params: { query: search } })),
+    queryKey: ['devices', withoutColumns(search)],
+    queryFn: () => unwrap(api.GET('/devices', { params: { query: withoutColumns(search) } })),
     placeholderData: keepPreviousData,
   });
 

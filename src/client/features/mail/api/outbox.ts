@@ -1,5 +1,6 @@
 /** GET /mail-outbox (canSeeMailOutbox): the outbox view's pages. */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { withoutColumns } from '#client/components/data-table/list-search.ts';
 import { api, unwrap } from '#client/lib/api-client.ts';
 import type { QueryOf } from '#shared/api/index.ts';
 
@@ -7,8 +8,8 @@ export type OutboxQuery = QueryOf<'listMailOutbox'>;
 
 export const outboxQueryOptions = (query: OutboxQuery) =>
   queryOptions({
-    queryKey: ['mail-outbox', query],
-    queryFn: () => unwrap(api.GET('/mail-outbox', { params: { query } })),
+    queryKey: ['mail-outbox', withoutColumns(query)],
+    queryFn: () => unwrap(api.GET('/mail-outbox', { params: { query: withoutColumns(query) } })),
     placeholderData: keepPreviousData,
   });
 

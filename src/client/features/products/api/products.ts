@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { withoutColumns } from '#client/components/data-table/list-search.ts';
 import { api, unwrap } from '#client/lib/api-client.ts';
 import type { QueryOf } from '#shared/api/index.ts';
 
@@ -9,8 +10,8 @@ export type ProductSortBy = ProductsSearch['sortBy'];
 /** GET /products: a page of products. */
 export const productsQueryOptions = (search: ProductsSearch) =>
   queryOptions({
-    queryKey: ['products', search],
-    queryFn: () => unwrap(api.GET('/products', { params: { query: search } })),
+    queryKey: ['products', withoutColumns(search)],
+    queryFn: () => unwrap(api.GET('/products', { params: { query: withoutColumns(search) } })),
     placeholderData: keepPreviousData,
   });
 

@@ -3,6 +3,7 @@
  * (the CSV export: lib/exports.ts).
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { withoutColumns } from '#client/components/data-table/list-search.ts';
 import { api, unwrap } from '#client/lib/api-client.ts';
 import type { QueryOf } from '#shared/api/index.ts';
 
@@ -17,8 +18,8 @@ export type SterilizationFilters = Pick<
 /** GET /sterilizations: one page; the previous page stays on screen while the next one loads. */
 export const sterilizationsQueryOptions = (search: SterilizationsSearch) =>
   queryOptions({
-    queryKey: ['sterilizations', search],
-    queryFn: () => unwrap(api.GET('/sterilizations', { params: { query: search } })),
+    queryKey: ['sterilizations', withoutColumns(search)],
+    queryFn: () => unwrap(api.GET('/sterilizations', { params: { query: withoutColumns(search) } })),
     placeholderData: keepPreviousData,
   });
 

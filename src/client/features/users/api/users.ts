@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { withoutColumns } from '#client/components/data-table/list-search.ts';
 import { api, unwrap } from '#client/lib/api-client.ts';
 import { formDataSerializer } from '#client/lib/form-data.ts';
 import type { QueryOf, RequestBodyOf } from '#shared/api/index.ts';
@@ -9,8 +10,8 @@ export type UserFormValues = Required<RequestBodyOf<'createCustomerUser'>>;
 /** GET /users: one page of the users the caller may see. */
 export const usersQueryOptions = (params: UserListParams) =>
   queryOptions({
-    queryKey: ['users', params],
-    queryFn: () => unwrap(api.GET('/users', { params: { query: params } })),
+    queryKey: ['users', withoutColumns(params)],
+    queryFn: () => unwrap(api.GET('/users', { params: { query: withoutColumns(params) } })),
     placeholderData: keepPreviousData,
   });
 
