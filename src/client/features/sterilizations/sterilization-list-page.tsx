@@ -221,7 +221,10 @@ export function SterilizationListPage({
         optional: true,
         align: 'right',
         cell: (row) =>
-          intl.formatMessage({ id: 'sterilizations.details.minutes' }, { value: number(row.nominal_time) }),
+          intl.formatMessage(
+            { id: 'sterilizations.details.minutes' },
+            { count: row.nominal_time, value: number(row.nominal_time) },
+          ),
       },
       {
         id: 'effective_time',
@@ -229,7 +232,10 @@ export function SterilizationListPage({
         optional: true,
         align: 'right',
         cell: (row) =>
-          intl.formatMessage({ id: 'sterilizations.details.minutes' }, { value: number(row.effective_time) }),
+          intl.formatMessage(
+            { id: 'sterilizations.details.minutes' },
+            { count: row.effective_time, value: number(row.effective_time) },
+          ),
       },
       {
         id: 'residual_lamp_life',
@@ -239,7 +245,7 @@ export function SterilizationListPage({
         cell: (row) =>
           intl.formatMessage(
             { id: 'sterilizations.details.hours' },
-            { value: number(row.residual_lamp_life) },
+            { count: row.residual_lamp_life, value: number(row.residual_lamp_life) },
           ),
       },
       {
