@@ -641,7 +641,7 @@ export const certificateFiles = pgTable(
 
 /**
  * The audit trail (docs/audit.md): one row per recorded action, written only by recordAudit
- * (src/server/audit) in the transaction of the change. Append-only: triggers of migration 0003 refuse
+ * (src/server/modules/audit) in the transaction of the change. Append-only: triggers of migration 0003 refuse
  * UPDATE, DELETE and TRUNCATE. No foreign keys: an entry outlives whatever it names.
  */
 export const auditLog = pgTable(

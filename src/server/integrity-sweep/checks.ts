@@ -10,7 +10,7 @@
  *             signed (canonical forms of docs/integrity.md §2)
  *   tokens    each token's SHA-256, and its RS256 signature under the key of its key event
  *   reports   each signed report version's SHA-256 against its stored PDF
- *   audit     the audit trail's hash chain (src/server/audit/verify.ts)
+ *   audit     the audit trail's hash chain (src/server/modules/audit/verify.ts)
  *
  * A slice never changes anything; it answers what it checked and every mismatch it found.
  */
@@ -32,12 +32,12 @@ import {
   reportLeafBytes,
   type Slicer,
 } from '#shared/integrity/index.ts';
-import { GENESIS_HASH } from '../audit/hash-chain.ts';
-import { verifyAuditChain } from '../audit/verify.ts';
 import { integrityRecord, RECORD_FIELDS_SQL } from '../chain/anchor-worker.ts';
 import { ANCHOR_ABI } from '../chain/artifact.ts';
 import type { Chain } from '../chain/chain.ts';
 import type { Db } from '../db/client.ts';
+import { GENESIS_HASH } from '../modules/audit/hash-chain.ts';
+import { verifyAuditChain } from '../modules/audit/verify.ts';
 
 export const SWEEP_PHASES = ['blocks', 'evidence', 'tokens', 'reports', 'audit'] as const;
 export type SweepPhase = (typeof SWEEP_PHASES)[number];

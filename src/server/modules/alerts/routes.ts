@@ -4,8 +4,6 @@
  * tenant's alert answers 404 like a missing one, and staff-only alerts have no customer at all.
  */
 
-import { changedFields } from '#server/audit/changes.ts';
-import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { written } from '#server/db/written.ts';
@@ -16,6 +14,7 @@ import { requireAbility, requireModule, tenantScope } from '#server/security/gua
 import type { AuthContext } from '#server/security/session-store.ts';
 import type { Alert } from '#shared/api/index.ts';
 import { alertActionSchema } from '#shared/validation/index.ts';
+import { auditSource, changedFields, writeAudited } from '../audit/index.ts';
 import {
   acknowledge,
   countUnread,

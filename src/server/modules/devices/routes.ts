@@ -6,9 +6,6 @@
  * works for every role.
  */
 
-import { changedFields } from '#server/audit/changes.ts';
-import type { AuditChanges } from '#server/audit/hash-chain.ts';
-import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import {
   type KeySlot,
@@ -39,6 +36,8 @@ import type { AuthContext } from '#server/security/session-store.ts';
 import { can } from '#shared/access/index.ts';
 import type { Device as DeviceAnswer } from '#shared/api/index.ts';
 import { deviceSchema, type FieldErrors, validateForm } from '#shared/validation/index.ts';
+import type { AuditChanges } from '../audit/index.ts';
+import { auditSource, changedFields, writeAudited } from '../audit/index.ts';
 import { deviceGaps, visibleOwners } from './gaps.ts';
 import {
   activeProductExists,

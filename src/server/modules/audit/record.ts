@@ -5,9 +5,9 @@
  * forks: each entry links to the one committed before it.
  */
 import { sql } from 'drizzle-orm';
+import type { Tx } from '#server/db/client.ts';
+import { auditLog } from '#server/db/schema.ts';
 import type { AuditAction, AuditEntityType } from '#shared/api/index.ts';
-import type { Tx } from '../db/client.ts';
-import { auditLog } from '../db/schema.ts';
 import { type AuditChanges, entryHash, GENESIS_HASH } from './hash-chain.ts';
 
 /** Arbitrary constant (as MIGRATION_LOCK_KEY in db/client.ts): the audit chain's writer lock. */

@@ -2,7 +2,7 @@
  * What the audit trail records of a user's change (docs/audit.md). Here rather than in the users
  * module because two modules change users: the users screens and the profile form (auth).
  */
-import type { User } from '../db/schema.ts';
+import type { User } from '#server/db/schema.ts';
 import { changedFields, isoOrNull, REDACTED } from './changes.ts';
 import type { AuditChanges } from './hash-chain.ts';
 

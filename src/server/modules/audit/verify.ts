@@ -3,8 +3,8 @@
  * that was altered no longer matches its hash; a removed one breaks the link of the entry after it.
  */
 import { asc, gt } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { auditLog } from '../db/schema.ts';
+import type { Db } from '#server/db/client.ts';
+import { auditLog } from '#server/db/schema.ts';
 import { type AuditChanges, entryHash, GENESIS_HASH } from './hash-chain.ts';
 
 export type ChainReport =

@@ -4,9 +4,9 @@
  * neither); a handler says what it does, writes, and answers.
  */
 import type { FastifyRequest } from 'fastify';
+import type { Db, Tx } from '#server/db/client.ts';
+import type { AuthContext } from '#server/security/session-store.ts';
 import type { AuditAction, AuditEntityType } from '#shared/api/index.ts';
-import type { Db, Tx } from '../db/client.ts';
-import type { AuthContext } from '../security/session-store.ts';
 import type { AuditChanges } from './hash-chain.ts';
 import { type AuditActor, recordAudit } from './record.ts';
 
