@@ -24,8 +24,6 @@ import {
   type IntegritySweepService,
 } from './integrity-sweep/background.ts';
 import { prettyLogStream } from './log-format.ts';
-import { createMailSender, type MailSender } from './mail/sender.ts';
-import { createSmtpTransport } from './mail/transport.ts';
 import { alertsModule } from './modules/alerts/routes.ts';
 import { auditModule } from './modules/audit/routes.ts';
 import { resetMailText } from './modules/auth/password-reset.ts';
@@ -39,6 +37,8 @@ import { eventsModule } from './modules/events/routes.ts';
 import { healthModule } from './modules/health/routes.ts';
 import { integrityModule } from './modules/integrity/routes.ts';
 import { mailModule } from './modules/mail/routes.ts';
+import { createMailSender, type MailSender } from './modules/mail/sender.ts';
+import { createSmtpTransport } from './modules/mail/transport.ts';
 import { notificationsModule } from './modules/notifications/routes.ts';
 import { productsModule } from './modules/products/routes.ts';
 import { reportsModule } from './modules/reports/routes.ts';

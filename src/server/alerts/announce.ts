@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { publishEvent } from '../events/publish.ts';
-import { queueAlertMails } from '../mail/alert-mails.ts';
+import { queueAlertMails } from '../modules/mail/alert-mails.ts';
 
 export function createAlertAnnouncer(deps: { db: Db; appUrl: string; mailQueued?: () => void }) {
   const { db } = deps;

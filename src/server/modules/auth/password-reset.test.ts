@@ -4,8 +4,6 @@
  * the same time whether the address exists or not; the link never in the outbox view.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMailSender } from '#server/mail/sender.ts';
-import type { OutgoingMail } from '#server/mail/transport.ts';
 import { makeAccount } from '#server/test/accounts.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import {
@@ -16,6 +14,8 @@ import {
   type TestApp,
   uniqueClientAddress,
 } from '#server/test/test-app.ts';
+import type { OutgoingMail } from '../mail/index.ts';
+import { createMailSender } from '../mail/index.ts';
 import { RESET_ANSWER_MS, resetMailText } from './password-reset.ts';
 
 const APP_URL = 'https://uvtrace.example';

@@ -7,8 +7,6 @@ import { customers, users } from '#server/db/schema.ts';
 import { updateRowById } from '#server/db/update-row.ts';
 import { ApiError, notFound, ok, validationFailed } from '#server/http/envelope.ts';
 import { isoInstant } from '#server/http/instants.ts';
-import { emailChangedMail } from '#server/mail/account-messages.ts';
-import { queueMail } from '#server/mail/outbox.ts';
 import { currentAuth } from '#server/security/guards.ts';
 import type { LoginThrottle } from '#server/security/login-throttle.ts';
 import {
@@ -62,6 +60,7 @@ import {
   userChanges,
   writeAudited,
 } from '../audit/index.ts';
+import { emailChangedMail, queueMail } from '../mail/index.ts';
 import { queueReset, RESET_ANSWER_MS, resettableUser, usableReset, useReset } from './password-reset.ts';
 
 /** The login throttle's key for passkeys that do not sign in: counted per client address, whose passkey ever. */

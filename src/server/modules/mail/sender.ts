@@ -3,7 +3,7 @@
  * outcome. It never runs inside a request, so a slow or absent SMTP server cannot slow ingestion.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client.ts';
+import type { Db } from '#server/db/client.ts';
 import { type ClaimedMail, claimDueMails, markAbandoned, markFailed, markSent } from './outbox.ts';
 import type { MailTransport } from './transport.ts';
 

@@ -6,11 +6,11 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '#server/db/client.ts';
+import { unique } from '#server/test/fixtures.ts';
+import { expectContract } from '#server/test/response-checks.ts';
+import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 import type { Mail } from '#shared/api/index.ts';
-import { openDatabase } from '../db/client.ts';
-import { unique } from '../test/fixtures.ts';
-import { expectContract } from '../test/response-checks.ts';
-import { createTestApp, DEMO, type TestApp } from '../test/test-app.ts';
 import { queueMail } from './outbox.ts';
 import { createMailSender } from './sender.ts';
 import { createSmtpTransport } from './transport.ts';

@@ -3,7 +3,7 @@
  * sender claims due mails with a lease so that two processes never send one row at the same time.
  */
 import { sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.ts';
+import type { Db, Tx } from '#server/db/client.ts';
 
 export interface QueuedMail {
   /** One key per reason and recipient (e.g. `alert:12:user:3`): queueing it again changes nothing. */

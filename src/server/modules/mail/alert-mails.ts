@@ -4,11 +4,11 @@
  * it safe to call twice for the same alert, from any process.
  */
 import { sql } from 'drizzle-orm';
+import { idArray } from '#server/db/array-parameter.ts';
+import type { Db, Tx } from '#server/db/client.ts';
 import { isRole } from '#shared/access/index.ts';
 import { type AlertKind, isAlertKind } from '#shared/alerts/index.ts';
 import { effectiveEmailAlertKinds, type MailLanguage } from '#shared/notifications/index.ts';
-import { idArray } from '../db/array-parameter.ts';
-import type { Db, Tx } from '../db/client.ts';
 import { type AlertForMail, alertMail } from './alert-messages.ts';
 import { queueMail } from './outbox.ts';
 
