@@ -4,8 +4,6 @@
  */
 import type { LogLevel } from 'fastify';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { createAlertAnnouncer } from './alerts/announce.ts';
-import { type AlertService, createAlertService } from './alerts/service.ts';
 import { createLeadership } from './background/leadership.ts';
 import type { Chain } from './chain/chain.ts';
 import { createChainService } from './chain/service.ts';
@@ -24,7 +22,9 @@ import {
   type IntegritySweepService,
 } from './integrity-sweep/background.ts';
 import { prettyLogStream } from './log-format.ts';
+import { createAlertAnnouncer } from './modules/alerts/announce.ts';
 import { alertsModule } from './modules/alerts/routes.ts';
+import { type AlertService, createAlertService } from './modules/alerts/service.ts';
 import { auditModule } from './modules/audit/routes.ts';
 import { resetMailText } from './modules/auth/password-reset.ts';
 import { authModule } from './modules/auth/routes.ts';

@@ -12,7 +12,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestionClaims } from '#shared/ingestion/claims.ts';
-import { raiseAlert } from '../alerts/raise.ts';
+import { raiseAlert } from '../modules/alerts/raise.ts';
 import type { ExportName } from '../modules/sterilizations/tickets.ts';
 import { makeAccount, makeResetLink } from '../test/accounts.ts';
 import {

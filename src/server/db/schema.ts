@@ -947,7 +947,7 @@ export const ALERT_STATES = ['open', 'acknowledged', 'resolved'] as const;
 export type AlertState = (typeof ALERT_STATES)[number];
 
 /**
- * One row per raised condition (src/server/alerts). `condition_key` names the condition (kind and
+ * One row per raised condition (src/server/modules/alerts). `condition_key` names the condition (kind and
  * subject); the partial unique index lets one condition have one unresolved alert at most, so raising
  * is an INSERT … ON CONFLICT DO NOTHING from any process. A condition that clears resolves its alert
  * (resolution 'cleared'); a person may resolve it by hand ('manual'), after which the same condition is

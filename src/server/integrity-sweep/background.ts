@@ -9,10 +9,10 @@
  */
 import { sql } from 'drizzle-orm';
 import { createSlicer } from '#shared/integrity/index.ts';
-import { type AlertToRaise, raiseAlerts, resolveAlertsFor } from '../alerts/raise.ts';
 import type { Chain } from '../chain/chain.ts';
 import type { Db } from '../db/client.ts';
 import { describeError } from '../db/error-causes.ts';
+import { type AlertToRaise, raiseAlerts, resolveAlertsFor } from '../modules/alerts/raise.ts';
 import {
   addCounts,
   type Mismatch,
@@ -47,7 +47,7 @@ export interface IntegritySweepOptions {
   /** Hours between the starts of two passes; 0 = no background pass (INTEGRITY_SWEEP_INTERVAL_HOURS). */
   intervalHours: number;
   log: Log;
-  /** Hears the ids of the alerts a slice raised (mails and live updates: alerts/announce.ts). */
+  /** Hears the ids of the alerts a slice raised (mails and live updates: modules/alerts/announce.ts). */
   onRaised?: (alertIds: number[]) => Promise<void>;
   sliceSize?: number;
   pauseMs?: number;

@@ -5,9 +5,9 @@
  * ceiling waits, and a staff-only anchor_fee_ceiling alert says so until the block is mined.
  */
 import { sql } from 'drizzle-orm';
-import { conditionKeys } from '#server/alerts/conditions.ts';
-import { raiseAlert, resolveAlertsFor } from '#server/alerts/raise.ts';
 import type { Db, Tx } from '#server/db/client.ts';
+import { conditionKeys } from '#server/modules/alerts/conditions.ts';
+import { raiseAlert, resolveAlertsFor } from '#server/modules/alerts/raise.ts';
 import type { AnchorFees, FeeSuggestion } from '../chain.ts';
 import type { AnchoringContext } from './context.ts';
 

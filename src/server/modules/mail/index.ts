@@ -3,6 +3,7 @@
  * (docs/adr/0003-server-layout-and-boundaries.md).
  */
 export { emailChangedMail, passwordResetMail, resetLinkPlaceholder } from './account-messages.ts';
+export { queueAlertMails } from './alert-mails.ts';
 export type { ClaimedMail } from './outbox.ts';
 export { queueMail } from './outbox.ts';
 export { createMailSender } from './sender.ts';

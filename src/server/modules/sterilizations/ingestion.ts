@@ -197,7 +197,7 @@ function normalizeNotes(records: unknown): unknown {
 
 /**
  * `onStored` hears the ids of the stored records once the answer's data is ready; it must return at
- * once and never throw (the alert evaluation queues them: src/server/alerts/service.ts).
+ * once and never throw (the alert evaluation queues them: src/server/modules/alerts/service.ts).
  */
 async function findDevice(db: Db, serial: string): Promise<DeviceKeys | undefined> {
   const devices = await db.execute<DeviceKeys>(

@@ -3,7 +3,7 @@
  * a device belongs to the device's owner, so a reassigned device starts a new condition for its new
  * clinic and the old clinic's one clears.
  */
-import { STERILIZATION_STATUS } from '../db/schema.ts';
+import { STERILIZATION_STATUS } from '#server/db/schema.ts';
 
 export const conditionKeys = {
   failedCycle: (recordId: number) => `failed_cycle:${recordId}`,

@@ -5,8 +5,8 @@
  * replaced), and a third raises, only when there is something to raise.
  */
 import { sql } from 'drizzle-orm';
-import { idArray } from '../db/array-parameter.ts';
-import type { Db } from '../db/client.ts';
+import { idArray } from '#server/db/array-parameter.ts';
+import type { Db } from '#server/db/client.ts';
 import { batchLevel, conditionKeys, percentOf, statusText } from './conditions.ts';
 import { type AlertToRaise, raiseAlerts, resolveAlertsFor } from './raise.ts';
 import type { AlertThresholds } from './thresholds.ts';

@@ -10,8 +10,8 @@
  * not duplicate an alert. `now` is the sweep's clock (tests pass one instead of waiting).
  */
 import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '#server/db/client.ts';
 import type { AlertKind } from '#shared/alerts/index.ts';
-import type { Db, Tx } from '../db/client.ts';
 import { batchLevel, conditionKeys } from './conditions.ts';
 import { batchDetails } from './ingested.ts';
 import { type AlertToRaise, clearAlertsById, raiseAlerts } from './raise.ts';

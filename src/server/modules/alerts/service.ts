@@ -5,9 +5,9 @@
  * sweep of the time rules, started and stopped with the app like the anchor worker.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { AlertConfig } from '../config.ts';
-import type { Db } from '../db/client.ts';
-import { describeError } from '../db/error-causes.ts';
+import type { AlertConfig } from '#server/config.ts';
+import type { Db } from '#server/db/client.ts';
+import { describeError } from '#server/db/error-causes.ts';
 import { evaluateStoredRecords } from './ingested.ts';
 import { clearCoveredLots, evaluateSequenceAndLots } from './sequence-and-lots.ts';
 import { type SweepResult, sweepAlerts } from './sweep.ts';

@@ -7,10 +7,10 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signDeviceToken } from '#server/test/contract-support.ts';
+import { makeCustomer, makeDevice, unique } from '#server/test/fixtures.ts';
+import { createPeerApp, createTestApp, type TestApp } from '#server/test/test-app.ts';
 import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
-import { signDeviceToken } from '../test/contract-support.ts';
-import { makeCustomer, makeDevice, unique } from '../test/fixtures.ts';
-import { createPeerApp, createTestApp, type TestApp } from '../test/test-app.ts';
 import { raiseAlert, resolveAlertsFor } from './raise.ts';
 
 let t: TestApp;

@@ -3,9 +3,9 @@
  * in the outbox, sent by the background sender) and a live update to whoever may see it.
  */
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { publishEvent } from '../events/publish.ts';
-import { queueAlertMails } from '../modules/mail/alert-mails.ts';
+import type { Db } from '#server/db/client.ts';
+import { publishEvent } from '#server/events/publish.ts';
+import { queueAlertMails } from '../mail/index.ts';
 
 export function createAlertAnnouncer(deps: { db: Db; appUrl: string; mailQueued?: () => void }) {
   const { db } = deps;

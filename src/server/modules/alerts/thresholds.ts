@@ -1,4 +1,4 @@
-import type { AlertConfig } from '../config.ts';
+import type { AlertConfig } from '#server/config.ts';
 
 /** The server-wide defaults; a clinic's own values (customers.alert_*) take precedence in the queries. */
 export type AlertThresholds = Pick<

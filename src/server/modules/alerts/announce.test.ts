@@ -6,10 +6,10 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signDeviceToken } from '#server/test/contract-support.ts';
+import { cycleClaim, makeCustomer, makeDevice, makeUser, unique } from '#server/test/fixtures.ts';
+import { createTestApp, type TestApp } from '#server/test/test-app.ts';
 import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
-import { signDeviceToken } from '../test/contract-support.ts';
-import { cycleClaim, makeCustomer, makeDevice, makeUser, unique } from '../test/fixtures.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
 
 let t: TestApp;
 const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });

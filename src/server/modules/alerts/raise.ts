@@ -5,9 +5,9 @@
  * error. A condition resolved by hand is not raised again until it has cleared.
  */
 import { sql } from 'drizzle-orm';
+import { idArray, textArray } from '#server/db/array-parameter.ts';
+import type { Db, Tx } from '#server/db/client.ts';
 import type { AlertKind } from '#shared/alerts/index.ts';
-import { idArray, textArray } from '../db/array-parameter.ts';
-import type { Db, Tx } from '../db/client.ts';
 
 export interface AlertToRaise {
   kind: AlertKind;

@@ -5,8 +5,8 @@
  * record that arrived out of order is a fact, resolved by a person.
  */
 import { sql } from 'drizzle-orm';
-import { idArray } from '../db/array-parameter.ts';
-import type { Db } from '../db/client.ts';
+import { idArray } from '#server/db/array-parameter.ts';
+import type { Db } from '#server/db/client.ts';
 import { conditionKeys } from './conditions.ts';
 import { type AlertToRaise, raiseAlerts, resolveAlertsFor } from './raise.ts';
 
