@@ -7,14 +7,6 @@
  */
 
 import type { ApiModule } from '#server/contract/handler-types.ts';
-import {
-  type KeySlot,
-  type KeySlotChange,
-  listKeyEvents,
-  recordKeyChanges,
-  revokeKey,
-} from '#server/crypto/key-history.ts';
-import { isRsaSpkiPem, normalizePem, samePublicKey } from '#server/crypto/public-key.ts';
 import type { Db, Tx } from '#server/db/client.ts';
 import { findCustomer } from '#server/db/lookups.ts';
 import { type Device, devices, type NewDevice } from '#server/db/schema.ts';
@@ -39,6 +31,14 @@ import { deviceSchema, type FieldErrors, validateForm } from '#shared/validation
 import type { AuditChanges } from '../audit/index.ts';
 import { auditSource, changedFields, writeAudited } from '../audit/index.ts';
 import { deviceGaps, visibleOwners } from './gaps.ts';
+import {
+  type KeySlot,
+  type KeySlotChange,
+  listKeyEvents,
+  recordKeyChanges,
+  revokeKey,
+} from './key-history.ts';
+import { isRsaSpkiPem, normalizePem, samePublicKey } from './public-key.ts';
 import {
   activeProductExists,
   deviceAuditFields,
