@@ -13,8 +13,7 @@ import { loadContract } from './contract/load-contract.ts';
 import { registerOperations } from './contract/register-operations.ts';
 import type { Database } from './db/client.ts';
 import { createEmbeddedMaintenance } from './db/embedded-maintenance.ts';
-import { startEventBus } from './events/event-bus.ts';
-import { createEventStreams } from './events/event-streams.ts';
+import { startEventBus } from './event-bus/event-bus.ts';
 import { registerServerTiming } from './http/server-timing.ts';
 import {
   createIntegritySweep,
@@ -33,6 +32,7 @@ import { chainCostsModule } from './modules/chain-costs/routes.ts';
 import { customersModule } from './modules/customers/routes.ts';
 import { dashboardModule } from './modules/dashboard/routes.ts';
 import { devicesModule } from './modules/devices/routes.ts';
+import { createEventStreams } from './modules/events/event-streams.ts';
 import { eventsModule } from './modules/events/routes.ts';
 import { healthModule } from './modules/health/routes.ts';
 import { integrityModule } from './modules/integrity/routes.ts';

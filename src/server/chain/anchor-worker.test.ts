@@ -7,8 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { leafBytes, merkleRoot, verifyProof } from '#shared/integrity/index.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { startEventBus } from '../events/event-bus.ts';
-import type { PublishedEvent } from '../events/published-event.ts';
+import { startEventBus } from '../event-bus/event-bus.ts';
+import type { PublishedEvent } from '../event-bus/published-event.ts';
 import { openTestDatabase, seedMinimal } from '../test/test-database.ts';
 import {
   blockSideLeaves,

@@ -19,7 +19,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Hex, TransactionReceipt } from 'viem';
 import type { Db } from '#server/db/client.ts';
 import { describeError } from '#server/db/error-causes.ts';
-import { publishEvent } from '#server/events/publish.ts';
+import { publishEvent } from '#server/event-bus/publish.ts';
 import type { Chain } from '../chain.ts';
 import { isUnreachable } from '../reachability.ts';
 import type { AnchoringContext } from './context.ts';

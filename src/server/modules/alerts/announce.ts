@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { publishEvent } from '#server/events/publish.ts';
+import { publishEvent } from '#server/event-bus/publish.ts';
 import { queueAlertMails } from '../mail/index.ts';
 
 export function createAlertAnnouncer(deps: { db: Db; appUrl: string; mailQueued?: () => void }) {

@@ -7,7 +7,7 @@
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { written } from '#server/db/written.ts';
-import { publishEvent } from '#server/events/publish.ts';
+import { publishEvent } from '#server/event-bus/publish.ts';
 import { ApiError, notFound, ok, validationFailed } from '#server/http/envelope.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import { requireAbility, requireModule, tenantScope } from '#server/security/guards.ts';

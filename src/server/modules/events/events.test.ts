@@ -4,8 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedDevice } from '#server/db/seed.ts';
-import { MAX_STREAMS_PER_ADDRESS, MAX_STREAMS_PER_SESSION } from '#server/events/event-streams.ts';
-import { publishEvent } from '#server/events/publish.ts';
+import { publishEvent } from '#server/event-bus/publish.ts';
 import { mintSession, signDeviceToken, userIdByEmail } from '#server/test/contract-support.ts';
 import { customerIdOf, makeUser } from '#server/test/fixtures.ts';
 import { listenLocally, openEventStream, type SseStream } from '#server/test/sse-client.ts';
@@ -18,6 +17,7 @@ import {
   type TestApp,
 } from '#server/test/test-app.ts';
 import { ingestionClaims } from '#shared/ingestion/claims.ts';
+import { MAX_STREAMS_PER_ADDRESS, MAX_STREAMS_PER_SESSION } from './event-streams.ts';
 
 let t: TestApp;
 let baseUrl: string;

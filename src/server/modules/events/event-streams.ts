@@ -17,12 +17,17 @@
  */
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { describeError } from '../db/error-causes.ts';
-import { clientAddressKey } from '../http/client-address.ts';
-import { ApiError } from '../http/envelope.ts';
-import type { AuthContext, SessionChange, SessionStore } from '../security/session-store.ts';
-import type { EventBus } from './event-bus.ts';
-import { mayReceive, type PublishedEvent, type Subscriber, toLiveEvent } from './published-event.ts';
+import { describeError } from '#server/db/error-causes.ts';
+import type { EventBus } from '#server/event-bus/event-bus.ts';
+import {
+  mayReceive,
+  type PublishedEvent,
+  type Subscriber,
+  toLiveEvent,
+} from '#server/event-bus/published-event.ts';
+import { clientAddressKey } from '#server/http/client-address.ts';
+import { ApiError } from '#server/http/envelope.ts';
+import type { AuthContext, SessionChange, SessionStore } from '#server/security/session-store.ts';
 
 export interface EventStreams {
   /**
