@@ -5,8 +5,6 @@
 import type { LogLevel } from 'fastify';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createLeadership } from './background/leadership.ts';
-import type { Chain } from './chain/chain.ts';
-import { createChainService } from './chain/service.ts';
 import { type AppConfig, openUrl } from './config.ts';
 import type { ApiModule } from './contract/handler-types.ts';
 import { loadContract } from './contract/load-contract.ts';
@@ -35,7 +33,9 @@ import { devicesModule } from './modules/devices/routes.ts';
 import { createEventStreams } from './modules/events/event-streams.ts';
 import { eventsModule } from './modules/events/routes.ts';
 import { healthModule } from './modules/health/routes.ts';
+import type { Chain } from './modules/integrity/chain.ts';
 import { integrityModule } from './modules/integrity/routes.ts';
+import { createChainService } from './modules/integrity/service.ts';
 import { mailModule } from './modules/mail/routes.ts';
 import { createMailSender, type MailSender } from './modules/mail/sender.ts';
 import { createSmtpTransport } from './modules/mail/transport.ts';

@@ -6,9 +6,9 @@ import { importPKCS8, SignJWT } from 'jose';
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
-import { ANCHORED_EVENT } from '../chain/artifact.ts';
-import { type Chain, connectChain } from '../chain/chain.ts';
 import { loadConfig } from '../config.ts';
+import { ANCHORED_EVENT } from '../modules/integrity/artifact.ts';
+import { type Chain, connectChain } from '../modules/integrity/chain.ts';
 import { createPeerApp, createTestApp, DEMO, type TestApp, uniqueClientAddress } from '../test/test-app.ts';
 import { BACKGROUND_LOCK_KEY, createLeadership } from './leadership.ts';
 

@@ -31,8 +31,6 @@ import { bytesToHex, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HashingVersion, leafBytes, processProof } from '#shared/integrity/index.ts';
 import { buildApp } from '../app.ts';
-import { integrityRecord, RECORD_FIELDS_SQL } from '../chain/anchor-worker.ts';
-import { type Chain, connectChain } from '../chain/chain.ts';
 import { loadConfig } from '../config.ts';
 import { openServerControlSocket } from '../control/server-control.ts';
 import type { ControlSocket } from '../control/socket.ts';
@@ -40,6 +38,8 @@ import { type Database, embeddedDataDir, MIGRATIONS_FOLDER, openDatabase } from 
 import { seedDemoData } from '../db/seed.ts';
 import { runIntegritySweep } from '../integrity-sweep/run.ts';
 import { verifyAuditChain } from '../modules/audit/verify.ts';
+import { integrityRecord, RECORD_FIELDS_SQL } from '../modules/integrity/anchor-worker.ts';
+import { type Chain, connectChain } from '../modules/integrity/chain.ts';
 import { postSigned, type SigningDevice, signingDevice, waitUntilMined } from '../test/signed-records.ts';
 import { createBackup } from './create.ts';
 import { RestoreRefused, restoreBackup } from './restore.ts';

@@ -22,8 +22,8 @@ import {
   type SterilizationClaim,
   sterilizationClaimSchema,
 } from '#shared/ingestion/claims.ts';
-import { READ_ONLY_METHODS } from '../chain/rpc-proxy.ts';
 import { raiseAlert } from '../modules/alerts/raise.ts';
+import { READ_ONLY_METHODS } from '../modules/integrity/rpc-proxy.ts';
 import { makeAccount, makeResetLink } from '../test/accounts.ts';
 import {
   type Digest,

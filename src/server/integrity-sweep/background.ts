@@ -9,10 +9,10 @@
  */
 import { sql } from 'drizzle-orm';
 import { createSlicer } from '#shared/integrity/index.ts';
-import type { Chain } from '../chain/chain.ts';
 import type { Db } from '../db/client.ts';
 import { describeError } from '../db/error-causes.ts';
 import { type AlertToRaise, raiseAlerts, resolveAlertsFor } from '../modules/alerts/raise.ts';
+import type { Chain } from '../modules/integrity/chain.ts';
 import {
   addCounts,
   type Mismatch,

@@ -32,12 +32,12 @@ import {
   reportLeafBytes,
   type Slicer,
 } from '#shared/integrity/index.ts';
-import { integrityRecord, RECORD_FIELDS_SQL } from '../chain/anchor-worker.ts';
-import { ANCHOR_ABI } from '../chain/artifact.ts';
-import type { Chain } from '../chain/chain.ts';
 import type { Db } from '../db/client.ts';
 import { GENESIS_HASH } from '../modules/audit/hash-chain.ts';
 import { verifyAuditChain } from '../modules/audit/verify.ts';
+import { integrityRecord, RECORD_FIELDS_SQL } from '../modules/integrity/anchor-worker.ts';
+import { ANCHOR_ABI } from '../modules/integrity/artifact.ts';
+import type { Chain } from '../modules/integrity/chain.ts';
 
 export const SWEEP_PHASES = ['blocks', 'evidence', 'tokens', 'reports', 'audit'] as const;
 export type SweepPhase = (typeof SWEEP_PHASES)[number];

@@ -9,10 +9,10 @@ import { importPKCS8, SignJWT } from 'jose';
 import type { Hex } from 'viem';
 import { expect } from 'vitest';
 import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
-import { ANCHORED_EVENT } from '../chain/artifact.ts';
-import { type Chain, connectChain } from '../chain/chain.ts';
-import { DEVNET_PRIVATE_KEY } from '../chain/devnet.ts';
 import { loadConfig } from '../config.ts';
+import { ANCHORED_EVENT } from '../modules/integrity/artifact.ts';
+import { type Chain, connectChain } from '../modules/integrity/chain.ts';
+import { DEVNET_PRIVATE_KEY } from '../modules/integrity/devnet.ts';
 import { type SwitchableNode, serveSwitchableNode } from './switchable-node.ts';
 import { type TestApp, uniqueClientAddress } from './test-app.ts';
 

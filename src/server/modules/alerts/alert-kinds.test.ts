@@ -7,8 +7,6 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnchorWorker } from '#server/chain/anchor-worker.ts';
-import { type Chain, connectChain } from '#server/chain/chain.ts';
 import { loadConfig } from '#server/config.ts';
 import { mintSession, signDeviceToken } from '#server/test/contract-support.ts';
 import {
@@ -23,6 +21,7 @@ import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 import { ALERT_KINDS, type AlertKind, STAFF_ONLY_ALERT_KINDS } from '#shared/alerts/index.ts';
 import type { Alert } from '#shared/api/index.ts';
 import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
+import { type Chain, connectChain, createAnchorWorker } from '../integrity/index.ts';
 
 let t: TestApp;
 let staff: { care: string; admin: string };

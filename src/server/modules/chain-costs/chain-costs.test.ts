@@ -2,11 +2,10 @@
 // MINED or FINAL block, per month and per record, for the maker's SUPER_ADMIN and ADMIN only.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnchorWorker } from '#server/chain/anchor-worker.ts';
-import { connectChain } from '#server/chain/chain.ts';
 import { loadConfig } from '#server/config.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
+import { connectChain, createAnchorWorker } from '../integrity/index.ts';
 
 let t: TestApp;
 

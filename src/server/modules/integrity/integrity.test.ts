@@ -3,7 +3,6 @@
 import { sql } from 'drizzle-orm';
 import { decodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANCHOR_ABI } from '#server/chain/artifact.ts';
 import { asDatabaseOwner, customerIdOf, makeDevice } from '#server/test/fixtures.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
@@ -16,6 +15,7 @@ import {
   recordFromForm,
 } from '#shared/integrity/index.ts';
 import { V1_BLOCK } from '#shared/integrity/v1-block.fixture.ts';
+import { ANCHOR_ABI } from './artifact.ts';
 
 let t: TestApp;
 let token: string;

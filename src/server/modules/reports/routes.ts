@@ -6,7 +6,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { ChainService } from '#server/chain/service.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import type { ReportLanguage, SignatureMeaning } from '#server/db/schema.ts';
@@ -28,6 +27,7 @@ import type { AuthContext } from '#server/security/session-store.ts';
 import { reportLeafHash } from '#shared/integrity/index.ts';
 import { type FieldErrors, reportSignSchema, validateForm } from '#shared/validation/index.ts';
 import { auditSource, writeAudited } from '../audit/index.ts';
+import type { ChainService } from '../integrity/index.ts';
 import { parsePeriod } from './period.ts';
 import {
   findReport,

@@ -22,8 +22,8 @@ import {
   type Chain as ViemChain,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import type { ChainConfig, ChainNetwork } from '#server/config.ts';
 import { setKeccak256 } from '#shared/integrity/index.ts';
-import type { ChainConfig, ChainNetwork } from '../config.ts';
 import { ANCHOR_BYTECODE, ANCHOR_FUNCTIONS, ANCHORED_EVENT } from './artifact.ts';
 import { startDevnet } from './devnet.ts';
 import { createReachabilityTracker, isUnreachable, type ReachabilityTracker } from './reachability.ts';

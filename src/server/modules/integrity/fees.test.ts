@@ -5,15 +5,15 @@
 // alert that no clinic sees. On PGlite or (TEST_DATABASE_URL) PostgreSQL.
 import type { Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Alert } from '#shared/api/index.ts';
 import {
   devnetBehindNodes,
   expectEachBlockAnchoredOnce,
   ingestThrough,
   type NodeChain,
   waitingRecords,
-} from '../test/node-chain.ts';
-import { createTestApp, DEMO, type TestApp } from '../test/test-app.ts';
+} from '#server/test/node-chain.ts';
+import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
+import type { Alert } from '#shared/api/index.ts';
 import { createAnchorWorker } from './anchor-worker.ts';
 import { replacementMinimum } from './anchoring/fees.ts';
 

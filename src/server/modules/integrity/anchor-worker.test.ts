@@ -4,12 +4,12 @@
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '#server/config.ts';
+import type { Database } from '#server/db/client.ts';
+import { startEventBus } from '#server/event-bus/event-bus.ts';
+import type { PublishedEvent } from '#server/event-bus/published-event.ts';
+import { openTestDatabase, seedMinimal } from '#server/test/test-database.ts';
 import { leafBytes, merkleRoot, verifyProof } from '#shared/integrity/index.ts';
-import { loadConfig } from '../config.ts';
-import type { Database } from '../db/client.ts';
-import { startEventBus } from '../event-bus/event-bus.ts';
-import type { PublishedEvent } from '../event-bus/published-event.ts';
-import { openTestDatabase, seedMinimal } from '../test/test-database.ts';
 import {
   blockSideLeaves,
   createAnchorWorker,

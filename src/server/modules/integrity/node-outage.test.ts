@@ -11,8 +11,8 @@ import {
   ingestThrough,
   type NodeChain,
   waitingRecords,
-} from '../test/node-chain.ts';
-import { createPeerApp, createTestApp, DEMO, type TestApp } from '../test/test-app.ts';
+} from '#server/test/node-chain.ts';
+import { createPeerApp, createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 
 let t: TestApp;
 let nodes: NodeChain;

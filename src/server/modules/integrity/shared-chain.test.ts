@@ -6,9 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { custom, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyReceipt } from '#shared/integrity/receipt.ts';
-import { recordReceipt } from '#shared/integrity/record-receipt.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '#server/config.ts';
 import {
   devnetBehindNodes,
   eventually,
@@ -16,8 +14,10 @@ import {
   ingestThrough,
   type NodeChain,
   waitingRecords,
-} from '../test/node-chain.ts';
-import { createPeerApp, createTestApp, type TestApp } from '../test/test-app.ts';
+} from '#server/test/node-chain.ts';
+import { createPeerApp, createTestApp, type TestApp } from '#server/test/test-app.ts';
+import { verifyReceipt } from '#shared/integrity/receipt.ts';
+import { recordReceipt } from '#shared/integrity/record-receipt.ts';
 import { integrityRecord, RECORD_FIELDS_SQL } from './anchor-worker.ts';
 import { connectChain } from './chain.ts';
 

@@ -4,7 +4,7 @@
  * hashing_version its blocks are made with (docs/integrity.md).
  */
 import { sql } from 'drizzle-orm';
-import type { SterilizationRow } from '#server/modules/sterilizations/view.ts';
+import type { SterilizationRow } from '#server/modules/sterilizations/index.ts';
 import { HASHING_VERSION, type IntegrityRecord, leafBytes } from '#shared/integrity/index.ts';
 
 /** The record columns the leaf is made of (the list's row type, so the two never drift apart). */

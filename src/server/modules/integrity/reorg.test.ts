@@ -11,8 +11,8 @@ import {
   expectEachBlockAnchoredOnce,
   ingestThrough,
   type NodeChain,
-} from '../test/node-chain.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+} from '#server/test/node-chain.ts';
+import { createTestApp, type TestApp } from '#server/test/test-app.ts';
 import { createAnchorWorker } from './anchor-worker.ts';
 import { DEVNET_PRIVATE_KEY } from './devnet.ts';
 

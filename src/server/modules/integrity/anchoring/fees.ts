@@ -6,8 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '#server/db/client.ts';
-import { conditionKeys } from '#server/modules/alerts/conditions.ts';
-import { raiseAlert, resolveAlertsFor } from '#server/modules/alerts/raise.ts';
+import { conditionKeys, raiseAlert, resolveAlertsFor } from '#server/modules/alerts/index.ts';
 import type { AnchorFees, FeeSuggestion } from '../chain.ts';
 import type { AnchoringContext } from './context.ts';
 

@@ -2,8 +2,8 @@
  * The chain as the app holds it: connected on first use (or at start when the anchor worker runs), with
  * the worker started and stopped with the app. Tests may hand in a chain shared by several apps.
  */
-import type { AppConfig } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { AppConfig } from '#server/config.ts';
+import type { Db } from '#server/db/client.ts';
 import { type AnchorWorker, createAnchorWorker, resetEphemeralBlocks } from './anchor-worker.ts';
 import { type Chain, connectChain } from './chain.ts';
 import type { ChainReachability } from './reachability.ts';

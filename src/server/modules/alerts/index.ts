@@ -1,0 +1,6 @@
+/**
+ * The alerts module's public surface: what other modules use of it
+ * (docs/adr/0003-server-layout-and-boundaries.md).
+ */
+export { conditionKeys } from './conditions.ts';
+export { raiseAlert, resolveAlertsFor } from './raise.ts';
