@@ -13,11 +13,6 @@ import type { Database } from './db/client.ts';
 import { createEmbeddedMaintenance } from './db/embedded-maintenance.ts';
 import { startEventBus } from './event-bus/event-bus.ts';
 import { registerServerTiming } from './http/server-timing.ts';
-import {
-  createIntegritySweep,
-  INTEGRITY_SWEEP_LOCK_KEY,
-  type IntegritySweepService,
-} from './integrity-sweep/background.ts';
 import { prettyLogStream } from './log-format.ts';
 import { createAlertAnnouncer } from './modules/alerts/announce.ts';
 import { alertsModule } from './modules/alerts/routes.ts';
@@ -36,6 +31,11 @@ import { healthModule } from './modules/health/routes.ts';
 import type { Chain } from './modules/integrity/chain.ts';
 import { integrityModule } from './modules/integrity/routes.ts';
 import { createChainService } from './modules/integrity/service.ts';
+import {
+  createIntegritySweep,
+  INTEGRITY_SWEEP_LOCK_KEY,
+  type IntegritySweepService,
+} from './modules/integrity/sweep/background.ts';
 import { mailModule } from './modules/mail/routes.ts';
 import { createMailSender, type MailSender } from './modules/mail/sender.ts';
 import { createSmtpTransport } from './modules/mail/transport.ts';

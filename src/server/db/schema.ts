@@ -992,7 +992,7 @@ export const alerts = pgTable(
 );
 
 /**
- * Where the background integrity sweep has got to (src/server/integrity-sweep, docs/backups.md): one
+ * Where the background integrity sweep has got to (src/server/modules/integrity/sweep, docs/backups.md): one
  * row, so a restarted server goes on from the phase and id it reached instead of starting over, and
  * when the last full pass ended (the next is due INTEGRITY_SWEEP_INTERVAL_HOURS later).
  */

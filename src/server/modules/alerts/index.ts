@@ -3,4 +3,5 @@
  * (docs/adr/0003-server-layout-and-boundaries.md).
  */
 export { conditionKeys } from './conditions.ts';
-export { raiseAlert, resolveAlertsFor } from './raise.ts';
+export type { AlertToRaise } from './raise.ts';
+export { raiseAlert, raiseAlerts, resolveAlertsFor } from './raise.ts';

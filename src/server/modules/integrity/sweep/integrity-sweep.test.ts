@@ -10,12 +10,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openServerControlSocket } from '../control/server-control.ts';
-import type { ControlSocket } from '../control/socket.ts';
-import { mintSession } from '../test/contract-support.ts';
-import { asDatabaseOwner, makeUser, userIdOf } from '../test/fixtures.ts';
-import { postSigned, type SigningDevice, signingDevice, waitUntilMined } from '../test/signed-records.ts';
-import { createTestApp, DEMO, type TestApp } from '../test/test-app.ts';
+import { openServerControlSocket } from '#server/control/server-control.ts';
+import type { ControlSocket } from '#server/control/socket.ts';
+import { mintSession } from '#server/test/contract-support.ts';
+import { asDatabaseOwner, makeUser, userIdOf } from '#server/test/fixtures.ts';
+import {
+  postSigned,
+  type SigningDevice,
+  signingDevice,
+  waitUntilMined,
+} from '#server/test/signed-records.ts';
+import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 import { createIntegritySweep } from './background.ts';
 import { type Mismatch, SWEEP_PHASES, type SweepPhase } from './checks.ts';
 import { integritySweepCommand } from './command.ts';

@@ -8,10 +8,10 @@
  * cannot be compared with a chain and are counted as not compared.
  */
 import { createInterface } from 'node:readline';
-import type { AppConfig } from '../config.ts';
-import { askServer } from '../control/socket.ts';
-import { embeddedDataDir, openDatabase } from '../db/client.ts';
-import { connectChain } from '../modules/integrity/chain.ts';
+import type { AppConfig } from '#server/config.ts';
+import { askServer } from '#server/control/socket.ts';
+import { embeddedDataDir, openDatabase } from '#server/db/client.ts';
+import { connectChain } from '../chain.ts';
 import { mismatchLine, runIntegritySweep, summaryLines } from './run.ts';
 
 type Print = (line: string) => void;

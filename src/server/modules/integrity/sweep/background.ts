@@ -8,11 +8,11 @@
  * (docs/adr/0020-alerts-are-rows.md).
  */
 import { sql } from 'drizzle-orm';
+import type { Db } from '#server/db/client.ts';
+import { describeError } from '#server/db/error-causes.ts';
+import { type AlertToRaise, raiseAlerts, resolveAlertsFor } from '#server/modules/alerts/index.ts';
 import { createSlicer } from '#shared/integrity/index.ts';
-import type { Db } from '../db/client.ts';
-import { describeError } from '../db/error-causes.ts';
-import { type AlertToRaise, raiseAlerts, resolveAlertsFor } from '../modules/alerts/raise.ts';
-import type { Chain } from '../modules/integrity/chain.ts';
+import type { Chain } from '../chain.ts';
 import {
   addCounts,
   type Mismatch,

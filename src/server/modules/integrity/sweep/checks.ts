@@ -17,6 +17,8 @@
 import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { bytesToHex, decodeFunctionData, type Hex } from 'viem';
+import type { Db } from '#server/db/client.ts';
+import { GENESIS_HASH, verifyAuditChain } from '#server/modules/audit/index.ts';
 import { recordsOf } from '#shared/ingestion/claims.ts';
 import {
   canonicalDecimal,
@@ -32,12 +34,9 @@ import {
   reportLeafBytes,
   type Slicer,
 } from '#shared/integrity/index.ts';
-import type { Db } from '../db/client.ts';
-import { GENESIS_HASH } from '../modules/audit/hash-chain.ts';
-import { verifyAuditChain } from '../modules/audit/verify.ts';
-import { integrityRecord, RECORD_FIELDS_SQL } from '../modules/integrity/anchor-worker.ts';
-import { ANCHOR_ABI } from '../modules/integrity/artifact.ts';
-import type { Chain } from '../modules/integrity/chain.ts';
+import { integrityRecord, RECORD_FIELDS_SQL } from '../anchor-worker.ts';
+import { ANCHOR_ABI } from '../artifact.ts';
+import type { Chain } from '../chain.ts';
 
 export const SWEEP_PHASES = ['blocks', 'evidence', 'tokens', 'reports', 'audit'] as const;
 export type SweepPhase = (typeof SWEEP_PHASES)[number];
