@@ -21,7 +21,6 @@ import { auditModule } from './modules/audit/routes.ts';
 import { resetMailText } from './modules/auth/password-reset.ts';
 import { authModule } from './modules/auth/routes.ts';
 import { certificatesModule } from './modules/certificates/routes.ts';
-import { chainCostsModule } from './modules/chain-costs/routes.ts';
 import { customersModule } from './modules/customers/routes.ts';
 import { dashboardModule } from './modules/dashboard/routes.ts';
 import { devicesModule } from './modules/devices/routes.ts';
@@ -29,6 +28,7 @@ import { createEventStreams } from './modules/events/event-streams.ts';
 import { eventsModule } from './modules/events/routes.ts';
 import { healthModule } from './modules/health/routes.ts';
 import type { Chain } from './modules/integrity/chain.ts';
+import { chainCostsModule } from './modules/integrity/costs/routes.ts';
 import { integrityModule } from './modules/integrity/routes.ts';
 import { createChainService } from './modules/integrity/service.ts';
 import {

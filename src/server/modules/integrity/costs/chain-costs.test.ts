@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#server/config.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
-import { connectChain, createAnchorWorker } from '../integrity/index.ts';
+import { createAnchorWorker } from '../anchor-worker.ts';
+import { connectChain } from '../chain.ts';
 
 let t: TestApp;
 
