@@ -6,7 +6,7 @@
  * schema had it, then 0007 runs: on PostgreSQL (TEST_DATABASE_URL) or PGlite.
  */
 import { describe, expect, it } from 'vitest';
-import { setUpMigrationDatabase } from '../test/migration-database.ts';
+import { setUpMigrationDatabase } from '#server/test/migration-database.ts';
 
 const { query, applyBefore, applyFrom, insertTwoClinicsWithDevices } = setUpMigrationDatabase();
 

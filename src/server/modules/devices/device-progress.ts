@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { PoolClient } from 'pg';
-import type { Db, Tx } from './client.ts';
+import type { Db, Tx } from '#server/db/client.ts';
 
 /** From here to the end of the client's current transaction, inserted records move no sequence. */
 export async function deferDeviceProgress(client: PoolClient): Promise<void> {

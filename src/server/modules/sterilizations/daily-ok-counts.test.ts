@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, seedMinimal } from '../test/test-database.ts';
-import type { Database } from './client.ts';
+import type { Database } from '#server/db/client.ts';
+import { openTestDatabase, seedMinimal } from '#server/test/test-database.ts';
 import { deferDailyOkCounts, recountDailyOkCounts } from './daily-ok-counts.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, seedMinimal } from '../test/test-database.ts';
-import type { Database } from './client.ts';
+import type { Database } from '#server/db/client.ts';
+import { openTestDatabase, seedMinimal } from '#server/test/test-database.ts';
 
 /**
  * The kept counts a record moves when it is stored (the owner's daily counts, migration 0015; the
