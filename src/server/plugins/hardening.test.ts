@@ -13,10 +13,10 @@ import {
   expectErrorEnvelope,
   expectSecurityHeaders,
   makeCertificate,
-  mintSession,
   samplePdf,
-  userIdByEmail,
 } from '../test/contract-support.ts';
+import { userIdOf } from '../test/fixtures.ts';
+import { mintSession } from '../test/sessions.ts';
 import {
   createPeerApp,
   createTestApp,
@@ -57,7 +57,7 @@ beforeAll(async () => {
     },
     { logStream: { write: (line) => void logLines.push(line) } },
   );
-  superToken = await mintSession(t, await userIdByEmail(t, DEMO.super));
+  superToken = await mintSession(t, await userIdOf(t, DEMO.super));
 });
 afterAll(async () => {
   await t?.close();
@@ -422,7 +422,7 @@ describe('server errors', () => {
       { logStream: { write: (line) => void lines.push(line) } },
     );
     try {
-      const token = await mintSession(broken, await userIdByEmail(broken, DEMO.admin));
+      const token = await mintSession(broken, await userIdOf(broken, DEMO.admin));
       // This throwaway database loses a table the handler reads.
       await broken.database.pool.query('drop table certificate_files, certificates cascade');
       const response = await broken.as(token, { method: 'GET', url: '/api/v1/certificates' });

@@ -8,7 +8,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#server/config.ts';
-import { mintSession, signDeviceToken } from '#server/test/contract-support.ts';
 import {
   asDatabaseOwner,
   makeCustomer,
@@ -17,10 +16,12 @@ import {
   unique,
   userIdOf,
 } from '#server/test/fixtures.ts';
+import { ingestRecords } from '#server/test/ingest.ts';
+import { mintSession } from '#server/test/sessions.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 import { ALERT_KINDS, type AlertKind, STAFF_ONLY_ALERT_KINDS } from '#shared/alerts/index.ts';
 import type { Alert } from '#shared/api/index.ts';
-import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
+import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { type Chain, connectChain, createAnchorWorker } from '../integrity/index.ts';
 
 let t: TestApp;
@@ -88,13 +89,7 @@ function record(c: Clinic, overrides: Partial<SterilizationClaim> = {}): Sterili
 
 /** Posts signed records as the device would, and waits for their alert evaluation. */
 async function ingest(c: Clinic, records: SterilizationClaim[]) {
-  const token = await signDeviceToken(ingestionClaims(c.serial, records), privatePem);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/ingest/sterilizations',
-    payload: { token },
-  });
-  expect(response.statusCode, response.body).toBe(200);
+  await ingestRecords(t.app, { serial: c.serial, privateKeyPem: privatePem }, records);
   await t.app.alerts.idle();
 }
 

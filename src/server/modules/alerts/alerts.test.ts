@@ -4,9 +4,9 @@
  * alerts nor staff-only ones; bad input changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintSession } from '#server/test/contract-support.ts';
 import { makeCustomer, makeDevice, makeUser, snapshot, unique, userIdOf } from '#server/test/fixtures.ts';
 import { expectContract } from '#server/test/response-checks.ts';
+import { mintSession } from '#server/test/sessions.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 import type { Alert } from '#shared/api/index.ts';
 import { type AlertToRaise, raiseAlert } from './raise.ts';

@@ -6,10 +6,10 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDeviceToken } from '#server/test/contract-support.ts';
 import { cycleClaim, makeCustomer, makeDevice, makeUser, unique } from '#server/test/fixtures.ts';
+import { ingestRecords } from '#server/test/ingest.ts';
 import { createTestApp, type TestApp } from '#server/test/test-app.ts';
-import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
+import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 
 let t: TestApp;
 const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -31,13 +31,7 @@ async function clinic() {
 const record = cycleClaim;
 
 async function ingest(serial: string, records: SterilizationClaim[]) {
-  const token = await signDeviceToken(ingestionClaims(serial, records), privatePem);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/ingest/sterilizations',
-    payload: { token },
-  });
-  expect(response.statusCode, response.body).toBe(200);
+  await ingestRecords(t.app, { serial, privateKeyPem: privatePem }, records);
   await t.app.alerts.idle();
 }
 

@@ -7,10 +7,10 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDeviceToken } from '#server/test/contract-support.ts';
 import { makeCustomer, makeDevice, unique } from '#server/test/fixtures.ts';
+import { ingestRecords, postRecords } from '#server/test/ingest.ts';
 import { createPeerApp, createTestApp, type TestApp } from '#server/test/test-app.ts';
-import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
+import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { raiseAlert, resolveAlertsFor } from './raise.ts';
 
 let t: TestApp;
@@ -55,17 +55,13 @@ function record(c: Clinic, overrides: Partial<SterilizationClaim> = {}): Sterili
   };
 }
 
+const signingKey = (c: Clinic) => ({ serial: c.serial, privateKeyPem: privatePem });
+
 /** Posts signed records as the device would, and waits for their alert evaluation. */
 async function ingest(c: Clinic, records: SterilizationClaim[]) {
-  const token = await signDeviceToken(ingestionClaims(c.serial, records), privatePem);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/ingest/sterilizations',
-    payload: { token },
-  });
-  expect(response.statusCode, response.body).toBe(200);
+  const stored = await ingestRecords(t.app, signingKey(c), records);
   await t.app.alerts.idle();
-  return response.json().data as { id: number }[];
+  return stored;
 }
 
 interface AlertRow {
@@ -152,15 +148,7 @@ describe('alerts raised by ingestion', () => {
     // The evaluation fails (its table is away for a moment): the device's answer is unaffected.
     await t.database.pool.query('alter table alerts rename to alerts_away');
     try {
-      const token = await signDeviceToken(
-        ingestionClaims(c.serial, [record(c, { status_code: 1 })]),
-        privatePem,
-      );
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/ingest/sterilizations',
-        payload: { token },
-      });
+      const response = await postRecords(t.app, signingKey(c), [record(c, { status_code: 1 })]);
       expect(response.statusCode).toBe(200);
       await t.app.alerts.idle();
     } finally {

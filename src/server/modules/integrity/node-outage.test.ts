@@ -4,6 +4,7 @@
 // itself when a node is back. The devnet sits behind switchable JSON-RPC nodes (src/server/test/
 // switchable-node.ts), on PGlite or (TEST_DATABASE_URL) PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postChainRpc, rpcCall } from '#server/test/chain-rpc.ts';
 import {
   devnetBehindNodes,
   eventually,
@@ -129,11 +130,7 @@ describe('the public nodes', () => {
 
       // The server's own read-only endpoint forwards to the first of its nodes that answers.
       nodes.nodes[0]!.set('down');
-      const read = await peer.app.inject({
-        method: 'POST',
-        url: '/chain-rpc',
-        payload: { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
-      });
+      const read = await postChainRpc(peer.app, rpcCall('eth_blockNumber'));
       expect(read.statusCode).toBe(200);
       expect(read.json().result).toMatch(/^0x[0-9a-f]+$/);
     } finally {

@@ -5,6 +5,7 @@
 import type { EIP1193RequestFn } from 'viem';
 import { encodeFunctionData } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postChainRpc, rpcCall } from '#server/test/chain-rpc.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createTestApp, type TestApp, uniqueClientAddress } from '#server/test/test-app.ts';
 import { ANCHOR_ABI } from './artifact.ts';
@@ -22,23 +23,15 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** One request from its own client address, so the rate limit only counts where a test means it to. */
-async function rpc(payload: unknown, from = uniqueClientAddress()) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/chain-rpc',
-    headers: { 'x-forwarded-for': from },
-    payload: payload as Record<string, unknown>,
-  });
-  return response;
-}
-const call = (method: string, params: unknown[] = [], id = 1) => ({ jsonrpc: '2.0', id, method, params });
+const rpc = (payload: object, from = uniqueClientAddress()) =>
+  postChainRpc(t.app, payload, { 'x-forwarded-for': from });
 
 describe('POST /chain-rpc', () => {
   it('answers the reads a verifier makes, and refuses every other method with a JSON-RPC error', async () => {
-    const chainId = await rpc(call('eth_chainId'));
+    const chainId = await rpc(rpcCall('eth_chainId'));
     expectContract('chainRpc', chainId, 200);
     expect(chainId.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a69' });
-    expect((await rpc(call('eth_blockNumber'))).json().result).toMatch(/^0x[0-9a-f]+$/);
+    expect((await rpc(rpcCall('eth_blockNumber'))).json().result).toMatch(/^0x[0-9a-f]+$/);
     for (const method of [
       'net_version',
       'eth_sendRawTransaction',
@@ -46,14 +39,14 @@ describe('POST /chain-rpc', () => {
       'hardhat_mine',
       'evm_mine',
     ]) {
-      const refused = await rpc(call(method, ['0x00']));
+      const refused = await rpc(rpcCall(method, ['0x00']));
       expectContract('chainRpc', refused, 200);
       expect(refused.json().error).toEqual({ code: -32601, message: `method not available: ${method}` });
     }
   });
 
   it(`takes a batch of at most ${MAX_BATCH_CALLS} calls, and refuses a larger one whole`, async () => {
-    const calls = (n: number) => Array.from({ length: n }, (_, i) => call('eth_chainId', [], i));
+    const calls = (n: number) => Array.from({ length: n }, (_, i) => rpcCall('eth_chainId', [], i));
     const full = await rpc(calls(MAX_BATCH_CALLS));
     expectContract('chainRpc', full, 200);
     expect(full.json()).toHaveLength(MAX_BATCH_CALLS);
@@ -68,7 +61,7 @@ describe('POST /chain-rpc', () => {
 
   it(`serves eth_getLogs over at most ${MAX_LOG_BLOCKS} blocks, tags counted as the blocks they name`, async () => {
     const logs = (filter: Record<string, unknown>) =>
-      rpc(call('eth_getLogs', [{ address: contractAddress, ...filter }]));
+      rpc(rpcCall('eth_getLogs', [{ address: contractAddress, ...filter }]));
     const whole = await logs({ fromBlock: 'earliest', toBlock: 'latest' });
     expectContract('chainRpc', whole, 200);
     expect(Array.isArray(whole.json().result)).toBe(true);
@@ -84,19 +77,19 @@ describe('POST /chain-rpc', () => {
     });
     const unknown = await logs({ fromBlock: 'yesterday' });
     expect(unknown.json().error.code).toBe(-32602);
-    expect((await rpc(call('eth_getLogs', []))).json().error.code).toBe(-32602);
+    expect((await rpc(rpcCall('eth_getLogs', []))).json().error.code).toBe(-32602);
   });
 
   it('serves eth_call on the anchor contract only', async () => {
     const data = encodeFunctionData({ abi: ANCHOR_ABI, functionName: 'roots', args: [0n] });
-    const onContract = await rpc(call('eth_call', [{ to: contractAddress, data }, 'latest']));
+    const onContract = await rpc(rpcCall('eth_call', [{ to: contractAddress, data }, 'latest']));
     expect(onContract.json().result).toMatch(/^0x[0-9a-f]{64}$/);
-    const elsewhere = await rpc(call('eth_call', [{ to: `0x${'11'.repeat(20)}`, data }, 'latest']));
+    const elsewhere = await rpc(rpcCall('eth_call', [{ to: `0x${'11'.repeat(20)}`, data }, 'latest']));
     expect(elsewhere.json().error).toEqual({
       code: -32602,
       message: 'eth_call is served for the anchor contract only',
     });
-    expect((await rpc(call('eth_call', [{ data }, 'latest']))).json().error.code).toBe(-32602);
+    expect((await rpc(rpcCall('eth_call', [{ data }, 'latest']))).json().error.code).toBe(-32602);
   });
 
   it('limits requests per client address and minute (CHAIN_RPC_RATE_LIMIT_PER_MINUTE), an IPv6 /64 as one', async () => {
@@ -108,12 +101,12 @@ describe('POST /chain-rpc', () => {
       '2001:db8:42::5',
     ];
     for (const from of addresses.slice(0, RATE_LIMIT))
-      expect((await rpc(call('eth_chainId'), from)).statusCode).toBe(200);
-    const limited = await rpc(call('eth_chainId'), '2001:db8:42::99');
+      expect((await rpc(rpcCall('eth_chainId'), from)).statusCode).toBe(200);
+    const limited = await rpc(rpcCall('eth_chainId'), '2001:db8:42::99');
     expect(limited.statusCode).toBe(429);
     expectContract('chainRpc', limited, 429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await rpc(call('eth_chainId'), '2001:db8:43::1')).statusCode).toBe(200);
+    expect((await rpc(rpcCall('eth_chainId'), '2001:db8:43::1')).statusCode).toBe(200);
   });
 });
 

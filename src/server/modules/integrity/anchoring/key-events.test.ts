@@ -5,12 +5,11 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { importPKCS8, SignJWT } from 'jose';
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCustomer, makeDevice } from '#server/test/fixtures.ts';
+import { ingestRecords } from '#server/test/ingest.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
-import { ingestionClaims } from '#shared/ingestion/claims.ts';
 import { keyEventLeafHash, leafHash, processProof, recordFromForm } from '#shared/integrity/index.ts';
 
 let t: TestApp;
@@ -97,7 +96,7 @@ describe('anchoring key events', () => {
       [ownDevice.id],
     );
     expect(enabled.rows[0].enable_blockchain).toBe(true);
-    const claims = ingestionClaims(ownDevice.serial, [
+    const stored = await ingestRecords(t.app, ownDevice, [
       {
         progressive_id: 880_001,
         supplied_energy: 300,
@@ -116,16 +115,7 @@ describe('anchoring key events', () => {
         status_code: 0,
       },
     ]);
-    const token = await new SignJWT({ ...claims })
-      .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-      .sign(await importPKCS8(ownDevice.privateKeyPem, 'RS256'));
-    const posted = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/ingest/sterilizations',
-      payload: { token },
-    });
-    expect(posted.statusCode, posted.body).toBe(200);
-    const ids = (posted.json().data as { id: number }[]).map((row) => row.id);
+    const ids = stored.map((row) => row.id);
     type Row = Record<string, unknown> & {
       id: number;
       token_sha256: string;

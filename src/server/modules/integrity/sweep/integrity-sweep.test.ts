@@ -12,8 +12,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openServerControlSocket } from '#server/control/server-control.ts';
 import type { ControlSocket } from '#server/control/socket.ts';
-import { mintSession } from '#server/test/contract-support.ts';
 import { asDatabaseOwner, makeUser, userIdOf } from '#server/test/fixtures.ts';
+import { mintSession } from '#server/test/sessions.ts';
 import {
   postSigned,
   type SigningDevice,
