@@ -4,6 +4,7 @@
  * the API from a client address of its own.
  */
 import { hashToken, newToken } from '../security/tokens.ts';
+import { userIdOf } from './fixtures.ts';
 import { DEMO_PASSWORD, formBody, type TestApp, uniqueClientAddress } from './test-app.ts';
 
 /** A new session of this user, as a login would make it; returns the bearer token. */
@@ -18,8 +19,7 @@ export async function mintSession(t: TestApp, userId: number): Promise<string> {
 
 /** A new session of the user with this e-mail, minted as mintSession does. */
 export async function mintSessionOf(t: TestApp, email: string): Promise<string> {
-  const result = await t.database.pool.query(`select id from users where email = $1`, [email]);
-  return mintSession(t, Number(result.rows[0].id));
+  return mintSession(t, await userIdOf(t, email));
 }
 
 /** POST /auth/login from `from` (by default an address of its own); answers the response as it came. */

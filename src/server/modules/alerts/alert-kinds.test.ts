@@ -8,16 +8,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#server/config.ts';
-import {
-  asDatabaseOwner,
-  makeCustomer,
-  makeDevice,
-  makeUser,
-  unique,
-  userIdOf,
-} from '#server/test/fixtures.ts';
+import { asDatabaseOwner, makeCustomer, makeDevice, makeUser, unique } from '#server/test/fixtures.ts';
 import { ingestRecords } from '#server/test/ingest.ts';
-import { mintSession } from '#server/test/sessions.ts';
+import { mintSession, mintSessionOf } from '#server/test/sessions.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 import { ALERT_KINDS, type AlertKind, STAFF_ONLY_ALERT_KINDS } from '#shared/alerts/index.ts';
 import type { Alert } from '#shared/api/index.ts';
@@ -37,10 +30,10 @@ const today = new Date(Math.floor(Date.now() / DAY) * DAY);
 beforeAll(async () => {
   t = await createTestApp();
   staff = {
-    care: await mintSession(t, await userIdOf(t, DEMO.care)),
-    admin: await mintSession(t, await userIdOf(t, DEMO.admin)),
+    care: await mintSessionOf(t, DEMO.care),
+    admin: await mintSessionOf(t, DEMO.admin),
   };
-  otherClinic = await mintSession(t, await userIdOf(t, DEMO.customer));
+  otherClinic = await mintSessionOf(t, DEMO.customer);
 });
 afterAll(() => t?.close());
 

@@ -12,8 +12,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openServerControlSocket } from '#server/control/server-control.ts';
 import type { ControlSocket } from '#server/control/socket.ts';
-import { asDatabaseOwner, makeUser, userIdOf } from '#server/test/fixtures.ts';
-import { mintSession } from '#server/test/sessions.ts';
+import { asDatabaseOwner, makeUser } from '#server/test/fixtures.ts';
+import { mintSession, mintSessionOf } from '#server/test/sessions.ts';
 import {
   postSigned,
   type SigningDevice,
@@ -208,9 +208,9 @@ describe('the background sweep', () => {
 
   it("raises a staff-only alert for a changed record, which the record's own clinic never sees, and clears it", async () => {
     const recordId = recordIds[1]!;
-    const staff = await mintSession(t, await userIdOf(t, DEMO.care));
+    const staff = await mintSessionOf(t, DEMO.care);
     const clinicUser = await mintSession(t, await makeUser(t, device.customerId, 'CUSTOMER'));
-    const demoClinic = await mintSession(t, await userIdOf(t, DEMO.customer));
+    const demoClinic = await mintSessionOf(t, DEMO.customer);
     await asDatabaseOwner(t.database, `update sterilizations set notes = 'rewritten' where id = $1`, [
       recordId,
     ]);
