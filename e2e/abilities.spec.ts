@@ -1,12 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import {
-  apiCreateCustomer,
-  apiCreateDevice,
-  apiCreateUser,
-  apiProductIdOfType,
-  apiToken,
-  unique,
-} from './customers-helpers.ts';
+import { apiCreateCustomer, apiCreateDevice, apiCreateUser, apiProductIdOfType, apiToken } from './api.ts';
+import { unique } from './customers-helpers.ts';
 import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 /** The tooltip shown on pointing at a control disabled for lack of an ability (components/ability-gate). */

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
+import { apiData, sessionHeaders } from './api.ts';
 import {
   DEMO,
   DEMO_PASSWORD,
@@ -77,19 +78,6 @@ async function expectAccessible(page: Page, screen: string): Promise<void> {
   expect
     .soft(blocking.length, `axe WCAG 2.1 AA on ${screen}, serious or critical:\n${report(blocking)}\n`)
     .toBe(0);
-}
-
-async function bearer(page: Page): Promise<Record<string, string>> {
-  const raw = await page.evaluate(() => localStorage.getItem('uvtrace.session'));
-  const { token } = JSON.parse(raw ?? '{}') as { token?: string };
-  expect(token, 'a session token').toBeTruthy();
-  return { Authorization: `Bearer ${token}` };
-}
-
-async function getData<T>(request: APIRequestContext, url: string, headers: Record<string, string>) {
-  const response = await request.get(url, { headers });
-  expect(response.status(), url).toBe(200);
-  return ((await response.json()) as { data: T }).data;
 }
 
 const dialog = (page: Page, name: string | RegExp): Locator => page.getByRole('dialog', { name });
@@ -290,11 +278,11 @@ test.describe('accessibility: axe WCAG 2.1 AA on every screen', () => {
   test('sterilizations: list, filters, details card, verification modals', async ({ page }) => {
     test.slow(); // waits for the anchor worker to mine the demo records
     await loginAs(page, DEMO.super);
-    const headers = await bearer(page);
+    const headers = await sessionHeaders(page);
     await expect
       .poll(
         async () => {
-          const rows = await getData<{
+          const rows = await apiData<{
             data: Array<{ blockchain_data: { blockchain_data_block: { status: string } } | null }>;
           }>(page.request, '/api/v1/sterilizations?customerId=2', headers);
           return rows.data[0]?.blockchain_data?.blockchain_data_block.status ?? 'none';
@@ -335,7 +323,7 @@ test.describe('accessibility: axe WCAG 2.1 AA on every screen', () => {
 
   test('certificates: list, delete dialog, upload with errors and calendar', async ({ page }) => {
     await loginAs(page, DEMO.super);
-    const headers = await bearer(page);
+    const headers = await sessionHeaders(page);
     const document = await PDFDocument.create();
     document.addPage();
     const lot = `A11Y${Date.now().toString(36).toUpperCase()}`;

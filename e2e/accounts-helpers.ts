@@ -5,7 +5,8 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
-import { apiCreateUser, apiToken, unique } from './customers-helpers.ts';
+import { apiCreateUser, apiToken } from './api.ts';
+import { unique } from './customers-helpers.ts';
 
 export const ACCOUNT_PASSWORD = 'e2e-account-password-1';
 

@@ -3,17 +3,8 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { importPKCS8, SignJWT } from 'jose';
 import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { initialState, nextRecord, signRecords } from '../scripts/simulate-devices.ts';
-import {
-  apiCreateCustomer,
-  apiCreateUser,
-  apiProductIdOfType,
-  apiToken,
-  bodyRows,
-  expectFieldError,
-  expectSearch,
-  toastWith,
-  unique,
-} from './customers-helpers.ts';
+import { apiCreateCustomer, apiCreateUser, apiIngest, apiProductIdOfType, apiToken } from './api.ts';
+import { bodyRows, expectFieldError, expectSearch, toastWith, unique } from './customers-helpers.ts';
 import { DEMO, inItalian, loginAs, mainMenu } from './fixtures.ts';
 
 /**
@@ -72,8 +63,7 @@ async function ingest(request: APIRequestContext, clinic: Clinic, overrides: Par
   const token = await new SignJWT({ ...ingestionClaims(clinic.serial, [record]) })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
     .sign(key);
-  const response = await request.post('/api/v1/ingest/sterilizations', { data: { token } });
-  expect(response.status(), await response.text()).toBe(200);
+  await apiIngest(request, token);
 }
 
 /**
@@ -99,8 +89,7 @@ async function simulatorPost(request: APIRequestContext, clinic: Clinic, statusC
     ],
     keys.privateKey,
   );
-  const response = await request.post('/api/v1/ingest/sterilizations', { data: { token } });
-  expect(response.status(), await response.text()).toBe(200);
+  await apiIngest(request, token);
 }
 
 const bell = (page: Page, name: RegExp) => page.getByRole('button', { name });

@@ -1,12 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import {
-  apiCreateCustomer,
-  apiToken,
-  bodyRows,
-  expectSearch,
-  toastWith,
-  unique,
-} from './customers-helpers.ts';
+import { apiCreateCustomer, apiToken } from './api.ts';
+import { bodyRows, expectSearch, toastWith, unique } from './customers-helpers.ts';
 import { DEMO, loginAs, mainMenu, switchToItalian } from './fixtures.ts';
 
 const form = (page: Page) => page.getByRole('form', { name: /^(Customer data|Dati del cliente)$/ });

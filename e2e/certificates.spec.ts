@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { DEMO, DEMO_PASSWORD, loginAs, mainMenu, switchToItalian } from './fixtures.ts';
+import { apiToken } from './api.ts';
+import { DEMO, loginAs, mainMenu, switchToItalian } from './fixtures.ts';
 
 /*
  * Certificates: upload by drag and drop, the list, both downloads, delete with confirmation, the
@@ -17,14 +18,6 @@ async function makePdf(text: string): Promise<Buffer> {
   const page = document.addPage();
   page.drawText(text, { x: 50, y: 700, size: 14, font: await document.embedFont(StandardFonts.Helvetica) });
   return Buffer.from(await document.save());
-}
-
-async function apiToken(request: APIRequestContext, email: string): Promise<string> {
-  const response = await request.post('/api/v1/auth/login', {
-    multipart: { email, password: DEMO_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()).data.token as string;
 }
 
 async function apiUpload(

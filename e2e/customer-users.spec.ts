@@ -1,13 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import {
-  apiCreateCustomer,
-  apiCreateUser,
-  apiToken,
-  bodyRows,
-  expectFieldError,
-  toastWith,
-  unique,
-} from './customers-helpers.ts';
+import { apiCreateCustomer, apiCreateUser, apiToken } from './api.ts';
+import { bodyRows, expectFieldError, toastWith, unique } from './customers-helpers.ts';
 import { DEMO, emailField, loginAs, loginButton, passwordField, submitLogin } from './fixtures.ts';
 
 const form = (page: Page) => page.getByRole('form', { name: 'User data' });

@@ -1,7 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
+import { apiCreateCustomer, apiToken } from './api.ts';
 import {
-  apiCreateCustomer,
-  apiToken,
   bodyRows,
   columnTexts,
   expectFieldError,

@@ -1,12 +1,6 @@
 import { expect, type Locator, test } from '@playwright/test';
-import {
-  apiCreateCustomer,
-  apiToken,
-  bodyRows,
-  columnTexts,
-  expectSearch,
-  unique,
-} from './customers-helpers.ts';
+import { apiCreateCustomer, apiToken } from './api.ts';
+import { bodyRows, columnTexts, expectSearch, unique } from './customers-helpers.ts';
 import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
 import { initialState, nextRecord, signRecords } from '../scripts/simulate-devices.ts';
-import { apiCreateCustomer, apiProductIdOfType, apiToken } from './customers-helpers.ts';
+import { apiCreateCustomer, apiIngest, apiProductIdOfType, apiToken } from './api.ts';
 import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 /*
@@ -32,10 +32,8 @@ async function deviceWithGap(page: Page) {
   const send = async (progressive_id: number) => {
     const next = nextRecord(serial, state, Math.random, new Date());
     state = next.state;
-    const response = await page.request.post('/api/v1/ingest/sterilizations', {
-      data: { token: await signRecords(serial, [{ ...next.record, progressive_id }], keys.privateKey) },
-    });
-    expect(response.status(), await response.text()).toBe(200);
+    const signed = await signRecords(serial, [{ ...next.record, progressive_id }], keys.privateKey);
+    await apiIngest(page.request, signed);
   };
   return { customerId: customer.id, deviceId: device.id, serial, send };
 }

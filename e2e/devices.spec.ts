@@ -1,4 +1,5 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
+import { apiCreateCustomer, apiCreateDevice, apiIngest, apiProductIdOfType, sessionHeaders } from './api.ts';
 import { DEMO, loginAs, switchToItalian } from './fixtures.ts';
 
 /*
@@ -10,41 +11,6 @@ import { DEMO, loginAs, switchToItalian } from './fixtures.ts';
 const unique = () => Math.random().toString(36).slice(2, 7).toUpperCase().padEnd(5, 'X');
 /** 8 characters, as docs/product.md §5 requires. */
 const newSerial = () => `E2E${unique()}`;
-
-async function bearer(page: Page): Promise<Record<string, string>> {
-  const raw = await page.evaluate(() => localStorage.getItem('uvtrace.session'));
-  const { token } = JSON.parse(raw ?? '{}') as { token?: string };
-  expect(token, 'a session token').toBeTruthy();
-  return { Authorization: `Bearer ${token}` };
-}
-
-async function createCustomer(request: APIRequestContext, headers: Record<string, string>, name: string) {
-  const response = await request.post('/api/v1/customers', { headers, multipart: { name, country: 'IT' } });
-  expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { data: { id: number } }).data.id;
-}
-
-async function createDevice(
-  request: APIRequestContext,
-  headers: Record<string, string>,
-  customerId: number,
-  values: { device_serial: string; label: string; product_id: string },
-) {
-  const response = await request.post(`/api/v1/customers/${customerId}/devices`, {
-    headers,
-    multipart: values,
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { data: { id: number } }).data.id;
-}
-
-async function productIdOfType(request: APIRequestContext, headers: Record<string, string>, type: 1 | 2) {
-  const response = await request.get('/api/v1/products?sortBy=type', { headers });
-  const { data } = (await response.json()) as { data: { data: Array<{ id: number; type: number }> } };
-  const product = data.data.find((row) => row.type === type);
-  expect(product, `a product of type ${type}`).toBeTruthy();
-  return String(product?.id);
-}
 
 const form = (page: Page) => page.getByRole('form', { name: 'Device data' });
 const serialField = (page: Page) => form(page).getByLabel(/^Device serial/);
@@ -68,10 +34,10 @@ test.describe('customer devices', () => {
   }) => {
     test.slow(); // key generation and several logins
     await loginAs(page, DEMO.super);
-    const headers = await bearer(page);
+    const headers = await sessionHeaders(page);
     const tag = unique();
-    const home = await createCustomer(page.request, headers, `E2E Devices Home ${tag}`);
-    const other = await createCustomer(page.request, headers, `E2E Devices Other ${tag}`);
+    const home = (await apiCreateCustomer(page.request, headers, `E2E Devices Home ${tag}`)).id;
+    const other = (await apiCreateCustomer(page.request, headers, `E2E Devices Other ${tag}`)).id;
     const serial = newSerial();
 
     // The devices tab of a new customer: empty, with the create button.
@@ -162,26 +128,22 @@ test.describe('customer devices', () => {
     await expect(page.getByRole('table', { name: 'Devices' })).toContainText('No devices found');
 
     // The browser's test token is accepted by the device ingestion call (public key 2 is saved).
-    const ingest = await page.request.post('/api/v1/ingest/sterilizations', { data: { token } });
-    expect(ingest.status(), await ingest.text()).toBe(200);
-    const stored = (await ingest.json()) as {
-      data: Array<{ device_serial: string; progressive_id: number }>;
-    };
-    expect(stored.data[0]).toMatchObject({ device_serial: serial, progressive_id: 1 });
+    const stored = await apiIngest<{ device_serial: string; progressive_id: number }>(page.request, token);
+    expect(stored[0]).toMatchObject({ device_serial: serial, progressive_id: 1 });
   });
 
   test('ADMIN edits a device but cannot generate keys; CUSTOMER_CARE only reads it', async ({ browser }) => {
     test.slow(); // key generation and several logins
     const superPage = await browser.newPage();
     await loginAs(superPage, DEMO.super);
-    const headers = await bearer(superPage);
+    const headers = await sessionHeaders(superPage);
     const tag = unique();
-    const customerId = await createCustomer(superPage.request, headers, `E2E Devices Roles ${tag}`);
+    const customerId = (await apiCreateCustomer(superPage.request, headers, `E2E Devices Roles ${tag}`)).id;
     const serial = newSerial();
-    const deviceId = await createDevice(superPage.request, headers, customerId, {
+    const { id: deviceId } = await apiCreateDevice(superPage.request, headers, customerId, {
       device_serial: serial,
       label: `Roles ${tag}`,
-      product_id: await productIdOfType(superPage.request, headers, 1),
+      product_id: await apiProductIdOfType(superPage.request, headers, 1),
     });
     await superPage.close();
 

@@ -1,13 +1,6 @@
 import { expect, test } from '@playwright/test';
-import {
-  apiCreateCustomer,
-  apiCreateDevice,
-  apiCreateUser,
-  apiProductIdOfType,
-  apiToken,
-  bodyRows,
-  unique,
-} from './customers-helpers.ts';
+import { apiCreateCustomer, apiCreateDevice, apiCreateUser, apiProductIdOfType, apiToken } from './api.ts';
+import { bodyRows, unique } from './customers-helpers.ts';
 import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 /**

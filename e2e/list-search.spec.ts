@@ -1,15 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import {
-  apiCreateCustomer,
-  apiCreateDevice,
-  apiCreateUser,
-  apiProductIdOfType,
-  apiToken,
-  bodyRows,
-  columnTexts,
-  expectSearch,
-  unique,
-} from './customers-helpers.ts';
+import { apiCreateCustomer, apiCreateDevice, apiCreateUser, apiProductIdOfType, apiToken } from './api.ts';
+import { bodyRows, columnTexts, expectSearch, unique } from './customers-helpers.ts';
 import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 /*

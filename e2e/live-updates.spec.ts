@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
 import { initialState, nextRecord, signRecords } from '../scripts/simulate-devices.ts';
-import { apiCreateCustomer, apiProductIdOfType, apiToken, unique } from './customers-helpers.ts';
+import { apiCreateCustomer, apiIngest, apiProductIdOfType, apiToken } from './api.ts';
+import { unique } from './customers-helpers.ts';
 import { DEMO, loginAs } from './fixtures.ts';
 
 /*
@@ -34,12 +35,8 @@ async function ownDevice(page: Page) {
     async post(lot: string) {
       const next = nextRecord(serial, state, Math.random, new Date());
       state = next.state;
-      const response = await page.request.post('/api/v1/ingest/sterilizations', {
-        data: {
-          token: await signRecords(serial, [{ ...next.record, consumables_lot: lot }], keys.privateKey),
-        },
-      });
-      expect(response.status(), await response.text()).toBe(200);
+      const signed = await signRecords(serial, [{ ...next.record, consumables_lot: lot }], keys.privateKey);
+      await apiIngest(page.request, signed);
     },
   };
 }

@@ -1,14 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
-import {
-  apiCreateCustomer,
-  apiCreateDevice,
-  apiCreateUser,
-  apiProductIdOfType,
-  apiToken,
-  unique,
-} from './customers-helpers.ts';
+import { apiCreateCustomer, apiCreateDevice, apiCreateUser, apiProductIdOfType, apiToken } from './api.ts';
+import { unique } from './customers-helpers.ts';
 import { DEMO, loginAs, mainMenu } from './fixtures.ts';
 
 /*

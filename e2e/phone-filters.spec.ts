@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { apiToken } from './customers-helpers.ts';
+import { apiToken } from './api.ts';
 import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 /**

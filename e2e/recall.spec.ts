@@ -1,6 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { DEMO, DEMO_PASSWORD, inItalian, loginAs, mainMenu } from './fixtures.ts';
+import { apiData, apiToken } from './api.ts';
+import { DEMO, inItalian, loginAs, mainMenu } from './fixtures.ts';
 
 /*
  * Lot compliance and recall by lot: the lot filter of the sterilization list (in the URL,
@@ -11,26 +12,12 @@ import { DEMO, DEMO_PASSWORD, inItalian, loginAs, mainMenu } from './fixtures.ts
  */
 const createdIds = new Set<number>();
 
-async function apiToken(request: APIRequestContext, email: string): Promise<string> {
-  const response = await request.post('/api/v1/auth/login', {
-    multipart: { email, password: DEMO_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()).data.token as string;
-}
-
-async function getData<T>(request: APIRequestContext, token: string, url: string): Promise<T> {
-  const response = await request.get(url, { headers: { Authorization: `Bearer ${token}` } });
-  expect(response.status(), url).toBe(200);
-  return ((await response.json()) as { data: T }).data;
-}
-
 /** A lot of the seeded records, the newest record's. */
 async function seededLot(request: APIRequestContext, token: string): Promise<string> {
-  const page = await getData<{ data: { consumables_lot: string | null }[] }>(
+  const page = await apiData<{ data: { consumables_lot: string | null }[] }>(
     request,
-    token,
     '/api/v1/sterilizations?lotStatus=uncertified',
+    token,
   );
   const lot = page.data.find((row) => row.consumables_lot)?.consumables_lot;
   expect(lot, 'a seeded record with a lot').toBeTruthy();
@@ -99,10 +86,10 @@ test.describe('recall by lot', () => {
   }) => {
     const token = await apiToken(request, DEMO.admin);
     const lot = await seededLot(request, token);
-    const summary = await getData<{
+    const summary = await apiData<{
       records: number;
       customers: { customer_name: string; records: number }[];
-    }>(request, token, `/api/v1/recall/summary?lot=${encodeURIComponent(lot)}`);
+    }>(request, `/api/v1/recall/summary?lot=${encodeURIComponent(lot)}`, token);
 
     await loginAs(page, DEMO.admin);
     await mainMenu(page).getByRole('link', { name: 'Recall by lot' }).click();
@@ -134,15 +121,15 @@ test.describe('recall by lot', () => {
     const staff = await apiToken(request, DEMO.admin);
     const customerToken = await apiToken(request, DEMO.customer);
     const ownLot = await seededLot(request, customerToken);
-    const own = await getData<{ customers: { customer_name: string }[] }>(
+    const own = await apiData<{ customers: { customer_name: string }[] }>(
       request,
+      `/api/v1/recall/summary?lot=${encodeURIComponent(ownLot)}`,
       customerToken,
-      `/api/v1/recall/summary?lot=${encodeURIComponent(ownLot)}`,
     );
-    const all = await getData<{ customers: unknown[] }>(
+    const all = await apiData<{ customers: unknown[] }>(
       request,
-      staff,
       `/api/v1/recall/summary?lot=${encodeURIComponent(ownLot)}`,
+      staff,
     );
     expect(own.customers).toHaveLength(1);
 

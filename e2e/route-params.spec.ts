@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { apiCreateCustomer, apiToken, unique } from './customers-helpers.ts';
+import { apiCreateCustomer, apiToken } from './api.ts';
+import { unique } from './customers-helpers.ts';
 import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 /*

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
 import { ACCOUNT_PASSWORD, expectNoAxeViolations, freshAccount } from './accounts-helpers.ts';
-import { apiToken } from './customers-helpers.ts';
+import { apiToken } from './api.ts';
 import { DEMO, loginAs, logout, sessionUser, submitLogin, switchToItalian } from './fixtures.ts';
 
 /** Two-step verification with an authenticator app (docs/accounts.md §5); codes computed like the app's. */

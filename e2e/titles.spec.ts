@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { apiToken } from './customers-helpers.ts';
+import { apiToken } from './api.ts';
 import { DEMO, loginAs, switchToItalian } from './fixtures.ts';
 
 /*

@@ -1,13 +1,6 @@
 import { expect, test } from '@playwright/test';
-import {
-  apiCreateCustomer,
-  apiCreateUser,
-  apiToken,
-  bodyRows,
-  columnTexts,
-  expectSearch,
-  unique,
-} from './customers-helpers.ts';
+import { apiCreateCustomer, apiCreateUser, apiToken } from './api.ts';
+import { bodyRows, columnTexts, expectSearch, unique } from './customers-helpers.ts';
 import { DEMO, loginAs, switchToItalian } from './fixtures.ts';
 
 test.describe('users list', () => {

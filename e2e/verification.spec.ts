@@ -3,10 +3,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { initialState, nextRecord, signRecords } from '../scripts/simulate-devices.ts';
-import { apiCreateCustomer, apiToken } from './customers-helpers.ts';
+import { apiCreateCustomer, apiData, apiIngest, apiToken, sessionHeaders } from './api.ts';
 import { devnetControl } from './devnet-control.ts';
 import { DEMO, loginAs } from './fixtures.ts';
 
@@ -23,32 +23,15 @@ type Row = {
 };
 type Paged = { data: Row[] };
 
-async function bearer(page: Page): Promise<Record<string, string>> {
-  const raw = await page.evaluate(() => localStorage.getItem('uvtrace.session'));
-  const { token } = JSON.parse(raw ?? '{}') as { token?: string };
-  expect(token, 'a session token').toBeTruthy();
-  return { Authorization: `Bearer ${token}` };
-}
-
-async function getData<T>(
-  request: APIRequestContext,
-  url: string,
-  headers: Record<string, string>,
-): Promise<T> {
-  const response = await request.get(url, { headers });
-  expect(response.status(), url).toBe(200);
-  return ((await response.json()) as { data: T }).data;
-}
-
 /** Waits until the newest record of a customer is in a block of this status (MINED: or FINAL, both anchored). */
 async function newestRecord(page: Page, customerId: number, status: 'SENT' | 'MINED'): Promise<Row> {
-  const headers = await bearer(page);
+  const headers = await sessionHeaders(page);
   let first: Row | undefined;
   await expect
     .poll(
       async () => {
         const url = `/api/v1/sterilizations?customerId=${customerId}`;
-        first = (await getData<Paged>(page.request, url, headers)).data[0];
+        first = (await apiData<Paged>(page.request, url, headers)).data[0];
         return first?.blockchain_data?.blockchain_data_block.status ?? 'none';
       },
       { timeout: 60_000, intervals: [500, 1000, 2000] },
@@ -89,7 +72,7 @@ async function ownClinic(page: Page) {
     enable_blockchain: '1',
   });
   const headers = { Authorization: `Bearer ${token}` };
-  const products = await getData<{ data: Array<{ id: number; type: number }> }>(
+  const products = await apiData<{ data: Array<{ id: number; type: number }> }>(
     page.request,
     '/api/v1/products?sortBy=type',
     headers,
@@ -110,10 +93,8 @@ async function ownClinic(page: Page) {
   const ingest = async (fields: Partial<SterilizationClaim>) => {
     const next = nextRecord(serial, state, Math.random, new Date());
     state = next.state;
-    const response = await page.request.post('/api/v1/ingest/sterilizations', {
-      data: { token: await signRecords(serial, [{ ...next.record, ...fields }], keys.privateKey) },
-    });
-    expect(response.status(), await response.text()).toBe(200);
+    const signed = await signRecords(serial, [{ ...next.record, ...fields }], keys.privateKey);
+    await apiIngest(page.request, signed);
   };
   return { customer, ingest };
 }
@@ -216,21 +197,21 @@ test.describe('data integrity verification', () => {
     page,
   }) => {
     await loginAs(page, DEMO.admin);
-    const headers = await bearer(page);
-    const customers = await getData<Array<{ id: number; name: string }>>(
+    const headers = await sessionHeaders(page);
+    const customers = await apiData<Array<{ id: number; name: string }>>(
       page.request,
       '/api/v1/sterilizations/customer-filter',
       headers,
     );
     let customerId: number | undefined;
     for (const option of customers) {
-      const customer = await getData<{ enable_blockchain: boolean }>(
+      const customer = await apiData<{ enable_blockchain: boolean }>(
         page.request,
         `/api/v1/customers/${option.id}`,
         headers,
       );
       if (customer.enable_blockchain) continue;
-      const rows = await getData<Paged>(
+      const rows = await apiData<Paged>(
         page.request,
         `/api/v1/sterilizations?customerId=${option.id}`,
         headers,
@@ -274,11 +255,11 @@ test.describe('data integrity verification', () => {
     const { customer, ingest } = await ownClinic(page);
     await ingest({ status_code: 0, notes: null });
     await ingest({ status_code: 0, notes: 'lamp checked' });
-    const headers = await bearer(page);
+    const headers = await sessionHeaders(page);
     await expect
       .poll(
         async () => {
-          const rows = await getData<Paged>(
+          const rows = await apiData<Paged>(
             page.request,
             `/api/v1/sterilizations?customerId=${customer.id}`,
             headers,

@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { importPKCS8, SignJWT } from 'jose';
+import { apiIngest } from './api.ts';
 import { DEMO, loginAs, logout, switchToItalian } from './fixtures.ts';
 
 /*
@@ -74,9 +75,7 @@ async function signedRecord(page: Page, session: Api, blockchain: boolean) {
   })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
     .sign(await importPKCS8(pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'RS256'));
-  const posted = await page.request.post('/api/v1/ingest/sterilizations', { data: { token: jws } });
-  expect(posted.status()).toBe(200);
-  const id = ((await posted.json()).data as { id: number }[])[0]!.id;
+  const id = (await apiIngest(page.request, jws))[0]!.id;
   return { customerId, id };
 }
 

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { recordAudit } from '#server/audit/record.ts';
 import { embeddedDataDir, openDatabase } from '#server/db/client.ts';
+import { recordAudit } from '#server/modules/audit/record.ts';
 import { pgliteTemplatePath } from '#server/test/test-database.ts';
 
 const SCRIPT = path.join(import.meta.dirname, 'audit-verify.ts');

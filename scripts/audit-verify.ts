@@ -3,8 +3,8 @@
 // Prints the number of entries and the chain's head hash and exits 0, or names the first broken entry
 // and exits 1.
 import path from 'node:path';
-import { verifyAuditChain } from '#server/audit/verify.ts';
 import { embeddedDataDir, openDatabase } from '#server/db/client.ts';
+import { verifyAuditChain } from '#server/modules/audit/verify.ts';
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const dataRoot = path.resolve(process.env.DATA_DIR || 'data');

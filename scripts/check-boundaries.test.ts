@@ -35,8 +35,11 @@ describe('check-boundaries', () => {
       /src\/server may not import src\/client/,
     );
     expect(verdict('src/server/modules/users/routes.ts', '#server/modules/customers/repository.ts')).toMatch(
-      /server\/modules\/users may not import server\/modules\/customers/,
+      /server\/modules\/users may import server\/modules\/customers only through its public surface/,
     );
+    expect(
+      verdict('src/server/modules/users/routes.ts', '#server/modules/customers/index.ts'),
+    ).toBeUndefined();
     expect(verdict('src/client/lib/api.ts', '#shared/api/index.ts')).toBeUndefined();
   });
 
@@ -63,10 +66,23 @@ describe('check-boundaries', () => {
     expect(verdict('src/client/lib/api.ts', '../../shared/api/index.ts')).toBeUndefined();
   });
 
-  it('forbids one server module importing another, allows shared homes and its own files', () => {
+  it('lets a server module import another only through its index.ts, and its own files freely', () => {
     expect(verdict('src/server/modules/users/routes.ts', '../customers/repository.ts')).toMatch(
-      /server\/modules\/users may not import server\/modules\/customers/,
+      /through its public surface, src\/server\/modules\/customers\/index\.ts/,
     );
+    expect(verdict('src/server/modules/users/routes.ts', '../customers/index.ts')).toBeUndefined();
+    expect(
+      verdict('src/server/modules/users/routes.ts', '#server/modules/customers/index.ts'),
+    ).toBeUndefined();
+    // An index.ts in a folder of the module is still one of its inner files.
+    expect(verdict('src/server/modules/users/routes.ts', '../customers/parts/index.ts')).toMatch(
+      /only through its public surface/,
+    );
+    // The public surface re-exports its own module's files, not another module's.
+    expect(verdict('src/server/modules/users/index.ts', '../customers/repository.ts')).toMatch(
+      /only through its public surface/,
+    );
+    expect(verdict('src/server/modules/users/index.ts', './repository.ts')).toBeUndefined();
     expect(verdict('src/server/modules/users/routes.ts', './repository.ts')).toBeUndefined();
     expect(verdict('src/server/modules/users/routes.ts', '../../security/guards.ts')).toBeUndefined();
     expect(verdict('src/server/modules/users/routes.ts', '../../db/lookups.ts')).toBeUndefined();
@@ -76,6 +92,10 @@ describe('check-boundaries', () => {
 
   it('forbids one client feature importing another, allows components and lib', () => {
     expect(verdict('src/client/features/devices/list.tsx', '../customers/api/queries.ts')).toMatch(
+      /client\/features\/devices may not import client\/features\/customers/,
+    );
+    // A feature has no public surface: an index.ts is refused like any other file.
+    expect(verdict('src/client/features/devices/list.tsx', '../customers/index.ts')).toMatch(
       /client\/features\/devices may not import client\/features\/customers/,
     );
     expect(

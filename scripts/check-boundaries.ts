@@ -2,8 +2,10 @@
  * The layout's import rules, enforced instead of remembered (docs/adr/0003-server-layout-and-boundaries.md):
  * - src/shared is isomorphic: it imports neither the server, nor the client, nor node: modules;
  * - the server never imports the client, the client never imports the server;
- * - a client feature does not import another feature, a server module does not import another module
- *   (what two of them need lives in src/client/components|lib or src/server/http|security|db …).
+ * - a client feature does not import another feature (what two of them need lives in
+ *   src/client/components|lib);
+ * - a server module imports another module only through that module's public surface, its `index.ts`
+ *   (`#server/modules/audit/index.ts` or `../audit/index.ts`), never one of its inner files.
  * Run by `npm run lint`; exits 1 and lists every import that breaks a rule.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -74,7 +76,12 @@ export function violation(edge: ImportEdge): string | undefined {
   const fromSlice = sliceOf(edge.from);
   const toSlice = sliceOf(edge.target);
   if (fromSlice && toSlice && fromSlice !== toSlice) {
-    return `${fromSlice} may not import ${toSlice}: move what both need to a shared home`;
+    if (toSlice.startsWith('client/')) {
+      return `${fromSlice} may not import ${toSlice}: move what both need to a shared home`;
+    }
+    if (edge.target !== `src/${toSlice}/index.ts`) {
+      return `${fromSlice} may import ${toSlice} only through its public surface, src/${toSlice}/index.ts: export what is needed there and import that`;
+    }
   }
   return undefined;
 }

@@ -4,9 +4,9 @@
  * real SMTP server catching the alert e-mails (e2e/mail-catcher.ts).
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import { connectChain } from '#server/chain/chain.ts';
 import { loadConfig } from '#server/config.ts';
 import { startServer } from '#server/main.ts';
+import { connectChain } from '#server/modules/integrity/chain.ts';
 import { e2eDataDir, serveDevnetControl } from '../e2e/devnet-control.ts';
 import { startMailCatcher } from '../e2e/mail-catcher.ts';
 

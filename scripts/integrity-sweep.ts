@@ -5,7 +5,7 @@
 // hash chain. Prints each mismatch (record, block, token, field), then a summary; exits 1 on any
 // mismatch, 2 when it could not run. Through the running server when one runs on DATA_DIR.
 import { loadConfig } from '#server/config.ts';
-import { integritySweepCommand } from '#server/integrity-sweep/command.ts';
+import { integritySweepCommand } from '#server/modules/integrity/sweep/command.ts';
 
 try {
   process.exitCode = await integritySweepCommand(loadConfig(), (line) => console.log(line));

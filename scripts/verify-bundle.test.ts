@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { custom } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Chain, connectChain } from '#server/chain/chain.ts';
 import { loadConfig } from '#server/config.ts';
+import { type Chain, connectChain } from '#server/modules/integrity/chain.ts';
 import {
   BUNDLE_FORMAT,
   type BundleEntry,

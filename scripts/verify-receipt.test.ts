@@ -3,8 +3,8 @@
 // custom transport.
 import { custom, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Chain, connectChain } from '#server/chain/chain.ts';
 import { loadConfig } from '#server/config.ts';
+import { type Chain, connectChain } from '#server/modules/integrity/chain.ts';
 import {
   canonicalValue,
   HASHING_VERSION,

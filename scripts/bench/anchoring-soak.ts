@@ -138,9 +138,9 @@ if (!isMainThread) {
 
 async function main(): Promise<void> {
   const { buildApp } = await import('#server/app.ts');
-  const { ANCHORED_EVENT } = await import('#server/chain/artifact.ts');
-  const { integrityRecord, RECORD_FIELDS_SQL } = await import('#server/chain/anchor-worker.ts');
-  const { connectChain } = await import('#server/chain/chain.ts');
+  const { ANCHORED_EVENT } = await import('#server/modules/integrity/artifact.ts');
+  const { integrityRecord, RECORD_FIELDS_SQL } = await import('#server/modules/integrity/anchor-worker.ts');
+  const { connectChain } = await import('#server/modules/integrity/chain.ts');
   const { loadConfig } = await import('#server/config.ts');
   const { throwawayDatabase } = await import('./throwaway-database.ts');
   const { seedDemoData } = await import('#server/db/seed.ts');

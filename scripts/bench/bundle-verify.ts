@@ -24,8 +24,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { custom } from 'viem';
-import { connectChain } from '#server/chain/chain.ts';
 import { loadConfig } from '#server/config.ts';
+import { connectChain } from '#server/modules/integrity/chain.ts';
 import { BUNDLE_FORMAT, type BundleEntry, verifyBundle } from '#shared/integrity/bundle.ts';
 import {
   canonicalValue,

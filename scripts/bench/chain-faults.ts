@@ -17,12 +17,12 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
-import { integrityRecord, RECORD_FIELDS_SQL } from '#server/chain/anchor-worker.ts';
-import { ANCHORED_EVENT } from '#server/chain/artifact.ts';
-import { type Chain, connectChain } from '#server/chain/chain.ts';
-import { DEVNET_PRIVATE_KEY } from '#server/chain/devnet.ts';
 import { loadConfig } from '#server/config.ts';
 import type { Db } from '#server/db/client.ts';
+import { integrityRecord, RECORD_FIELDS_SQL } from '#server/modules/integrity/anchor-worker.ts';
+import { ANCHORED_EVENT } from '#server/modules/integrity/artifact.ts';
+import { type Chain, connectChain } from '#server/modules/integrity/chain.ts';
+import { DEVNET_PRIVATE_KEY } from '#server/modules/integrity/devnet.ts';
 import { serveSwitchableNode } from '#server/test/switchable-node.ts';
 import { type HashingVersion, leafHash, verifyProof } from '#shared/integrity/index.ts';
 import {

@@ -27,14 +27,14 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { createAnchorWorker } from '#server/chain/anchor-worker.ts';
-import { connectChain } from '#server/chain/chain.ts';
-import { DEVNET_PRIVATE_KEY } from '#server/chain/devnet.ts';
-import { serveDevnet } from '#server/chain/devnet-server.ts';
 import { loadConfig } from '#server/config.ts';
 import { openDatabase } from '#server/db/client.ts';
 import { seedDemoData } from '#server/db/seed.ts';
-import { runIntegritySweep } from '#server/integrity-sweep/run.ts';
+import { createAnchorWorker } from '#server/modules/integrity/anchor-worker.ts';
+import { connectChain } from '#server/modules/integrity/chain.ts';
+import { DEVNET_PRIVATE_KEY } from '#server/modules/integrity/devnet.ts';
+import { serveDevnet } from '#server/modules/integrity/devnet-server.ts';
+import { runIntegritySweep } from '#server/modules/integrity/sweep/run.ts';
 import {
   adminQuery,
   DEFAULT_POSTGRES_URL,

@@ -23,12 +23,16 @@ import { keccak256 as nativeKeccak256 } from '@nomicfoundation/edr';
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import { buildApp } from '#server/app.ts';
-import { createAnchorWorker, integrityRecord, RECORD_FIELDS_SQL } from '#server/chain/anchor-worker.ts';
-import { connectChain } from '#server/chain/chain.ts';
 import { loadConfig } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
 import { createPrng } from '#server/db/seed/prng.ts';
 import { seedDemoData } from '#server/db/seed.ts';
+import {
+  createAnchorWorker,
+  integrityRecord,
+  RECORD_FIELDS_SQL,
+} from '#server/modules/integrity/anchor-worker.ts';
+import { connectChain } from '#server/modules/integrity/chain.ts';
 import {
   type IntegrityRecord,
   leafBytes,

@@ -4,41 +4,41 @@
  */
 import type { LogLevel } from 'fastify';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { createAlertAnnouncer } from './alerts/announce.ts';
-import { type AlertService, createAlertService } from './alerts/service.ts';
 import { createLeadership } from './background/leadership.ts';
-import type { Chain } from './chain/chain.ts';
-import { createChainService } from './chain/service.ts';
 import { type AppConfig, openUrl } from './config.ts';
 import type { ApiModule } from './contract/handler-types.ts';
 import { loadContract } from './contract/load-contract.ts';
 import { registerOperations } from './contract/register-operations.ts';
 import type { Database } from './db/client.ts';
 import { createEmbeddedMaintenance } from './db/embedded-maintenance.ts';
-import { startEventBus } from './events/event-bus.ts';
-import { createEventStreams } from './events/event-streams.ts';
+import { startEventBus } from './event-bus/event-bus.ts';
 import { registerServerTiming } from './http/server-timing.ts';
-import {
-  createIntegritySweep,
-  INTEGRITY_SWEEP_LOCK_KEY,
-  type IntegritySweepService,
-} from './integrity-sweep/background.ts';
 import { prettyLogStream } from './log-format.ts';
-import { createMailSender, type MailSender } from './mail/sender.ts';
-import { createSmtpTransport } from './mail/transport.ts';
+import { createAlertAnnouncer } from './modules/alerts/announce.ts';
 import { alertsModule } from './modules/alerts/routes.ts';
+import { type AlertService, createAlertService } from './modules/alerts/service.ts';
 import { auditModule } from './modules/audit/routes.ts';
 import { resetMailText } from './modules/auth/password-reset.ts';
 import { authModule } from './modules/auth/routes.ts';
 import { certificatesModule } from './modules/certificates/routes.ts';
-import { chainCostsModule } from './modules/chain-costs/routes.ts';
 import { customersModule } from './modules/customers/routes.ts';
 import { dashboardModule } from './modules/dashboard/routes.ts';
 import { devicesModule } from './modules/devices/routes.ts';
+import { createEventStreams } from './modules/events/event-streams.ts';
 import { eventsModule } from './modules/events/routes.ts';
 import { healthModule } from './modules/health/routes.ts';
+import type { Chain } from './modules/integrity/chain.ts';
+import { chainCostsModule } from './modules/integrity/costs/routes.ts';
 import { integrityModule } from './modules/integrity/routes.ts';
+import { createChainService } from './modules/integrity/service.ts';
+import {
+  createIntegritySweep,
+  INTEGRITY_SWEEP_LOCK_KEY,
+  type IntegritySweepService,
+} from './modules/integrity/sweep/background.ts';
 import { mailModule } from './modules/mail/routes.ts';
+import { createMailSender, type MailSender } from './modules/mail/sender.ts';
+import { createSmtpTransport } from './modules/mail/transport.ts';
 import { notificationsModule } from './modules/notifications/routes.ts';
 import { productsModule } from './modules/products/routes.ts';
 import { reportsModule } from './modules/reports/routes.ts';

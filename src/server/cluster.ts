@@ -3,7 +3,7 @@
  * port and one PostgreSQL. The primary serves no requests; it does once what must be done once:
  *   - migrations and the demo data on first start, before any worker runs (no two seeding at once);
  *   - without CHAIN_RPC_URL, the embedded devnet: it lives here (a devnet is one process's memory) and
- *     is served to the workers on a loopback port (chain/devnet-server.ts), after re-queuing the blocks
+ *     is served to the workers on a loopback port (modules/integrity/devnet-server.ts), after re-queuing the blocks
  *     of an earlier devnet once;
  * then forks the workers. Each runs the whole server (main.ts startServer); the background work runs
  * in one of them (background/leadership.ts). A worker that dies after starting is replaced; one that
@@ -14,11 +14,11 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
-import { resetEphemeralBlocks } from './chain/anchor-worker.ts';
-import { connectChain } from './chain/chain.ts';
-import { DEVNET_PRIVATE_KEY } from './chain/devnet.ts';
-import { type DevnetServer, serveDevnet } from './chain/devnet-server.ts';
 import { loadConfig } from './config.ts';
+import { resetEphemeralBlocks } from './modules/integrity/anchor-worker.ts';
+import { connectChain } from './modules/integrity/chain.ts';
+import { DEVNET_PRIVATE_KEY } from './modules/integrity/devnet.ts';
+import { type DevnetServer, serveDevnet } from './modules/integrity/devnet-server.ts';
 import { banner, openSeededDatabase, type WorkerListening } from './startup.ts';
 
 /** How long stopping waits for the workers' graceful close before killing them. */

@@ -95,7 +95,7 @@ export interface AppConfig {
   /** The chain integrity proofs are anchored on (docs/integrity.md). */
   chain: ChainConfig;
   mail: MailConfig;
-  /** When conditions raise alerts (src/server/alerts). */
+  /** When conditions raise alerts (src/server/modules/alerts). */
   alerts: AlertConfig;
   /**
    * Hours between two full passes of the background integrity sweep, which recomputes every stored

@@ -8,8 +8,8 @@ import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import type { Chain } from './chain/chain.ts';
 import { type AppConfig, loadConfig, openUrl } from './config.ts';
+import type { Chain } from './modules/integrity/chain.ts';
 import { banner, openSeededDatabase, type WorkerListening } from './startup.ts';
 
 /** deps.chain: a chain already connected by the caller (the end-to-end server keeps its devnet's handle). */

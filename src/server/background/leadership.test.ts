@@ -2,13 +2,14 @@
 // anchor worker on, as two server processes would be: exactly one leads; records ingested through
 // either are each in exactly one block and each block is anchored once; when the leader closes, the
 // other takes over and anchors what comes next.
-import { importPKCS8, SignJWT } from 'jose';
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
-import { ANCHORED_EVENT } from '../chain/artifact.ts';
-import { type Chain, connectChain } from '../chain/chain.ts';
+import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { loadConfig } from '../config.ts';
+import { ANCHORED_EVENT } from '../modules/integrity/artifact.ts';
+import { type Chain, connectChain } from '../modules/integrity/chain.ts';
+import { ingestRecords } from '../test/ingest.ts';
+import { waitUntilMined } from '../test/signed-records.ts';
 import { createPeerApp, createTestApp, DEMO, type TestApp, uniqueClientAddress } from '../test/test-app.ts';
 import { BACKGROUND_LOCK_KEY, createLeadership } from './leadership.ts';
 
@@ -36,7 +37,6 @@ async function ingestThrough(peer: Peer, count: number): Promise<void> {
       where c.enable_blockchain and d.deleted_at is null and d.public_key is not null order by d.id limit 1`,
   );
   const device = t.seed.devices.find((one) => one.serial === rows[0]!.device_serial)!;
-  const key = await importPKCS8(device.privateKeyPem, 'RS256');
   const records: SterilizationClaim[] = Array.from({ length: count }, () => ({
     progressive_id: ++progressive,
     supplied_energy: 300,
@@ -51,33 +51,11 @@ async function ingestThrough(peer: Peer, count: number): Promise<void> {
     batch_quantity: 500,
     notes: null,
   }));
-  const token = await new SignJWT(
-    ingestionClaims(device.serial, records) as unknown as Record<string, unknown>,
-  )
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-    .sign(key);
-  const response = await peer.app.inject({
-    method: 'POST',
-    url: '/api/v1/ingest/sterilizations',
-    headers: { 'x-forwarded-for': uniqueClientAddress() },
-    payload: { token },
-  });
-  expect(response.statusCode).toBe(200);
+  await ingestRecords(peer.app, device, records, { 'x-forwarded-for': uniqueClientAddress() });
 }
 
-/** Waits (polling the database) until every blockchain-enabled record is in a MINED (or FINAL) block. */
-async function allMined(): Promise<void> {
-  for (let polls = 0; polls < 600; polls += 1) {
-    const { rows } = await t.database.pool.query<{ waiting: string }>(
-      `select count(*) as waiting from sterilizations s join customers c on c.id = s.customer_id
-        left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
-        where c.enable_blockchain and (b.id is null or b.status not in ('MINED', 'FINAL'))`,
-    );
-    if (Number(rows[0]!.waiting) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('records still waiting for a MINED block after 60 s');
-}
+/** Waits until every blockchain-enabled record is in a MINED (or FINAL) block. */
+const allMined = () => waitUntilMined(t.database.pool);
 
 /** Each block holding records is on chain once, with its root, by the transaction the database names. */
 async function expectEachBlockAnchoredOnce(): Promise<number> {

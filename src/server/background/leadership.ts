@@ -19,7 +19,7 @@ import { describeError } from '../db/error-causes.ts';
 
 /**
  * Arbitrary constant, apart from the other advisory locks: 4_242_017_001 serialises migrations
- * (db/client.ts), 4_242_017_002 audit writers and seeding (audit/record.ts, db/seed.ts). Sharing one
+ * (db/client.ts), 4_242_017_002 audit writers and seeding (modules/audit/record.ts, db/seed.ts). Sharing one
  * would make the leader, which holds its lock for good, block every audited write.
  */
 export const BACKGROUND_LOCK_KEY = 4_242_017_010;

@@ -12,7 +12,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestionClaims } from '#shared/ingestion/claims.ts';
-import { raiseAlert } from '../alerts/raise.ts';
+import { raiseAlert } from '../modules/alerts/raise.ts';
 import type { ExportName } from '../modules/sterilizations/tickets.ts';
 import { makeAccount, makeResetLink } from '../test/accounts.ts';
 import {
@@ -23,17 +23,24 @@ import {
   injectAnswer,
   makeCertificate,
   makeReport,
-  mintSession,
   mintTicket,
   OPERATIONS,
   samplePdf,
   signDeviceToken,
-  userIdByEmail,
 } from '../test/contract-support.ts';
-import { customerIdOf, makeCustomer, makeDevice, makeUser, productId, unique } from '../test/fixtures.ts';
+import {
+  customerIdOf,
+  makeCustomer,
+  makeDevice,
+  makeUser,
+  productId,
+  unique,
+  userIdOf,
+} from '../test/fixtures.ts';
 import { assertionAnswer, givePasskey, registrationAnswer } from '../test/passkeys.ts';
 import { expectContract } from '../test/response-checks.ts';
 import { giveTotp, pendingTotp, stepTokenFor, totpCode, withoutSecondFactor } from '../test/second-factor.ts';
+import { mintSession } from '../test/sessions.ts';
 import { createTestApp, DEMO, DEMO_PASSWORD, type TestApp, uniqueClientAddress } from '../test/test-app.ts';
 
 type Role = 'SUPER_ADMIN' | 'ADMIN' | 'CUSTOMER_CARE' | 'CUSTOMER';
@@ -71,7 +78,7 @@ let nextProgressive = 2_000_000;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const role of Object.keys(EMAILS) as Role[]) userIds[role] = await userIdByEmail(t, EMAILS[role]);
+  for (const role of Object.keys(EMAILS) as Role[]) userIds[role] = await userIdOf(t, EMAILS[role]);
   ownCustomer = await customerIdOf(t, DEMO.customer);
   otherCustomer = await makeCustomer(t, { name: `Other tenant ${unique()}` });
   spareCustomer = await makeCustomer(t);

@@ -22,8 +22,8 @@ import {
   type SterilizationClaim,
   sterilizationClaimSchema,
 } from '#shared/ingestion/claims.ts';
-import { raiseAlert } from '../alerts/raise.ts';
-import { READ_ONLY_METHODS } from '../chain/rpc-proxy.ts';
+import { raiseAlert } from '../modules/alerts/raise.ts';
+import { READ_ONLY_METHODS } from '../modules/integrity/rpc-proxy.ts';
 import { makeAccount, makeResetLink } from '../test/accounts.ts';
 import {
   type Digest,
@@ -35,12 +35,10 @@ import {
   injectAnswer,
   makeCertificate,
   makeReport,
-  mintSession,
   mintTicket,
   OPERATIONS,
   samplePdf,
   signDeviceToken,
-  userIdByEmail,
 } from '../test/contract-support.ts';
 import {
   customerIdOf,
@@ -50,10 +48,12 @@ import {
   productId,
   rsaPublicKeyPem,
   unique,
+  userIdOf,
 } from '../test/fixtures.ts';
 import { assertionAnswer, givePasskey, registrationAnswer, type SoftPasskey } from '../test/passkeys.ts';
 import { expectContract } from '../test/response-checks.ts';
 import { giveTotp, pendingTotp, stepTokenFor, totpCode, withoutSecondFactor } from '../test/second-factor.ts';
+import { mintSession } from '../test/sessions.ts';
 import { createTestApp, DEMO, DEMO_PASSWORD, type TestApp, uniqueClientAddress } from '../test/test-app.ts';
 import type { ContractOperation, JsonSchema } from './load-contract.ts';
 
@@ -78,8 +78,8 @@ let removedPasskey: SoftPasskey;
 
 beforeAll(async () => {
   t = await createTestApp({ UPLOAD_MAX_BYTES: String(UPLOAD_MAX_BYTES) });
-  callerIds.SUPER_ADMIN = await userIdByEmail(t, DEMO.super);
-  callerIds.CUSTOMER = await userIdByEmail(t, DEMO.customer);
+  callerIds.SUPER_ADMIN = await userIdOf(t, DEMO.super);
+  callerIds.CUSTOMER = await userIdOf(t, DEMO.customer);
   ownCustomer = await customerIdOf(t, DEMO.customer);
   spareCustomer = await makeCustomer(t);
   ownUser = await makeUser(t, ownCustomer);

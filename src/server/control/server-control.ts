@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { databaseSchemaVersion } from '../backup/schema-version.ts';
 import type { AppConfig } from '../config.ts';
 import { type Database, dumpEmbeddedDatabase } from '../db/client.ts';
-import { mismatchLine, summaryLines } from '../integrity-sweep/run.ts';
+import { mismatchLine, summaryLines } from '../modules/integrity/sweep/run.ts';
 import { type ControlSocket, openControlSocket } from './socket.ts';
 
 export function openServerControlSocket(

@@ -641,7 +641,7 @@ export const certificateFiles = pgTable(
 
 /**
  * The audit trail (docs/audit.md): one row per recorded action, written only by recordAudit
- * (src/server/audit) in the transaction of the change. Append-only: triggers of migration 0003 refuse
+ * (src/server/modules/audit) in the transaction of the change. Append-only: triggers of migration 0003 refuse
  * UPDATE, DELETE and TRUNCATE. No foreign keys: an entry outlives whatever it names.
  */
 export const auditLog = pgTable(
@@ -947,7 +947,7 @@ export const ALERT_STATES = ['open', 'acknowledged', 'resolved'] as const;
 export type AlertState = (typeof ALERT_STATES)[number];
 
 /**
- * One row per raised condition (src/server/alerts). `condition_key` names the condition (kind and
+ * One row per raised condition (src/server/modules/alerts). `condition_key` names the condition (kind and
  * subject); the partial unique index lets one condition have one unresolved alert at most, so raising
  * is an INSERT … ON CONFLICT DO NOTHING from any process. A condition that clears resolves its alert
  * (resolution 'cleared'); a person may resolve it by hand ('manual'), after which the same condition is
@@ -992,7 +992,7 @@ export const alerts = pgTable(
 );
 
 /**
- * Where the background integrity sweep has got to (src/server/integrity-sweep, docs/backups.md): one
+ * Where the background integrity sweep has got to (src/server/modules/integrity/sweep, docs/backups.md): one
  * row, so a restarted server goes on from the phase and id it reached instead of starting over, and
  * when the last full pass ended (the next is due INTEGRITY_SWEEP_INTERVAL_HOURS later).
  */

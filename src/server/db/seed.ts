@@ -5,11 +5,11 @@
 // produce identical rows. Device private keys: seed/device-key-files.ts.
 
 import { keyThumbprint } from '#shared/integrity/device-key.ts';
+import { deferDeviceProgress, rebuildDeviceProgress } from '../modules/devices/device-progress.ts';
+import { deferDailyOkCounts, recountDailyOkCounts } from '../modules/sterilizations/daily-ok-counts.ts';
+import { recountLotFlagCounts, supplyLotStatus } from '../modules/sterilizations/lot-flag-counts.ts';
 import { hashPassword } from '../security/passwords.ts';
 import type { Database } from './client.ts';
-import { deferDailyOkCounts, recountDailyOkCounts } from './daily-ok-counts.ts';
-import { deferDeviceProgress, rebuildDeviceProgress } from './device-progress.ts';
-import { recountLotFlagCounts, supplyLotStatus } from './lot-flag-counts.ts';
 import { copySterilizationHistory, type LoadPhases } from './seed/bulk-load.ts';
 import { ACCOUNTS, CLINICS, type ClinicSpec, MANUFACTURER } from './seed/demo-fleet.ts';
 import {

@@ -3,9 +3,23 @@
  * list: the `en` file, quality_control_checklist_{lot}_{treatment}.pdf). One A4 page a quality reviewer
  * prints, ticks and signs to release a lot of sterilization consumables: the lot's identity, the
  * checks that release needs, a decision and signature boxes. Drawn with pdf-lib's standard fonts,
- * so nothing is embedded and the file stays a few kilobytes.
+ * so nothing is embedded and the file stays a few kilobytes, on the page, colours and text fitting of
+ * the reports (report/layout.ts).
  */
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import {
+  ACCENT,
+  CONTENT_WIDTH,
+  encodable,
+  fitText,
+  INK,
+  MARGIN,
+  MUTED,
+  PAGE,
+  RULE,
+  SHADE,
+  wrap,
+} from './report/layout.ts';
 
 export interface ChecklistInput {
   lotNumber: string;
@@ -66,61 +80,11 @@ export const CHECKLIST_ITEMS: ReadonlyArray<{ title: string; detail: string }> =
   },
 ];
 
-// A4 in points.
-const PAGE = { width: 595.28, height: 841.89 };
-const MARGIN = 40;
-const CONTENT_WIDTH = PAGE.width - 2 * MARGIN;
-
-const INK = rgb(0.13, 0.15, 0.18);
-const MUTED = rgb(0.42, 0.45, 0.5);
-const RULE = rgb(0.78, 0.8, 0.84);
-const ACCENT = rgb(0.05, 0.33, 0.55);
-const SHADE = rgb(0.95, 0.96, 0.97);
 const WHITE = rgb(1, 1, 1);
 
 interface Fonts {
   regular: PDFFont;
   bold: PDFFont;
-}
-
-/**
- * The standard fonts only encode WinAnsi: anything else (a name in another script, an emoji, a
- * control character) becomes "?" instead of failing the whole upload.
- */
-function encodable(font: PDFFont, text: string): string {
-  const supported = new Set(font.getCharacterSet());
-  let out = '';
-  for (const char of text.replace(/[\r\n\t]+/g, ' ')) {
-    const code = char.codePointAt(0) ?? 0;
-    out += supported.has(code) ? char : '?';
-  }
-  return out;
-}
-
-/** Cuts text with an ellipsis so it fits `width` at `size`. */
-function fitText(font: PDFFont, text: string, size: number, width: number): string {
-  const safe = encodable(font, text);
-  if (font.widthOfTextAtSize(safe, size) <= width) return safe;
-  let end = safe.length;
-  while (end > 0 && font.widthOfTextAtSize(`${safe.slice(0, end)}...`, size) > width) end--;
-  return `${safe.slice(0, end)}...`;
-}
-
-/** Greedy word wrap within `width`. */
-function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of encodable(font, text).split(/\s+/).filter(Boolean)) {
-    const candidate = line ? `${line} ${word}` : word;
-    if (font.widthOfTextAtSize(candidate, size) <= width || !line) {
-      line = candidate;
-    } else {
-      lines.push(line);
-      line = word;
-    }
-  }
-  if (line) lines.push(line);
-  return lines.map((text) => fitText(font, text, size, width));
 }
 
 function pad(value: number): string {

@@ -13,10 +13,9 @@ import {
   expectErrorEnvelope,
   expectSecurityHeaders,
   makeCertificate,
-  mintSession,
   samplePdf,
-  userIdByEmail,
 } from '../test/contract-support.ts';
+import { mintSessionOf } from '../test/sessions.ts';
 import {
   createPeerApp,
   createTestApp,
@@ -57,7 +56,7 @@ beforeAll(async () => {
     },
     { logStream: { write: (line) => void logLines.push(line) } },
   );
-  superToken = await mintSession(t, await userIdByEmail(t, DEMO.super));
+  superToken = await mintSessionOf(t, DEMO.super);
 });
 afterAll(async () => {
   await t?.close();
@@ -422,7 +421,7 @@ describe('server errors', () => {
       { logStream: { write: (line) => void lines.push(line) } },
     );
     try {
-      const token = await mintSession(broken, await userIdByEmail(broken, DEMO.admin));
+      const token = await mintSessionOf(broken, DEMO.admin);
       // This throwaway database loses a table the handler reads.
       await broken.database.pool.query('drop table certificate_files, certificates cascade');
       const response = await broken.as(token, { method: 'GET', url: '/api/v1/certificates' });

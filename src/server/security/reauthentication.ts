@@ -9,10 +9,10 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ValidationMessageId } from '#shared/validation/index.ts';
-import { type AuditIntent, auditSource, writeAudited } from '../audit/write-audited.ts';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { ApiError, validationFailed } from '../http/envelope.ts';
+import { type AuditIntent, auditSource, writeAudited } from '../modules/audit/write-audited.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
 import type { AuthContext } from './session-store.ts';

@@ -4,7 +4,7 @@
  * how many sessions ended. Shared by the profile (one's own sessions) and the user page (an
  * administrator ending a user's).
  */
-import type { AuditChanges } from '../audit/hash-chain.ts';
+import type { AuditChanges } from '../modules/audit/hash-chain.ts';
 
 export function endedChanges(count: number): AuditChanges {
   return { ended_sessions: { old: null, new: count } };

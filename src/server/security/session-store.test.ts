@@ -5,9 +5,9 @@
  * PostgreSQL server, in every other one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintSession } from '#server/test/contract-support.ts';
 import { customerIdOf, makeCustomer, makeUser } from '#server/test/fixtures.ts';
 import { createPeerApp, createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
+import { mintSession } from '../test/sessions.ts';
 
 let t: TestApp;
 let admin: string;

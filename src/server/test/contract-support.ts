@@ -14,21 +14,12 @@ import { expect } from 'vitest';
 import { type ContractOperation, loadContract } from '../contract/load-contract.ts';
 import type { ExportName } from '../modules/sterilizations/tickets.ts';
 import { hashToken, newToken } from '../security/tokens.ts';
-import { unique } from './fixtures.ts';
+import { postChainRpc, rpcCall } from './chain-rpc.ts';
+import { unique, userIdOf } from './fixtures.ts';
 import type { TestApp } from './test-app.ts';
 
 export const contract = loadContract();
 export const OPERATIONS: ContractOperation[] = contract.operations;
-
-/** A new session of this user, as a login would make it; returns the bearer token. */
-export async function mintSession(t: TestApp, userId: number): Promise<string> {
-  const token = newToken();
-  await t.database.pool.query(
-    `insert into sessions (user_id, token_hash, expires_at) values ($1, $2, now() + interval '1 hour')`,
-    [userId, hashToken(token)],
-  );
-  return token;
-}
 
 /** A one-time export ticket for this user, as createExportTicket would make it. */
 export async function mintTicket(t: TestApp, userId: number, exportName: ExportName): Promise<string> {
@@ -42,11 +33,6 @@ export async function mintTicket(t: TestApp, userId: number, exportName: ExportN
     [hashToken(ticket), userId, exportName, hashToken(newToken())],
   );
   return ticket;
-}
-
-export async function userIdByEmail(t: TestApp, email: string): Promise<number> {
-  const result = await t.database.pool.query(`select id from users where email = $1`, [email]);
-  return Number(result.rows[0].id);
 }
 
 let pdf: Promise<Buffer> | undefined;
@@ -93,16 +79,8 @@ export async function signDeviceToken(claims: object, privateKeyPem: string): Pr
 /** A transaction on the devnet (the contract's deployment), found through the public read-only RPC. */
 export async function devnetTransactionHash(t: TestApp): Promise<string> {
   for (let block = 1; block < 10; block++) {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/chain-rpc',
-      payload: {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'eth_getBlockByNumber',
-        params: [`0x${block.toString(16)}`, false],
-      },
-    });
+    const tag = `0x${block.toString(16)}`;
+    const response = await postChainRpc(t.app, rpcCall('eth_getBlockByNumber', [tag, false]));
     const hash = response.json().result?.transactions?.[0];
     if (typeof hash === 'string') return hash;
   }
@@ -120,7 +98,7 @@ export async function makeReport(
 ): Promise<number> {
   const pdf = await samplePdf();
   const sha = createHash('sha256').update(pdf).digest('hex');
-  const admin = await userIdByEmail(t, 'admin@example.com');
+  const admin = await userIdOf(t, 'admin@example.com');
   const made = await t.database.pool.query(
     `insert into reports (customer_id, period_from, period_to, language, created_by, draft_pdf, draft_sha256)
      values ($1, '2025-03-01', '2025-03-31', 'en', $2, $3, $4) returning id`,

@@ -4,10 +4,10 @@
  */
 import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 import type { PoolClient } from 'pg';
-import { ensureKeyEvents } from '#server/crypto/key-history.ts';
 import type { WriteRequest } from '#server/modules/sterilizations/record-writer.ts';
 import type { Role } from '#shared/access/index.ts';
 import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
+import { ensureKeyEvents } from '../modules/devices/key-history.ts';
 import type { TestApp } from './test-app.ts';
 
 let counter = 0;

@@ -5,14 +5,14 @@
  * Plus what those tests share: records posted by a blockchain clinic's device, waiting for blocks, and
  * checking that each block is on chain once.
  */
-import { importPKCS8, SignJWT } from 'jose';
 import type { Hex } from 'viem';
 import { expect } from 'vitest';
-import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
-import { ANCHORED_EVENT } from '../chain/artifact.ts';
-import { type Chain, connectChain } from '../chain/chain.ts';
-import { DEVNET_PRIVATE_KEY } from '../chain/devnet.ts';
+import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { loadConfig } from '../config.ts';
+import { ANCHORED_EVENT } from '../modules/integrity/artifact.ts';
+import { type Chain, connectChain } from '../modules/integrity/chain.ts';
+import { DEVNET_PRIVATE_KEY } from '../modules/integrity/devnet.ts';
+import { ingestRecords } from './ingest.ts';
 import { type SwitchableNode, serveSwitchableNode } from './switchable-node.ts';
 import { type TestApp, uniqueClientAddress } from './test-app.ts';
 
@@ -65,7 +65,6 @@ export async function ingestThrough(
       where c.enable_blockchain and d.deleted_at is null and d.public_key is not null order by d.id limit 1`,
   );
   const device = t.seed.devices.find((one) => one.serial === rows[0]!.device_serial)!;
-  const key = await importPKCS8(device.privateKeyPem, 'RS256');
   const records: SterilizationClaim[] = Array.from({ length: count }, () => ({
     progressive_id: ++progressive,
     supplied_energy: 300,
@@ -80,18 +79,7 @@ export async function ingestThrough(
     batch_quantity: 100_000,
     notes: null,
   }));
-  const token = await new SignJWT(
-    ingestionClaims(device.serial, records) as unknown as Record<string, unknown>,
-  )
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-    .sign(key);
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/v1/ingest/sterilizations',
-    headers: { 'x-forwarded-for': uniqueClientAddress() },
-    payload: { token },
-  });
-  expect(response.statusCode, response.body).toBe(200);
+  await ingestRecords(app, device, records, { 'x-forwarded-for': uniqueClientAddress() });
   const stored = await t.database.pool.query<{ id: string }>(
     `select id from sterilizations where progressive_id > $1 and progressive_id <= $2 order by id`,
     [progressive - count, progressive],

@@ -1,7 +1,7 @@
 /** A user's authenticator app in the tests: enrolled through the API, codes computed with otplib. */
 import { generate, generateSecret } from 'otplib';
 import { DEMO_PASSWORD } from './accounts.ts';
-import { formBody, type TestApp, uniqueClientAddress } from './test-app.ts';
+import { formBody, type TestApp } from './test-app.ts';
 
 /** A code of the app for a moment `offsetSeconds` from now (a 30 s step apart per 30 seconds). */
 export const totpCode = (secret: string, offsetSeconds = 0) =>
@@ -26,20 +26,6 @@ export async function enrolTotp(
   });
   if (confirm.statusCode !== 200) throw new Error(`totp confirm: ${confirm.statusCode} ${confirm.body}`);
   return { secret, recoveryCodes: confirm.json().data.recovery_codes };
-}
-
-export function passwordLogin(
-  t: TestApp,
-  email: string,
-  password = DEMO_PASSWORD,
-  from = uniqueClientAddress(),
-) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/login',
-    headers: { 'x-forwarded-for': from },
-    ...formBody({ email, password }),
-  });
 }
 
 /** Gives the user an app in force with a new secret (as a confirmed enrolment would); answers the secret. */

@@ -6,9 +6,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
-import { signDeviceToken } from './contract-support.ts';
+import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { cycleClaim, unique } from './fixtures.ts';
+import { postRecords } from './ingest.ts';
 
 export interface SigningDevice {
   customerId: number;
@@ -59,12 +59,7 @@ export async function postSigned(
   overrides: Partial<SterilizationClaim> = {},
 ): Promise<number[]> {
   const records = Array.from({ length: count }, () => cycleClaim(device.next++, overrides));
-  const token = await signDeviceToken(ingestionClaims(device.serial, records), device.privateKeyPem);
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/v1/ingest/sterilizations',
-    payload: { token },
-  });
+  const response = await postRecords(app, device, records);
   if (response.statusCode !== 200)
     throw new Error(`ingestion answered ${response.statusCode}: ${response.body}`);
   const data = response.json().data as { id: number } | { id: number }[] | { data: { id: number }[] };

@@ -77,7 +77,7 @@ function testConfig(env: Record<string, string>): AppConfig {
     LOG_LEVEL: 'silent',
     CLIENT_DIST: '/nonexistent-client-build',
     TRUST_PROXY: 'true',
-    // Tests that anchor turn the worker on themselves (src/server/chain/*.test.ts).
+    // Tests that anchor turn the worker on themselves (src/server/modules/integrity/*.test.ts).
     ANCHOR_ENABLED: 'false',
     // Tests sweep alerts themselves, with their own clock (app.alerts.sweep(now)).
     ALERT_SWEEP_INTERVAL_SECONDS: '0',

@@ -3,7 +3,7 @@
 // caller's seeded PRNG, written in batches of one statement each. The demo seed uses it for its
 // default records; the benches use it, through the same seed, for millions.
 import type { PoolClient } from 'pg';
-import { lotStatusOf } from '../lot-flag-counts.ts';
+import { lotStatusOf } from '#server/modules/sterilizations/lot-flag-counts.ts';
 import { type SeedToken, type TokenSigner, tokenRecords } from './device-tokens.ts';
 
 export const DAY_MS = 86_400_000;

@@ -4,12 +4,12 @@
  * alerts nor staff-only ones; bad input changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AlertToRaise, raiseAlert } from '#server/alerts/raise.ts';
-import { mintSession } from '#server/test/contract-support.ts';
-import { makeCustomer, makeDevice, makeUser, snapshot, unique, userIdOf } from '#server/test/fixtures.ts';
+import { makeCustomer, makeDevice, makeUser, snapshot, unique } from '#server/test/fixtures.ts';
 import { expectContract } from '#server/test/response-checks.ts';
+import { mintSession, mintSessionOf } from '#server/test/sessions.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 import type { Alert } from '#shared/api/index.ts';
+import { type AlertToRaise, raiseAlert } from './raise.ts';
 
 let t: TestApp;
 let clinic: number;
@@ -23,11 +23,11 @@ beforeAll(async () => {
   device = await makeDevice(t, clinic);
   clinicUserId = await makeUser(t, clinic, 'CUSTOMER');
   tokens = {
-    super: await mintSession(t, await userIdOf(t, DEMO.super)),
-    admin: await mintSession(t, await userIdOf(t, DEMO.admin)),
-    care: await mintSession(t, await userIdOf(t, DEMO.care)),
+    super: await mintSessionOf(t, DEMO.super),
+    admin: await mintSessionOf(t, DEMO.admin),
+    care: await mintSessionOf(t, DEMO.care),
     clinicUser: await mintSession(t, clinicUserId),
-    otherUser: await mintSession(t, await userIdOf(t, DEMO.customer)),
+    otherUser: await mintSessionOf(t, DEMO.customer),
   };
 });
 afterAll(() => t?.close());

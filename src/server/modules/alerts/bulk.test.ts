@@ -4,11 +4,11 @@
  * abilities and tenant rules as one alert at a time; bad input changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raiseAlert } from '#server/alerts/raise.ts';
-import { mintSession } from '#server/test/contract-support.ts';
-import { makeCustomer, makeDevice, makeUser, unique, userIdOf } from '#server/test/fixtures.ts';
+import { makeCustomer, makeDevice, makeUser, unique } from '#server/test/fixtures.ts';
 import { expectContract } from '#server/test/response-checks.ts';
+import { mintSession, mintSessionOf } from '#server/test/sessions.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
+import { raiseAlert } from './raise.ts';
 
 let t: TestApp;
 let clinic: number;
@@ -20,8 +20,8 @@ beforeAll(async () => {
   clinic = await makeCustomer(t, { name: `Bulk clinic ${unique()}` });
   device = await makeDevice(t, clinic);
   tokens = {
-    admin: await mintSession(t, await userIdOf(t, DEMO.admin)),
-    care: await mintSession(t, await userIdOf(t, DEMO.care)),
+    admin: await mintSessionOf(t, DEMO.admin),
+    care: await mintSessionOf(t, DEMO.care),
     clinicUser: await mintSession(t, await makeUser(t, clinic, 'CUSTOMER')),
   };
 });

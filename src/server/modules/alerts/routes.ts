@@ -4,18 +4,17 @@
  * tenant's alert answers 404 like a missing one, and staff-only alerts have no customer at all.
  */
 
-import { changedFields } from '#server/audit/changes.ts';
-import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { written } from '#server/db/written.ts';
-import { publishEvent } from '#server/events/publish.ts';
+import { publishEvent } from '#server/event-bus/publish.ts';
 import { ApiError, notFound, ok, validationFailed } from '#server/http/envelope.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import { requireAbility, requireModule, tenantScope } from '#server/security/guards.ts';
 import type { AuthContext } from '#server/security/session-store.ts';
 import type { Alert } from '#shared/api/index.ts';
 import { alertActionSchema } from '#shared/validation/index.ts';
+import { auditSource, changedFields, writeAudited } from '../audit/index.ts';
 import {
   acknowledge,
   countUnread,

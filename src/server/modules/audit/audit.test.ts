@@ -7,8 +7,6 @@
 import { createHash } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordAudit } from '#server/audit/record.ts';
-import { verifyAuditChain } from '#server/audit/verify.ts';
 import { PER_PAGE } from '#server/http/paging.ts';
 import {
   customerIdOf,
@@ -30,6 +28,8 @@ import {
   uniqueClientAddress,
 } from '#server/test/test-app.ts';
 import type { AuditEntry } from '#shared/api/index.ts';
+import { recordAudit } from './record.ts';
+import { verifyAuditChain } from './verify.ts';
 
 let t: TestApp;
 let superToken: string;

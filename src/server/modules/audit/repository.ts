@@ -1,11 +1,11 @@
 /** The audit trail as the audit view and the history panels read it: filtered, newest first. */
 import { and, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { AuditChanges } from '#server/audit/hash-chain.ts';
 import type { Db } from '#server/db/client.ts';
 import { auditLog } from '#server/db/schema.ts';
 import { isoInstant } from '#server/http/instants.ts';
 import type { ReceivedWindow } from '#server/http/received-window.ts';
 import type { AuditAction, AuditEntityType, AuditEntry } from '#shared/api/index.ts';
+import type { AuditChanges } from './hash-chain.ts';
 
 export interface AuditFilter {
   entityType?: string;

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAccount } from '#server/test/accounts.ts';
 import { expectContract } from '#server/test/response-checks.ts';
+import { passwordLogin } from '#server/test/sessions.ts';
 import {
   createPeerApp,
   createTestApp,
@@ -18,13 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const login = (email: string, password: string, headers: Record<string, string> = {}) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/login',
-    headers: { 'x-forwarded-for': uniqueClientAddress(), ...headers },
-    ...formBody({ email, password }),
-  });
+/** A password login from `from`, or from an address of its own. */
+const login = (email: string, password: string, from?: string) => passwordLogin(t, email, password, from);
 const me = (token: string) => t.as(token, { method: 'GET', url: '/api/v1/auth/me' });
 const activeSessions = async (email: string) => {
   const result = await t.database.db.execute<{ n: string }>(
@@ -102,7 +98,7 @@ describe('POST /auth/login', () => {
 
   it('slows a wrong-password storm from one address without locking the account out elsewhere', async () => {
     const attacker = uniqueClientAddress();
-    const storm = (password = 'wrong') => login(DEMO.super, password, { 'x-forwarded-for': attacker });
+    const storm = (password = 'wrong') => login(DEMO.super, password, attacker);
     for (let attempt = 0; attempt < 4; attempt++) expect((await storm()).statusCode).toBe(401);
     // Past LOGIN_MAX_FAILURES each failure doubles the pair's wait; the right password waits too.
     const waits: number[] = [];
@@ -121,7 +117,7 @@ describe('POST /auth/login', () => {
 
     // Meanwhile the account's owner, from their own address, is not slowed at all.
     const owner = uniqueClientAddress();
-    expect((await login(DEMO.super, DEMO_PASSWORD, { 'x-forwarded-for': owner })).statusCode).toBe(200);
+    expect((await login(DEMO.super, DEMO_PASSWORD, owner)).statusCode).toBe(200);
     expect((await storm(DEMO_PASSWORD)).statusCode).toBe(429);
   });
 
@@ -161,9 +157,9 @@ describe('POST /auth/login', () => {
       'd@example.com',
       'e@example.com',
     ]) {
-      expect((await login(other, 'wrong', { 'x-forwarded-for': sprayer })).statusCode).toBe(401);
+      expect((await login(other, 'wrong', sprayer)).statusCode).toBe(401);
     }
-    const blocked = await login(DEMO.admin, DEMO_PASSWORD, { 'x-forwarded-for': sprayer });
+    const blocked = await login(DEMO.admin, DEMO_PASSWORD, sprayer);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().data.retry_after_seconds).toBe(1);
     expect((await login(DEMO.admin, DEMO_PASSWORD)).statusCode).toBe(200);
@@ -177,12 +173,12 @@ describe('POST /auth/login', () => {
       '2001:db8:9::2',
       '2001:db8:9:0:ffff::7',
     ])
-      expect((await login(DEMO.care, 'wrong', { 'x-forwarded-for': from })).statusCode).toBe(401);
-    const sameNetwork = await login(DEMO.care, DEMO_PASSWORD, { 'x-forwarded-for': '2001:db8:9::abcd' });
+      expect((await login(DEMO.care, 'wrong', from)).statusCode).toBe(401);
+    const sameNetwork = await login(DEMO.care, DEMO_PASSWORD, '2001:db8:9::abcd');
     expect(sameNetwork.statusCode).toBe(429);
     expect(sameNetwork.json().message).toBe('too_many_login_attempts');
     // The next /64 is another client.
-    const nextNetwork = await login(DEMO.care, DEMO_PASSWORD, { 'x-forwarded-for': '2001:db8:9:1::1' });
+    const nextNetwork = await login(DEMO.care, DEMO_PASSWORD, '2001:db8:9:1::1');
     expect(nextNetwork.statusCode).toBe(200);
   });
 
@@ -190,9 +186,9 @@ describe('POST /auth/login', () => {
     const address = uniqueClientAddress();
     for (let attempt = 0; attempt < 4; attempt++) {
       const from = attempt % 2 === 0 ? address : `::ffff:${address}`;
-      expect((await login(DEMO.admin, 'wrong', { 'x-forwarded-for': from })).statusCode).toBe(401);
+      expect((await login(DEMO.admin, 'wrong', from)).statusCode).toBe(401);
     }
-    expect((await login(DEMO.admin, DEMO_PASSWORD, { 'x-forwarded-for': address })).statusCode).toBe(429);
+    expect((await login(DEMO.admin, DEMO_PASSWORD, address)).statusCode).toBe(429);
   });
 
   it('takes the client address from the request as TRUST_PROXY resolves it', async () => {
@@ -366,7 +362,7 @@ describe('PUT /auth/me (profile)', () => {
     expect((await me(other)).statusCode).toBe(401);
     expect(await activeSessions(DEMO.care)).toBe(1);
     expect((await login(DEMO.care, 'new-password-1')).statusCode).toBe(200);
-    expect((await login(DEMO.care, DEMO_PASSWORD, { 'x-forwarded-for': '10.0.0.9' })).statusCode).toBe(401);
+    expect((await login(DEMO.care, DEMO_PASSWORD, '10.0.0.9')).statusCode).toBe(401);
     // Put the demo password back for the tests after this one.
     const back = await put(token, {
       ...profile,
@@ -429,7 +425,7 @@ describe('PUT /auth/me (profile)', () => {
     expect(throttled.json().message).toBe('too_many_login_attempts');
     expectContract('updateProfile', throttled, 429);
     // A login of that account from that address waits too.
-    expect((await login(user.email, DEMO_PASSWORD, { 'x-forwarded-for': from })).statusCode).toBe(429);
+    expect((await login(user.email, DEMO_PASSWORD, from)).statusCode).toBe(429);
   });
 
   it('refuses the passwords the rules refuse, each with its message', async () => {

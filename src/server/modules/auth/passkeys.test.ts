@@ -11,7 +11,8 @@ import { makeAccount } from '#server/test/accounts.ts';
 import { makeReport } from '#server/test/contract-support.ts';
 import { enrolPasskey, givePasskey, type SoftPasskey, softPasskey } from '#server/test/passkeys.ts';
 import { expectContract } from '#server/test/response-checks.ts';
-import { enrolTotp, giveTotp, passwordLogin, totpCode } from '#server/test/second-factor.ts';
+import { enrolTotp, giveTotp, totpCode } from '#server/test/second-factor.ts';
+import { passwordLogin } from '#server/test/sessions.ts';
 import {
   createTestApp,
   DEMO,

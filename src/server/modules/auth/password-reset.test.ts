@@ -4,10 +4,9 @@
  * the same time whether the address exists or not; the link never in the outbox view.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMailSender } from '#server/mail/sender.ts';
-import type { OutgoingMail } from '#server/mail/transport.ts';
 import { makeAccount } from '#server/test/accounts.ts';
 import { expectContract } from '#server/test/response-checks.ts';
+import { passwordLogin } from '#server/test/sessions.ts';
 import {
   createTestApp,
   DEMO,
@@ -16,6 +15,8 @@ import {
   type TestApp,
   uniqueClientAddress,
 } from '#server/test/test-app.ts';
+import type { OutgoingMail } from '../mail/index.ts';
+import { createMailSender } from '../mail/index.ts';
 import { RESET_ANSWER_MS, resetMailText } from './password-reset.ts';
 
 const APP_URL = 'https://uvtrace.example';
@@ -62,13 +63,7 @@ const complete = (token: string, password: string, from = uniqueClientAddress())
     headers: { 'x-forwarded-for': from },
     ...formBody({ token, new_password: password, repeat_new_password: password }),
   });
-const login = (email: string, password: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/login',
-    headers: { 'x-forwarded-for': uniqueClientAddress() },
-    ...formBody({ email, password }),
-  });
+const login = (email: string, password: string) => passwordLogin(t, email, password);
 const me = (token: string) => t.as(token, { method: 'GET', url: '/api/v1/auth/me' });
 const LINK_INVALID = { token: ['validation.password_reset.link_invalid'] };
 

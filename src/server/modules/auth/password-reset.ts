@@ -8,10 +8,9 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '#server/db/client.ts';
 import { passwordResets, users } from '#server/db/schema.ts';
-import { passwordResetMail, resetLinkPlaceholder } from '#server/mail/account-messages.ts';
-import { type ClaimedMail, queueMail } from '#server/mail/outbox.ts';
 import { hashToken, newToken } from '#server/security/tokens.ts';
 import type { MailLanguage } from '#shared/notifications/index.ts';
+import { type ClaimedMail, passwordResetMail, queueMail, resetLinkPlaceholder } from '../mail/index.ts';
 
 export const RESET_VALID_MINUTES = 30;
 /**

@@ -1,23 +1,12 @@
 /** Sign-in, sign-out and the signed-in user's own profile (docs/product.md §2 Login, Profile; §7 /auth). */
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuditChanges } from '#server/audit/hash-chain.ts';
-import { userChanges } from '#server/audit/user-changes.ts';
-import {
-  type AuditedWrite,
-  type AuditIntent,
-  type AuditSource,
-  auditSource,
-  writeAudited,
-} from '#server/audit/write-audited.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { customers, users } from '#server/db/schema.ts';
 import { updateRowById } from '#server/db/update-row.ts';
 import { ApiError, notFound, ok, validationFailed } from '#server/http/envelope.ts';
 import { isoInstant } from '#server/http/instants.ts';
-import { emailChangedMail } from '#server/mail/account-messages.ts';
-import { queueMail } from '#server/mail/outbox.ts';
 import { currentAuth } from '#server/security/guards.ts';
 import type { LoginThrottle } from '#server/security/login-throttle.ts';
 import {
@@ -62,6 +51,16 @@ import {
   resetPasswordSchema,
   validateForm,
 } from '#shared/validation/index.ts';
+import type { AuditChanges } from '../audit/index.ts';
+import {
+  type AuditedWrite,
+  type AuditIntent,
+  type AuditSource,
+  auditSource,
+  userChanges,
+  writeAudited,
+} from '../audit/index.ts';
+import { emailChangedMail, queueMail } from '../mail/index.ts';
 import { queueReset, RESET_ANSWER_MS, resettableUser, usableReset, useReset } from './password-reset.ts';
 
 /** The login throttle's key for passkeys that do not sign in: counted per client address, whose passkey ever. */

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAccount } from '#server/test/accounts.ts';
 import { makeReport } from '#server/test/contract-support.ts';
 import { expectContract } from '#server/test/response-checks.ts';
-import { enrolTotp, passwordLogin, totpCode } from '#server/test/second-factor.ts';
+import { enrolTotp, totpCode } from '#server/test/second-factor.ts';
+import { passwordLogin } from '#server/test/sessions.ts';
 import {
   createTestApp,
   DEMO,

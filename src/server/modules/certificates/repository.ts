@@ -1,12 +1,12 @@
 /** Certificates and their two PDF files (docs/product.md §2 Certificate list / upload). */
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { AuditFields } from '#server/audit/changes.ts';
 import type { Db, Tx } from '#server/db/client.ts';
 import { pageTotal, totalColumn } from '#server/db/page-total.ts';
 import { type CertificateLanguage, certificateFiles, certificates } from '#server/db/schema.ts';
 import { anyColumnContains } from '#server/db/text-search.ts';
 import { isoInstant } from '#server/http/instants.ts';
 import type { Certificate as CertificateAnswer } from '#shared/api/index.ts';
+import type { AuditFields } from '../audit/index.ts';
 import { checklistFileName } from './file-names.ts';
 
 const columns = {

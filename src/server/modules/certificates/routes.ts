@@ -8,8 +8,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { mixed } from 'yup';
-import { changedFields } from '#server/audit/changes.ts';
-import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import type { CertificateLanguage } from '#server/db/schema.ts';
@@ -24,6 +22,7 @@ import { isPdf } from '#server/pdf/is-pdf.ts';
 import { isUploadedFile, type UploadedFile } from '#server/plugins/multipart.ts';
 import { currentAuth, requireAbility, requireModule } from '#server/security/guards.ts';
 import { certificateUploadSchema, type FieldErrors, validateForm } from '#shared/validation/index.ts';
+import { auditSource, changedFields, writeAudited } from '../audit/index.ts';
 import {
   checklistFileName,
   contentDisposition,

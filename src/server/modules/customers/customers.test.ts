@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PER_PAGE } from '#server/http/paging.ts';
 import { makeCustomer, makeDevice, makeUser } from '#server/test/fixtures.ts';
+import { expectPageFrame, idsInOrder } from '#server/test/paging.ts';
 import { expectContract, expectExactKeys } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
 
@@ -48,13 +49,8 @@ afterAll(() => t?.close());
 
 const get = (token: string, url: string) => t.as(token, { method: 'GET', url });
 
-async function expectedOrder(orderBy: string, limit: number, offset: number): Promise<number[]> {
-  const result = await t.database.pool.query(
-    `select id from customers c order by ${orderBy} limit $1 offset $2`,
-    [limit, offset],
-  );
-  return result.rows.map((row) => Number(row.id));
-}
+const expectedOrder = (orderBy: string, limit: number, offset: number) =>
+  idsInOrder(t, 'select id from customers c', orderBy, offset, limit);
 
 interface CountedRow {
   sterilizations_ok_count: number;
@@ -83,11 +79,7 @@ describe('GET /customers', () => {
       const response = await get(care, `/api/v1/customers?page=${page}`);
       expectContract('listCustomers', response, 200);
       const body = response.json().data;
-      expect({ total: body.total, per_page: body.per_page, page: body.page }).toEqual({
-        total,
-        per_page: PER_PAGE,
-        page,
-      });
+      expectPageFrame(body, total, page);
       expect(body.data.map((row: { id: number }) => row.id)).toEqual(
         await expectedOrder('lower(c.name), c.id', PER_PAGE, (page - 1) * PER_PAGE),
       );

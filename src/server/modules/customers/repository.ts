@@ -1,6 +1,5 @@
 /** Customers with their counts (docs/product.md §2 Customer list / Customer page), and their writes. */
 import { type SQL, sql } from 'drizzle-orm';
-import type { AuditFields } from '#server/audit/changes.ts';
 import type { Db, Tx } from '#server/db/client.ts';
 import { pageTotal } from '#server/db/page-total.ts';
 import { toNumber } from '#server/db/pg-number.ts';
@@ -8,6 +7,7 @@ import { type Customer, customers, type NewCustomer } from '#server/db/schema.ts
 import { anyColumnContains } from '#server/db/text-search.ts';
 import type { ReceivedWindow } from '#server/http/received-window.ts';
 import type { Customer as CustomerAnswer } from '#shared/api/index.ts';
+import type { AuditFields } from '../audit/index.ts';
 
 export type CustomerSort = 'name' | 'active';
 type Direction = 'asc' | 'desc';

@@ -1,7 +1,5 @@
 /** Customers (docs/product.md §2 Customer list, Customer page; §7 /customers). */
 
-import { changedFields } from '#server/audit/changes.ts';
-import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { findCustomer } from '#server/db/lookups.ts';
@@ -16,6 +14,7 @@ import { receivedWindow } from '#server/http/received-window.ts';
 import { assertTenant, currentAuth, requireAbility, requireModule } from '#server/security/guards.ts';
 import type { SessionStore } from '#server/security/session-store.ts';
 import { customerSchema, validateForm } from '#shared/validation/index.ts';
+import { auditSource, changedFields, writeAudited } from '../audit/index.ts';
 import {
   activeCustomerOptions,
   customerAuditFields,

@@ -9,6 +9,7 @@ import {
   snapshot,
   unique,
 } from '#server/test/fixtures.ts';
+import { expectPageFrame, idsInOrder } from '#server/test/paging.ts';
 import { expectContract, expectExactKeys } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
 
@@ -59,13 +60,8 @@ const deviceRow = async (id: number) =>
   (await t.database.pool.query('select * from devices where id = $1', [id])).rows[0];
 
 describe('GET /devices', () => {
-  const expectedIds = async (orderBy: string, offset: number) =>
-    (
-      await t.database.pool.query(`select d.id from devices d order by ${orderBy} limit $1 offset $2`, [
-        PER_PAGE,
-        offset,
-      ])
-    ).rows.map((row) => Number(row.id));
+  const expectedIds = (orderBy: string, offset: number) =>
+    idsInOrder(t, 'select d.id from devices d', orderBy, offset);
   const ids = async (query: string) =>
     (await t.as(admin, { method: 'GET', url: `/api/v1/devices?${query}` }))
       .json()
@@ -77,11 +73,7 @@ describe('GET /devices', () => {
       const response = await t.as(admin, { method: 'GET', url: `/api/v1/devices?page=${page}` });
       expectContract('listDevices', response, 200);
       const body = response.json().data;
-      expect({ total: body.total, per_page: body.per_page, page: body.page }).toEqual({
-        total,
-        per_page: PER_PAGE,
-        page,
-      });
+      expectPageFrame(body, total, page);
       expect(body.data.map((row: { id: number }) => row.id)).toEqual(
         await expectedIds('lower(d.label), d.id', (page - 1) * PER_PAGE),
       );
@@ -113,20 +105,13 @@ describe('GET /devices', () => {
 });
 
 describe('GET /products', () => {
-  const expectedIds = async (orderBy: string) =>
-    (
-      await t.database.pool.query(`select p.id from products p order by ${orderBy} limit $1`, [PER_PAGE])
-    ).rows.map((row) => Number(row.id));
+  const expectedIds = (orderBy: string) => idsInOrder(t, 'select p.id from products p', orderBy);
   it('pages and sorts products by name, type and active', async () => {
     const total = Number((await t.database.pool.query('select count(*) as n from products')).rows[0].n);
     const response = await t.as(admin, { method: 'GET', url: '/api/v1/products' });
     expectContract('listProducts', response, 200);
     const body = response.json().data;
-    expect({ total: body.total, per_page: body.per_page, page: body.page }).toEqual({
-      total,
-      per_page: PER_PAGE,
-      page: 1,
-    });
+    expectPageFrame(body, total, 1);
     for (const row of body.data) expectExactKeys(row, 'Product');
     expect(body.data.map((row: { id: number }) => row.id)).toEqual(await expectedIds('lower(p.name), p.id'));
     for (const [query, order] of [

@@ -6,11 +6,10 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDeviceToken } from '#server/test/contract-support.ts';
 import { makeDevice } from '#server/test/fixtures.ts';
+import { ingestRecords } from '#server/test/ingest.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
-import { ingestionClaims } from '#shared/ingestion/claims.ts';
 
 const FORMER = DEMO.customer; // customer 2
 const NEW_OWNER = 'direzione@santachiara.example.com'; // customer 3
@@ -37,14 +36,8 @@ async function send(ids: number[]): Promise<number[]> {
     consumables_lot: null,
     notes: null,
   }));
-  const token = await signDeviceToken(ingestionClaims(serial, records), privatePem);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/ingest/sterilizations',
-    payload: { token },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json().data.map((record: { id: number }) => record.id);
+  const stored = await ingestRecords(t.app, { serial, privateKeyPem: privatePem }, records);
+  return stored.map((record) => record.id);
 }
 
 const gaps = (token: string, id: number | string, query = '') =>

@@ -3,7 +3,6 @@
  * Devices list).
  */
 import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
-import type { AuditFields } from '#server/audit/changes.ts';
 import type { Db, Tx } from '#server/db/client.ts';
 import { pageTotal, totalColumn } from '#server/db/page-total.ts';
 import { toNumber } from '#server/db/pg-number.ts';
@@ -18,6 +17,7 @@ import {
 import { anyColumnContains } from '#server/db/text-search.ts';
 import { isoInstant, isoInstantOrNull } from '#server/http/instants.ts';
 import type { Device as DeviceAnswer, ProductTypeName } from '#shared/api/index.ts';
+import type { AuditFields } from '../audit/index.ts';
 
 export const productTypeName = (type: number): ProductTypeName =>
   type === PRODUCT_TYPES.bath ? 'bath' : 'plug';

@@ -6,18 +6,7 @@
  * works for every role.
  */
 
-import { changedFields } from '#server/audit/changes.ts';
-import type { AuditChanges } from '#server/audit/hash-chain.ts';
-import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
-import {
-  type KeySlot,
-  type KeySlotChange,
-  listKeyEvents,
-  recordKeyChanges,
-  revokeKey,
-} from '#server/crypto/key-history.ts';
-import { isRsaSpkiPem, normalizePem, samePublicKey } from '#server/crypto/public-key.ts';
 import type { Db, Tx } from '#server/db/client.ts';
 import { findCustomer } from '#server/db/lookups.ts';
 import { type Device, devices, type NewDevice } from '#server/db/schema.ts';
@@ -39,7 +28,17 @@ import type { AuthContext } from '#server/security/session-store.ts';
 import { can } from '#shared/access/index.ts';
 import type { Device as DeviceAnswer } from '#shared/api/index.ts';
 import { deviceSchema, type FieldErrors, validateForm } from '#shared/validation/index.ts';
+import type { AuditChanges } from '../audit/index.ts';
+import { auditSource, changedFields, writeAudited } from '../audit/index.ts';
 import { deviceGaps, visibleOwners } from './gaps.ts';
+import {
+  type KeySlot,
+  type KeySlotChange,
+  listKeyEvents,
+  recordKeyChanges,
+  revokeKey,
+} from './key-history.ts';
+import { isRsaSpkiPem, normalizePem, samePublicKey } from './public-key.ts';
 import {
   activeProductExists,
   deviceAuditFields,

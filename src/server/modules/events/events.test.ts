@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedDevice } from '#server/db/seed.ts';
-import { MAX_STREAMS_PER_ADDRESS, MAX_STREAMS_PER_SESSION } from '#server/events/event-streams.ts';
-import { publishEvent } from '#server/events/publish.ts';
-import { mintSession, signDeviceToken, userIdByEmail } from '#server/test/contract-support.ts';
+import { publishEvent } from '#server/event-bus/publish.ts';
 import { customerIdOf, makeUser } from '#server/test/fixtures.ts';
+import { ingestRecords, postRecords } from '#server/test/ingest.ts';
+import { mintSession, mintSessionOf } from '#server/test/sessions.ts';
 import { listenLocally, openEventStream, type SseStream } from '#server/test/sse-client.ts';
 import {
   createPeerApp,
@@ -17,7 +17,7 @@ import {
   formBody,
   type TestApp,
 } from '#server/test/test-app.ts';
-import { ingestionClaims } from '#shared/ingestion/claims.ts';
+import { MAX_STREAMS_PER_ADDRESS, MAX_STREAMS_PER_SESSION } from './event-streams.ts';
 
 let t: TestApp;
 let baseUrl: string;
@@ -64,10 +64,6 @@ async function subscribe(token?: string, options: { alerts?: boolean } = {}): Pr
   return options.alerts ? stream : withoutAlerts(stream);
 }
 
-async function sessionOf(email: string): Promise<string> {
-  return mintSession(t, await userIdByEmail(t, email));
-}
-
 /** Ingests one signed record of this device through the API; answers its id. */
 async function ingest(app: TestApp['app'], device: SeedDevice): Promise<number> {
   nextProgressive += 1;
@@ -79,14 +75,8 @@ async function ingest(app: TestApp['app'], device: SeedDevice): Promise<number> 
     residual_lamp_life: 4000,
     status_code: 0,
   };
-  const token = await signDeviceToken(ingestionClaims(device.serial, [record]), device.privateKeyPem);
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/v1/ingest/sterilizations',
-    payload: { token },
-  });
-  expect(response.statusCode).toBe(200);
-  return response.json().data[0].id as number;
+  const [stored] = await ingestRecords(app, device, [record]);
+  return stored!.id;
 }
 
 describe('GET /api/v1/events', () => {
@@ -94,7 +84,7 @@ describe('GET /api/v1/events', () => {
     const anonymous = await subscribe();
     expect(anonymous.status).toBe(401);
     expect(anonymous.refusal).toMatchObject({ status: 'error', message: 'session_expired' });
-    const token = await sessionOf(DEMO.super);
+    const token = await mintSessionOf(t, DEMO.super);
     const inUrl = await t.app.inject({ method: 'GET', url: `/api/v1/events?token=${token}` });
     expect(inUrl.statusCode).toBe(401);
     const expired = await subscribe('not-a-session-token');
@@ -102,7 +92,7 @@ describe('GET /api/v1/events', () => {
   });
 
   it('answers a text/event-stream that is not cached', async () => {
-    const stream = await subscribe(await sessionOf(DEMO.care));
+    const stream = await subscribe(await mintSessionOf(t, DEMO.care));
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.headers.get('cache-control')).toBe('no-store, no-transform');
@@ -114,9 +104,9 @@ describe('GET /api/v1/events', () => {
 
   it("delivers a new record to staff and to its owner's users, not to another customer's", async () => {
     const staff = await Promise.all(
-      [DEMO.super, DEMO.admin, DEMO.care].map(async (email) => subscribe(await sessionOf(email))),
+      [DEMO.super, DEMO.admin, DEMO.care].map(async (email) => subscribe(await mintSessionOf(t, email))),
     );
-    const owner = await subscribe(await sessionOf(DEMO.customer));
+    const owner = await subscribe(await mintSessionOf(t, DEMO.customer));
     const other = await subscribe(await mintSession(t, await makeUser(t, otherDevice.customerId)));
 
     const ownRecord = await ingest(t.app, ownDevice);
@@ -149,7 +139,7 @@ describe('GET /api/v1/events', () => {
   });
 
   it('sends a resent record no event', async () => {
-    const staff = await subscribe(await sessionOf(DEMO.super));
+    const staff = await subscribe(await mintSessionOf(t, DEMO.super));
     nextProgressive += 1;
     const record = {
       progressive_id: nextProgressive,
@@ -159,14 +149,7 @@ describe('GET /api/v1/events', () => {
       residual_lamp_life: 4000,
       status_code: 0,
     };
-    const post = async () =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/v1/ingest/sterilizations',
-        payload: {
-          token: await signDeviceToken(ingestionClaims(ownDevice.serial, [record]), ownDevice.privateKeyPem),
-        },
-      });
+    const post = () => postRecords(t.app, ownDevice, [record]);
     const first = (await post()).json().data[0].id;
     expect(await staff.next()).toMatchObject({ data: { recordIds: [first] } });
     expect((await post()).statusCode).toBe(200);
@@ -176,8 +159,8 @@ describe('GET /api/v1/events', () => {
   });
 
   it('shows a mined block to staff and to the owners of its records only, without the owners list', async () => {
-    const staff = await subscribe(await sessionOf(DEMO.admin));
-    const owner = await subscribe(await sessionOf(DEMO.customer));
+    const staff = await subscribe(await mintSessionOf(t, DEMO.admin));
+    const owner = await subscribe(await mintSessionOf(t, DEMO.customer));
     const other = await subscribe(await mintSession(t, await makeUser(t, otherDevice.customerId)));
     await publishEvent(t.database.db, { type: 'block.mined', blockId: 41, customerIds: [ownCustomer] });
     await publishEvent(t.database.db, {
@@ -198,8 +181,8 @@ describe('GET /api/v1/events', () => {
   it('keeps alerts to their customer and staff-only alerts to staff', async () => {
     // Alerts of the records ingested so far are announced before these streams open.
     await t.app.alerts.idle();
-    const staff = await subscribe(await sessionOf(DEMO.care), { alerts: true });
-    const owner = await subscribe(await sessionOf(DEMO.customer), { alerts: true });
+    const staff = await subscribe(await mintSessionOf(t, DEMO.care), { alerts: true });
+    const owner = await subscribe(await mintSessionOf(t, DEMO.customer), { alerts: true });
     await publishEvent(t.database.db, { type: 'alert.raised', alertId: 7, customerId: null });
     await publishEvent(t.database.db, {
       type: 'alert.raised',
@@ -230,7 +213,7 @@ describe('GET /api/v1/events', () => {
   it('ends the stream when the user is disabled, and keeps others open (heartbeats)', async () => {
     const userId = await makeUser(t, ownCustomer);
     const doomed = await subscribe(await mintSession(t, userId));
-    const survivor = await subscribe(await sessionOf(DEMO.customer));
+    const survivor = await subscribe(await mintSessionOf(t, DEMO.customer));
     await t.database.pool.query('update users set deleted_at = now() where id = $1', [userId]);
     // Ended by the next beat, or at once on PostgreSQL, whose trigger announces the change.
     await doomed.ended;
@@ -247,7 +230,7 @@ describe('two server processes on one database', () => {
     const peer = await createPeerApp(t, { EVENTS_HEARTBEAT_SECONDS: '1' });
     try {
       const peerUrl = await listenLocally(peer.app);
-      const onB = withoutAlerts(await openEventStream(peerUrl, await sessionOf(DEMO.customer)));
+      const onB = withoutAlerts(await openEventStream(peerUrl, await mintSessionOf(t, DEMO.customer)));
       opened.push(onB);
       const record = await ingest(t.app, ownDevice);
       expect(await onB.next()).toEqual({
@@ -280,7 +263,7 @@ async function endsWithin(ended: Promise<void>, ms: number): Promise<void> {
 
 describe('streams bounded per session and per client address', () => {
   it(`ends the oldest stream of a session past ${MAX_STREAMS_PER_SESSION}, so a reload is never locked out`, async () => {
-    const token = await sessionOf(DEMO.customer);
+    const token = await mintSessionOf(t, DEMO.customer);
     const from = { 'x-forwarded-for': '203.0.113.10' };
     const streams: SseStream[] = [];
     for (let i = 0; i < MAX_STREAMS_PER_SESSION; i++)
@@ -301,18 +284,18 @@ describe('streams bounded per session and per client address', () => {
     const network = (host: number) => ({ 'x-forwarded-for': `2001:db8:5e:0::${host.toString(16)}` });
     const streams: SseStream[] = [];
     for (let i = 0; i < MAX_STREAMS_PER_ADDRESS; i++) {
-      const stream = await openEventStream(baseUrl, await sessionOf(DEMO.care), network(i + 1));
+      const stream = await openEventStream(baseUrl, await mintSessionOf(t, DEMO.care), network(i + 1));
       expect(stream.status).toBe(200);
       streams.push(stream);
     }
     opened.push(...streams);
-    const refused = await openEventStream(baseUrl, await sessionOf(DEMO.care), {
+    const refused = await openEventStream(baseUrl, await mintSessionOf(t, DEMO.care), {
       'x-forwarded-for': '2001:0DB8:005E::0abc',
     });
     expect(refused.status).toBe(429);
     expect(refused.refusal).toEqual({ status: 'error', message: 'too_many_requests', data: null });
     // Another address is not held back.
-    const elsewhere = await openEventStream(baseUrl, await sessionOf(DEMO.care), {
+    const elsewhere = await openEventStream(baseUrl, await mintSessionOf(t, DEMO.care), {
       'x-forwarded-for': '2001:db8:5e:1::1',
     });
     expect(elsewhere.status).toBe(200);
@@ -320,7 +303,7 @@ describe('streams bounded per session and per client address', () => {
     // Once one closes, the address may open another.
     streams[0]!.close();
     for (let attempt = 0; ; attempt++) {
-      const again = await openEventStream(baseUrl, await sessionOf(DEMO.care), network(0xfff));
+      const again = await openEventStream(baseUrl, await mintSessionOf(t, DEMO.care), network(0xfff));
       if (again.status === 200) {
         again.close();
         break;

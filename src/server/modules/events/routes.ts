@@ -4,10 +4,10 @@
  */
 
 import type { ApiModule } from '#server/contract/handler-types.ts';
-import type { EventBus } from '#server/events/event-bus.ts';
-import type { EventStreams } from '#server/events/event-streams.ts';
+import type { EventBus } from '#server/event-bus/event-bus.ts';
 import { ApiError } from '#server/http/envelope.ts';
 import { currentAuth } from '#server/security/guards.ts';
+import type { EventStreams } from './event-streams.ts';
 
 /** How long a new stream waits for the process to be listening (just started, or reconnecting). */
 const LISTEN_WAIT_MS = 5_000;

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type { ChainService } from '#server/chain/service.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { ApiError, ok } from '#server/http/envelope.ts';
+import type { ChainService } from '../integrity/index.ts';
 
 export function healthModule(deps: { db: Db; chain: Pick<ChainService, 'reachability'> }): ApiModule {
   return {

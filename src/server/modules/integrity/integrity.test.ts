@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { decodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANCHOR_ABI } from '#server/chain/artifact.ts';
+import { postChainRpc, rpcCall } from '#server/test/chain-rpc.ts';
 import { asDatabaseOwner, customerIdOf, makeDevice } from '#server/test/fixtures.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
@@ -16,6 +16,7 @@ import {
   recordFromForm,
 } from '#shared/integrity/index.ts';
 import { V1_BLOCK } from '#shared/integrity/v1-block.fixture.ts';
+import { ANCHOR_ABI } from './artifact.ts';
 
 let t: TestApp;
 let token: string;
@@ -456,11 +457,7 @@ describe('anchoring in the app', () => {
     const row = (await listed()).find((item) => item.blockchain_data)!;
     const data = row.blockchain_data!;
     const rpc = async (method: string, params: unknown[]) => {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/chain-rpc',
-        payload: { jsonrpc: '2.0', id: 1, method, params },
-      });
+      const response = await postChainRpc(t.app, rpcCall(method, params));
       expectContract('chainRpc', response, 200);
       return response.json();
     };
@@ -475,14 +472,10 @@ describe('anchoring in the app', () => {
 
     const refused = await rpc('eth_sendRawTransaction', ['0x00']);
     expect(refused.error.code).toBe(-32601);
-    const batch = await t.app.inject({
-      method: 'POST',
-      url: '/chain-rpc',
-      payload: [
-        { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
-        { jsonrpc: '2.0', id: 2, method: 'eth_accounts' },
-      ],
-    });
+    const batch = await postChainRpc(t.app, [
+      { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
+      { jsonrpc: '2.0', id: 2, method: 'eth_accounts' },
+    ]);
     expect(batch.json()).toEqual([
       { jsonrpc: '2.0', id: 1, result: '0x7a69' },
       { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method not available: eth_accounts' } },

@@ -5,12 +5,6 @@
  */
 import { sql } from 'drizzle-orm';
 import { bytesToHex, decodeFunctionData, type Hex } from 'viem';
-import { blockSideLeaves, integrityRecord, RECORD_FIELDS_SQL } from '#server/chain/anchor-worker.ts';
-import { ANCHOR_ABI } from '#server/chain/artifact.ts';
-import type { Chain } from '#server/chain/chain.ts';
-import { isUnreachable } from '#server/chain/reachability.ts';
-import { forwardReadOnly } from '#server/chain/rpc-proxy.ts';
-import type { ChainService } from '#server/chain/service.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { ApiError, notFound, ok, validationFailed } from '#server/http/envelope.ts';
@@ -26,6 +20,12 @@ import {
   processProof,
   recordFromForm,
 } from '#shared/integrity/index.ts';
+import { blockSideLeaves, integrityRecord, RECORD_FIELDS_SQL } from './anchor-worker.ts';
+import { ANCHOR_ABI } from './artifact.ts';
+import type { Chain } from './chain.ts';
+import { isUnreachable } from './reachability.ts';
+import { forwardReadOnly } from './rpc-proxy.ts';
+import type { ChainService } from './service.ts';
 
 const EXPLORERS: Record<string, string | null> = {
   mainnet: 'https://etherscan.io/tx/',

@@ -3,8 +3,6 @@
  * language of those mails. A change is audited like any other change of the user (action profile_update).
  */
 import { eq } from 'drizzle-orm';
-import { changedFields } from '#server/audit/changes.ts';
-import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { type User, users } from '#server/db/schema.ts';
@@ -19,6 +17,7 @@ import {
   emailAlertKindsAvailableTo,
   type MailLanguage,
 } from '#shared/notifications/index.ts';
+import { auditSource, changedFields, writeAudited } from '../audit/index.ts';
 
 function settingsOf(
   user: Pick<AuthUser, 'role'>,

@@ -6,8 +6,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
-import type { ChainService } from '#server/chain/service.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import type { ReportLanguage, SignatureMeaning } from '#server/db/schema.ts';
@@ -28,6 +26,8 @@ import { checkSecondFactorCode, secondFactorState } from '#server/security/secon
 import type { AuthContext } from '#server/security/session-store.ts';
 import { reportLeafHash } from '#shared/integrity/index.ts';
 import { type FieldErrors, reportSignSchema, validateForm } from '#shared/validation/index.ts';
+import { auditSource, writeAudited } from '../audit/index.ts';
+import type { ChainService } from '../integrity/index.ts';
 import { parsePeriod } from './period.ts';
 import {
   findReport,

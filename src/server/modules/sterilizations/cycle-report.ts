@@ -6,8 +6,6 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
-import { integrityRecord } from '#server/chain/anchoring/record-leaf.ts';
-import type { ChainService } from '#server/chain/service.ts';
 import type { Db } from '#server/db/client.ts';
 import { ApiError } from '#server/http/envelope.ts';
 import { type CycleReportInput, renderCycleReport } from '#server/pdf/report/cycle-report.ts';
@@ -22,6 +20,8 @@ import {
 } from '#shared/integrity/index.ts';
 import { encodeReceiptFragment } from '#shared/integrity/receipt-link.ts';
 import { recordReceipt } from '#shared/integrity/record-receipt.ts';
+import type { ChainService } from '../integrity/index.ts';
+import { integrityRecord } from '../integrity/index.ts';
 import { STERILIZATION_FROM, STERILIZATION_SELECT, type SterilizationRow } from './view.ts';
 
 type CycleRow = SterilizationRow & {

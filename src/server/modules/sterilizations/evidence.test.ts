@@ -6,11 +6,12 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { compactVerify, importPKCS8, importSPKI, SignJWT } from 'jose';
+import { compactVerify, importSPKI } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cycleClaim, makeCustomer, makeDevice } from '#server/test/fixtures.ts';
+import { postToken, signRecords } from '#server/test/ingest.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
-import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
+import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { keyThumbprint } from '#shared/integrity/device-key.ts';
 
 let t: TestApp;
@@ -37,15 +38,10 @@ function record(overrides: Partial<SterilizationClaim> = {}): SterilizationClaim
   return cycleClaim(nextProgressive, overrides);
 }
 
-async function sign(serial: string, records: SterilizationClaim[], privateKeyPem: string) {
-  const claims = ingestionClaims(serial, records);
-  return new SignJWT({ ...claims })
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-    .sign(await importPKCS8(privateKeyPem, 'RS256'));
-}
+const sign = (serial: string, records: SterilizationClaim[], privateKeyPem: string) =>
+  signRecords({ serial, privateKeyPem }, records);
 
-const post = (token: string) =>
-  t.app.inject({ method: 'POST', url: '/api/v1/ingest/sterilizations', payload: { token } });
+const post = (token: string) => postToken(t.app, token);
 
 const updateDevice = (customerId: number, deviceId: number, fields: Record<string, string>) =>
   t.as(superAdmin, {

@@ -4,10 +4,10 @@
  * it. Read under the caller's tenant scope, like the record.
  */
 import { sql } from 'drizzle-orm';
-import { KEY_EVENT_FROM, KEY_EVENT_SELECT, keyEventView } from '#server/crypto/key-history.ts';
 import type { Db } from '#server/db/client.ts';
 import { isoInstant } from '#server/http/instants.ts';
 import type { RecordEvidence } from '#shared/api/index.ts';
+import { KEY_EVENT_FROM, KEY_EVENT_SELECT, keyEventView } from '../devices/index.ts';
 
 type EvidenceRow = {
   record_id: string;

@@ -3,11 +3,11 @@ import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '#server/security/tokens.ts';
-import { mintTicket, signDeviceToken } from '#server/test/contract-support.ts';
+import { mintTicket } from '#server/test/contract-support.ts';
 import { customerIdOf, makeCustomer, makeDevice, userIdOf } from '#server/test/fixtures.ts';
+import { ingestRecords } from '#server/test/ingest.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createPeerApp, createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
-import { ingestionClaims } from '#shared/ingestion/claims.ts';
 import { FILTERED_HEADER, filteredExport, OK_HEADER } from './exports.ts';
 import { expectedIds, type Fixture, makeFixture, parseCsv, TRICKY_NOTES } from './test-fixtures.ts';
 import { TICKET_TTL_SECONDS } from './tickets.ts';
@@ -362,18 +362,10 @@ describe('the out_of_order column', () => {
         residual_lamp_life: 4000,
         status_code: 0,
       }));
-      const token = await signDeviceToken(
-        ingestionClaims(serial, records),
-        keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      );
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/ingest/sterilizations',
-        payload: { token },
-      });
-      expect(response.statusCode, response.body).toBe(200);
-      for (const row of response.json().data as { id: number; progressive_id: number }[])
+      const privateKeyPem = keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      for (const row of await ingestRecords(t.app, { serial, privateKeyPem }, records)) {
         ids.set(row.progressive_id, row.id);
+      }
     }
     const lateness = (rows: string[][], header: string[]) =>
       Object.fromEntries(

@@ -19,7 +19,6 @@ import {
   errors as joseErrors,
   jwtVerify,
 } from 'jose';
-import { ensureKeyEvents, formerKeys } from '#server/crypto/key-history.ts';
 import type { Db } from '#server/db/client.ts';
 import { errorCauses } from '#server/db/error-causes.ts';
 import { ApiError, validationFailed } from '#server/http/envelope.ts';
@@ -31,6 +30,7 @@ import {
   type SterilizationClaim,
 } from '#shared/ingestion/claims.ts';
 import { validateForm } from '#shared/validation/index.ts';
+import { ensureKeyEvents, formerKeys } from '../devices/index.ts';
 import type { RecordWriter } from './record-writer.ts';
 
 type DeviceKeys = {
@@ -197,7 +197,7 @@ function normalizeNotes(records: unknown): unknown {
 
 /**
  * `onStored` hears the ids of the stored records once the answer's data is ready; it must return at
- * once and never throw (the alert evaluation queues them: src/server/alerts/service.ts).
+ * once and never throw (the alert evaluation queues them: src/server/modules/alerts/service.ts).
  */
 async function findDevice(db: Db, serial: string): Promise<DeviceKeys | undefined> {
   const devices = await db.execute<DeviceKeys>(

@@ -5,11 +5,11 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedDevice } from '#server/db/seed.ts';
-import { signDeviceToken } from '#server/test/contract-support.ts';
 import { customerIdOf, makeCustomer, makeDevice, unique } from '#server/test/fixtures.ts';
+import { postRecords } from '#server/test/ingest.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
-import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
+import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { FILTERED_HEADER, OK_HEADER } from './exports.ts';
 import { parseCsv } from './test-fixtures.ts';
 
@@ -48,12 +48,7 @@ async function ingest(lot: string | null): Promise<number> {
     consumables_lot: lot,
     lot_progressive_id: lot === null ? null : 1,
   };
-  const token = await signDeviceToken(ingestionClaims(device.serial, [record]), device.privateKeyPem);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/ingest/sterilizations',
-    payload: { token },
-  });
+  const response = await postRecords(t.app, device, [record]);
   expectContract('ingestSterilizations', response, 200);
   return response.json().data[0].id;
 }

@@ -11,7 +11,6 @@
  */
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { integrityRecord, RECORD_FIELDS_SQL } from '#server/chain/anchor-worker.ts';
 import type { Db } from '#server/db/client.ts';
 import { BUNDLE_FORMAT, type BundleEntry } from '#shared/integrity/bundle.ts';
 import {
@@ -23,6 +22,7 @@ import {
   leafFields,
   leafHash,
 } from '#shared/integrity/index.ts';
+import { integrityRecord, RECORD_FIELDS_SQL } from '../integrity/index.ts';
 import { before, type Cursor, EXPORT_BATCH_ROWS } from './exports.ts';
 import { isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
 import type { SterilizationRow } from './view.ts';

@@ -5,13 +5,13 @@
  * attack fails the link it breaks, naming why.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { importPKCS8, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainRpcTransport } from '#server/test/chain-rpc.ts';
 import { asDatabaseOwner, cycleClaim, makeCustomer, makeDevice } from '#server/test/fixtures.ts';
+import { ingestRecords } from '#server/test/ingest.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
 import type { RecordEvidence, Sterilization } from '#shared/api/index.ts';
-import { ingestionClaims, type SterilizationClaim } from '#shared/ingestion/claims.ts';
+import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { recordFromForm } from '#shared/integrity/index.ts';
 import { type ProofReceiptV2, verifyReceipt } from '#shared/integrity/receipt.ts';
 import { recordReceiptV2 } from '#shared/integrity/record-receipt.ts';
@@ -52,16 +52,9 @@ async function signedRecord(blockchain: boolean, claim: Partial<SterilizationCla
   const serial = set.json().data.device_serial as string;
   progressive += 1;
   const records = [cycleClaim(progressive - 1000), cycleClaim(progressive, { notes: 'signed', ...claim })];
-  const jws = await new SignJWT({ ...ingestionClaims(serial, records) })
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-    .sign(await importPKCS8(pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'RS256'));
-  const posted = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/ingest/sterilizations',
-    payload: { token: jws },
-  });
-  expect(posted.statusCode, posted.body).toBe(200);
-  const id = (posted.json().data as Sterilization[]).find((row) => row.progressive_id === progressive)!.id;
+  const privateKeyPem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const stored = await ingestRecords(t.app, { serial, privateKeyPem }, records);
+  const id = stored.find((row) => row.progressive_id === progressive)!.id;
   return { customerId, deviceId, id };
 }
 

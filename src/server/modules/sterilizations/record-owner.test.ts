@@ -3,12 +3,11 @@
  * views (list, device filter, CSV export, customer counts, dashboard) through HTTP, before and after a
  * reassignment: the history stays with the former owner, the new owner sees only what came after.
  */
-import { importPKCS8, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedDevice } from '#server/db/seed.ts';
 import { cycleClaim } from '#server/test/fixtures.ts';
+import { ingestRecords } from '#server/test/ingest.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
-import { ingestionClaims } from '#shared/ingestion/claims.ts';
 
 const FORMER = DEMO.customer; // customer 2
 const NEW_OWNER = 'direzione@santachiara.example.com'; // customer 3
@@ -39,17 +38,8 @@ async function ingest(lot: string): Promise<number> {
     lot_progressive_id: 1,
     batch_quantity: 100,
   });
-  const key = await importPKCS8(device.privateKeyPem, 'RS256');
-  const token = await new SignJWT({ ...ingestionClaims(device.serial, [record]) })
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-    .sign(key);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/ingest/sterilizations',
-    payload: { token },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json().data[0].id;
+  const [stored] = await ingestRecords(t.app, device, [record]);
+  return stored!.id;
 }
 
 const get = async (token: string, url: string) => {

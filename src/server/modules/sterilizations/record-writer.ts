@@ -16,8 +16,8 @@
 import { sql } from 'drizzle-orm';
 import { idArray } from '#server/db/array-parameter.ts';
 import type { Db } from '#server/db/client.ts';
-import { publishEvents } from '#server/events/publish.ts';
-import type { PublishedEvent } from '#server/events/published-event.ts';
+import { publishEvents } from '#server/event-bus/publish.ts';
+import type { PublishedEvent } from '#server/event-bus/published-event.ts';
 import type { Sterilization } from '#shared/api/index.ts';
 import { DEFAULT_BATCH_QUANTITY, type SterilizationClaim } from '#shared/ingestion/claims.ts';
 import {

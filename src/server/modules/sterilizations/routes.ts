@@ -3,7 +3,6 @@
  * list), and the CSV exports with their one-time tickets (§7 /export/...).
  */
 
-import type { ChainService } from '#server/chain/service.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { forbidden, notFound, ok } from '#server/http/envelope.ts';
@@ -12,6 +11,7 @@ import { sendPdf } from '#server/http/pdf-reply.ts';
 import { receivedWindow } from '#server/http/received-window.ts';
 import { requireAbility, requireModule, tenantScope } from '#server/security/guards.ts';
 import { can, isTenantScoped } from '#shared/access/index.ts';
+import type { ChainService } from '../integrity/index.ts';
 import { cycleReportPdf, findCycleRecord } from './cycle-report.ts';
 import { recordEvidence } from './evidence.ts';
 import { attachmentName, EXPORT_BATCH_ROWS, filteredExport, okExport } from './exports.ts';

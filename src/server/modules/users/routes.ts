@@ -14,8 +14,6 @@
  * survives a change of its own password, as with the profile form).
  */
 
-import { userChanges } from '#server/audit/user-changes.ts';
-import { auditSource, writeAudited } from '#server/audit/write-audited.ts';
 import type { ApiModule, OperationRequest } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { findCustomer } from '#server/db/lookups.ts';
@@ -49,6 +47,7 @@ import {
 } from '#shared/access/index.ts';
 import type { Schemas, User as UserAnswer } from '#shared/api/index.ts';
 import { userSchema, validateForm } from '#shared/validation/index.ts';
+import { auditSource, userChanges, writeAudited } from '../audit/index.ts';
 import {
   emailTaken,
   findUser,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PER_PAGE } from '#server/http/paging.ts';
 import { customerIdOf, makeCustomer, makeUser, snapshot, unique, userIdOf } from '#server/test/fixtures.ts';
+import { expectPageFrame, idsInOrder } from '#server/test/paging.ts';
 import { expectContract, expectExactKeys } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
 
@@ -47,13 +48,8 @@ const updateUser = (token: string, customerId: number, userId: number, fields: R
   });
 const me = (token: string) => t.as(token, { method: 'GET', url: '/api/v1/auth/me' });
 
-async function expectedIds(orderBy: string, offset: number) {
-  const result = await t.database.pool.query(
-    `select u.id from users u order by ${orderBy} limit $1 offset $2`,
-    [PER_PAGE, offset],
-  );
-  return result.rows.map((row) => Number(row.id));
-}
+const expectedIds = (orderBy: string, offset: number) =>
+  idsInOrder(t, 'select u.id from users u', orderBy, offset);
 
 describe('GET /users', () => {
   it('pages by name with the role and customer name', async () => {
@@ -62,11 +58,7 @@ describe('GET /users', () => {
       const response = await t.as(admin, { method: 'GET', url: `/api/v1/users?page=${page}` });
       expectContract('listUsers', response, 200);
       const body = response.json().data;
-      expect({ total: body.total, per_page: body.per_page, page: body.page }).toEqual({
-        total,
-        per_page: PER_PAGE,
-        page,
-      });
+      expectPageFrame(body, total, page);
       expect(body.data.map((row: { id: number }) => row.id)).toEqual(
         await expectedIds('lower(u.name), u.id', (page - 1) * PER_PAGE),
       );

@@ -1,0 +1,5 @@
+/**
+ * The sterilizations module's public surface: what other modules use of it
+ * (docs/adr/0003-server-layout-and-boundaries.md).
+ */
+export type { SterilizationRow } from './view.ts';
