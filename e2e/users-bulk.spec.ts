@@ -1,12 +1,6 @@
 import { expect, test } from '@playwright/test';
-import {
-  apiCreateCustomer,
-  apiCreateUser,
-  apiToken,
-  bodyRows,
-  toastWith,
-  unique,
-} from './customers-helpers.ts';
+import { apiCreateCustomer, apiCreateUser, apiToken } from './api.ts';
+import { bodyRows, toastWith, unique } from './customers-helpers.ts';
 import { DEMO, inItalian, loginAs } from './fixtures.ts';
 
 /**

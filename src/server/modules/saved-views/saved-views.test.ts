@@ -4,9 +4,9 @@
  * is refused changing nothing; the columns a user keeps per list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintSession } from '#server/test/contract-support.ts';
 import { customerIdOf, makeCustomer, makeUser, snapshot, userIdOf } from '#server/test/fixtures.ts';
 import { expectContract } from '#server/test/response-checks.ts';
+import { mintSession } from '#server/test/sessions.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 
 let t: TestApp;

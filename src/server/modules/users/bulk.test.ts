@@ -4,9 +4,9 @@
  * with its reason; the same ability and rules as one user at a time; bad input changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintSession } from '#server/test/contract-support.ts';
 import { makeCustomer, makeUser, unique, userIdOf } from '#server/test/fixtures.ts';
 import { expectContract } from '#server/test/response-checks.ts';
+import { mintSession } from '#server/test/sessions.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 
 let t: TestApp;
