@@ -3,13 +3,12 @@ import { type SQL, sql } from 'drizzle-orm';
 import { idArray } from '#server/db/array-parameter.ts';
 import type { Db, Tx } from '#server/db/client.ts';
 import type { ReportLanguage, SignatureMeaning } from '#server/db/schema.ts';
+import { isoTimestamp as iso } from '#server/db/timestamps.ts';
 import type { Schemas } from '#shared/api/index.ts';
 
 export type ReportAnswer = Schemas['Report'];
 export type ReportStatus = Schemas['ReportStatus'];
 export type ReportSort = 'created_at' | 'period_from';
-
-const iso = (value: Date | string) => new Date(value).toISOString();
 
 /** A report's state: draft until signed, then its latest signature's meaning. */
 const STATUS_SQL = sql`coalesce((select v.meaning from report_versions v where v.report_id = r.id

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { STERILIZATION_STATUS } from '#server/db/schema.ts';
+import { isoTimestamp as iso } from '#server/db/timestamps.ts';
 import type { Schemas } from '#shared/api/index.ts';
 import { periodWindow, type ReportPeriod } from './period.ts';
 
@@ -18,7 +19,6 @@ export const FAILED_CYCLES_LISTED = 2000;
 /** Gaps and out-of-order records listed one by one at most (each); the totals count every one. */
 export const SEQUENCE_LISTED = 2000;
 
-const iso = (value: Date | string) => new Date(value).toISOString();
 const count = (value: unknown) => Number(value ?? 0);
 
 /** Counts per status as SQL aggregates over `s` (the one definition the device rows and totals share). */

@@ -9,6 +9,7 @@
  * (#server/http/csv.ts: quoting, and no cell a spreadsheet would run as a formula).
  */
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { csvLine, numberCell, textCell } from '#server/http/csv.ts';
@@ -122,17 +123,19 @@ function filteredLine(row: FilteredRow): string {
 }
 
 /**
- * A batch's CSV in slices of FORMAT_SLICE_ROWS: the stream hands each slice to the socket before the
- * next is formatted, so other requests get the event loop between slices instead of waiting for a
- * whole batch to be formatted.
+ * A batch's CSV in slices of FORMAT_SLICE_ROWS, with a turn of the event loop after each: an async
+ * generator's yield resumes on a microtask, so without the turn a socket that keeps draining would let
+ * the export format a whole batch while requests that arrived meanwhile (a health check, a list page)
+ * wait for it. After the turn they are served before the next slice.
  */
-const FORMAT_SLICE_ROWS = 500;
-function* inSlices<T>(rows: T[], line: (row: T) => string): Generator<string> {
+const FORMAT_SLICE_ROWS = 200;
+async function* inSlices<T>(rows: T[], line: (row: T) => string): AsyncGenerator<string> {
   for (let start = 0; start < rows.length; start += FORMAT_SLICE_ROWS) {
     yield rows
       .slice(start, start + FORMAT_SLICE_ROWS)
       .map(line)
       .join('');
+    await nextTurn();
   }
 }
 

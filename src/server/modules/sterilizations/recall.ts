@@ -6,6 +6,7 @@
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
+import { isoTimestamp as iso } from '#server/db/timestamps.ts';
 import { csvLine, numberCell, textCell } from '#server/http/csv.ts';
 import type { RecallCount, RecallSummary } from '#shared/api/index.ts';
 import { EXPORT_BATCH_ROWS, STATUS_TEXT } from './exports.ts';
@@ -21,8 +22,6 @@ type GroupRow = {
   first_ts: Date | string;
   last_ts: Date | string;
 };
-
-const iso = (value: Date | string) => new Date(value).toISOString();
 
 /** A record's lot counts as flagged when it was uncertified or expired on the day it was received. */
 const FLAGGED = sql`s.lot_status in ('uncertified', 'expired')`;

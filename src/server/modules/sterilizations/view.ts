@@ -1,5 +1,6 @@
 /** The API shape of a sterilization record (contract schema Sterilization), from one SQL row. */
 import { sql } from 'drizzle-orm';
+import { isoTimestamp as iso, isoTimestampOrNull as isoOrNull } from '#server/db/timestamps.ts';
 import type { BlockStatus, LotStatus, Sterilization } from '#shared/api/index.ts';
 
 export type SterilizationRow = {
@@ -61,9 +62,6 @@ export const STERILIZATION_FROM = sql`
   left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id`;
 
 const num = (value: string | null) => (value === null ? null : Number(value));
-/** drizzle's raw execute() hands timestamps back as text, its query builder as Date. */
-const iso = (value: Date | string) => new Date(value).toISOString();
-const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
 
 /**
  * The block columns of a record in a block. Nullable in SterilizationRow only because of the left
