@@ -12,6 +12,7 @@ import { registerOperations } from './contract/register-operations.ts';
 import type { Database } from './db/client.ts';
 import { createEmbeddedMaintenance } from './db/embedded-maintenance.ts';
 import { startEventBus } from './event-bus/event-bus.ts';
+import { registerForegroundRequests } from './http/give-way.ts';
 import { registerServerTiming } from './http/server-timing.ts';
 import { prettyLogStream } from './log-format.ts';
 import { createAlertAnnouncer } from './modules/alerts/announce.ts';
@@ -142,6 +143,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     );
 
   registerErrorHandling(app);
+  const foreground = registerForegroundRequests(app);
   registerSecurityHeaders(app, applySecurityHeaders);
   if (config.serverTiming) registerServerTiming(app, deps.database.pool);
   await registerRateLimits(app, deps.database);
@@ -215,6 +217,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
       deviceClockSkewSeconds: config.deviceClockSkewSeconds,
       onRecordsStored: alerts.recordsStored,
       chain,
+      foreground,
       appUrl: config.mail.appUrl ?? openUrl(config.host, config.port),
     }),
     certificatesModule({ db }),
@@ -223,7 +226,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies): Promis
     auditModule({ db }),
     mailModule({ db, sendingEnabled: Boolean(config.mail.smtpUrl), maxAttempts: config.mail.maxAttempts }),
     alertsModule({ db }),
-    eventsModule({ bus, streams }),
+    eventsModule({ bus, streams, foreground }),
     reportsModule({ db, throttle, chain, webauthn: config.webauthn }),
   ];
   registerOperations(

@@ -9,10 +9,10 @@
  * (#server/http/csv.ts: quoting, and no cell a spreadsheet would run as a formula).
  */
 import { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { csvLine, numberCell, textCell } from '#server/http/csv.ts';
+import { type GiveWay, inSlices, nextTurnOnly } from '#server/http/give-way.ts';
 import type { ReceivedWindow } from '#server/http/received-window.ts';
 import { bound, filterCondition, isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
 
@@ -123,21 +123,12 @@ function filteredLine(row: FilteredRow): string {
 }
 
 /**
- * A batch's CSV in slices of FORMAT_SLICE_ROWS, with a turn of the event loop after each: an async
- * generator's yield resumes on a microtask, so without the turn a socket that keeps draining would let
- * the export format a whole batch while requests that arrived meanwhile (a health check, a list page)
- * wait for it. After the turn they are served before the next slice.
+ * Rows formatted between two gives of way (#server/http/give-way.ts): about a millisecond of work, so
+ * a request that arrives meanwhile waits no longer than that for the event loop.
  */
-const FORMAT_SLICE_ROWS = 200;
-async function* inSlices<T>(rows: T[], line: (row: T) => string): AsyncGenerator<string> {
-  for (let start = 0; start < rows.length; start += FORMAT_SLICE_ROWS) {
-    yield rows
-      .slice(start, start + FORMAT_SLICE_ROWS)
-      .map(line)
-      .join('');
-    await nextTurn();
-  }
-}
+export const FORMAT_SLICE_ROWS = 200;
+const csvSlices = <T>(rows: T[], line: (row: T) => string, giveWay: GiveWay) =>
+  inSlices(rows, FORMAT_SLICE_ROWS, (slice) => slice.map(line).join(''), giveWay);
 
 export const before = (cursor: Cursor | null): SQL[] =>
   cursor ? [sql`(s.received_ts, s.id) < (${cursor.ts}::timestamptz, ${cursor.id}::bigint)`] : [];
@@ -164,7 +155,12 @@ function filteredBatch(filter: SterilizationFilter, batchRows: number, cursor: C
 }
 
 /** The list's records for these filters, newest first (the list's default order). */
-async function* filteredCsv(db: Db, filter: SterilizationFilter, batchRows: number): AsyncGenerator<string> {
+async function* filteredCsv(
+  db: Db,
+  filter: SterilizationFilter,
+  batchRows: number,
+  giveWay: GiveWay,
+): AsyncGenerator<string> {
   yield BOM + csvLine(FILTERED_HEADER);
   if (isEmptyFilter(filter)) return;
   let cursor: Cursor | null = null;
@@ -174,7 +170,7 @@ async function* filteredCsv(db: Db, filter: SterilizationFilter, batchRows: numb
     );
     const { rows } = result;
     if (rows.length === 0) return;
-    yield* inSlices(rows, filteredLine);
+    yield* csvSlices(rows, filteredLine, giveWay);
     if (rows.length < batchRows) return;
     const last = rows[rows.length - 1] as FilteredRow;
     cursor = { ts: last.cursor_ts, id: last.id };
@@ -226,6 +222,7 @@ async function* okCsv(
   scope: number | null,
   window: ReceivedWindow,
   batchRows: number,
+  giveWay: GiveWay,
 ): AsyncGenerator<string> {
   yield BOM + csvLine(OK_HEADER);
   const devices = await db.execute<{
@@ -256,22 +253,25 @@ async function* okCsv(
         limit ${bound(batchRows)}`);
       const { rows } = result;
       if (rows.length > 0) {
-        yield* inSlices(rows, (row) =>
-          csvLine([
-            ...prefix,
-            row.received_utc,
-            numberCell(row.id),
-            numberCell(row.progressive_id),
-            numberCell(row.supplied_energy),
-            numberCell(row.nominal_time),
-            numberCell(row.effective_time),
-            numberCell(row.residual_lamp_life),
-            textCell(row.consumables_lot),
-            numberCell(row.lot_progressive_id),
-            row.lot_status,
-            outOfOrderCell(row.arrived_out_of_order),
-            ...deviceTimeCells(row),
-          ]),
+        yield* csvSlices(
+          rows,
+          (row) =>
+            csvLine([
+              ...prefix,
+              row.received_utc,
+              numberCell(row.id),
+              numberCell(row.progressive_id),
+              numberCell(row.supplied_energy),
+              numberCell(row.nominal_time),
+              numberCell(row.effective_time),
+              numberCell(row.residual_lamp_life),
+              textCell(row.consumables_lot),
+              numberCell(row.lot_progressive_id),
+              row.lot_status,
+              outOfOrderCell(row.arrived_out_of_order),
+              ...deviceTimeCells(row),
+            ]),
+          giveWay,
         );
       }
       if (rows.length < batchRows) break;
@@ -281,8 +281,13 @@ async function* okCsv(
   }
 }
 
-export function filteredExport(db: Db, filter: SterilizationFilter, batchRows = EXPORT_BATCH_ROWS): Readable {
-  return Readable.from(filteredCsv(db, filter, batchRows), { objectMode: false });
+export function filteredExport(
+  db: Db,
+  filter: SterilizationFilter,
+  batchRows = EXPORT_BATCH_ROWS,
+  giveWay: GiveWay = nextTurnOnly,
+): Readable {
+  return Readable.from(filteredCsv(db, filter, batchRows, giveWay), { objectMode: false });
 }
 
 export function okExport(
@@ -290,8 +295,9 @@ export function okExport(
   scope: number | null,
   window: ReceivedWindow,
   batchRows = EXPORT_BATCH_ROWS,
+  giveWay: GiveWay = nextTurnOnly,
 ): Readable {
-  return Readable.from(okCsv(db, scope, window, batchRows), { objectMode: false });
+  return Readable.from(okCsv(db, scope, window, batchRows, giveWay), { objectMode: false });
 }
 
 /** `attachment; filename="<base>-YYYY-MM-DD.csv"` (or another extension), dated with today's UTC date. */

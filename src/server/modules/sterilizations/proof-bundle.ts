@@ -12,6 +12,7 @@
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
+import { type GiveWay, inSlices, nextTurnOnly } from '#server/http/give-way.ts';
 import { BUNDLE_FORMAT, type BundleEntry } from '#shared/integrity/bundle.ts';
 import {
   canonicalValue,
@@ -23,7 +24,7 @@ import {
   leafHash,
 } from '#shared/integrity/index.ts';
 import { integrityRecord, RECORD_FIELDS_SQL } from '../integrity/index.ts';
-import { before, type Cursor, EXPORT_BATCH_ROWS } from './exports.ts';
+import { before, type Cursor, EXPORT_BATCH_ROWS, FORMAT_SLICE_ROWS } from './exports.ts';
 import { isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
 import type { SterilizationRow } from './view.ts';
 
@@ -91,6 +92,7 @@ async function* bundleJson(
   chain: BundleChain,
   batchRows: number,
   now: Date,
+  giveWay: GiveWay,
 ): AsyncGenerator<string> {
   const head = {
     format: BUNDLE_FORMAT,
@@ -119,15 +121,19 @@ async function* bundleJson(
         order by s.received_ts desc, s.id desc`);
       const { rows } = result;
       if (rows.length === 0) break;
-      // Slices of 500 records: other requests get the event loop between them.
-      for (let start = 0; start < rows.length; start += 500) {
-        let text = '';
-        for (const row of rows.slice(start, start + 500)) {
-          text += (first ? '\n' : ',\n') + JSON.stringify(bundleEntry(row));
-          first = false;
-        }
-        yield text;
-      }
+      yield* inSlices(
+        rows,
+        FORMAT_SLICE_ROWS,
+        (slice) => {
+          let text = '';
+          for (const row of slice) {
+            text += (first ? '\n' : ',\n') + JSON.stringify(bundleEntry(row));
+            first = false;
+          }
+          return text;
+        },
+        giveWay,
+      );
       if (rows.length < batchRows) break;
       const last = rows[rows.length - 1] as BundleRow;
       cursor = { ts: last.cursor_ts, id: String(last.id) };
@@ -142,6 +148,7 @@ export function proofBundleExport(
   chain: BundleChain,
   batchRows = EXPORT_BATCH_ROWS,
   now = new Date(),
+  giveWay: GiveWay = nextTurnOnly,
 ): Readable {
-  return Readable.from(bundleJson(db, filter, chain, batchRows, now), { objectMode: false });
+  return Readable.from(bundleJson(db, filter, chain, batchRows, now, giveWay), { objectMode: false });
 }

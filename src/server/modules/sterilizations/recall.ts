@@ -8,8 +8,9 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { isoTimestamp as iso } from '#server/db/timestamps.ts';
 import { csvLine, numberCell, textCell } from '#server/http/csv.ts';
+import { type GiveWay, inSlices, nextTurnOnly } from '#server/http/give-way.ts';
 import type { RecallCount, RecallSummary } from '#shared/api/index.ts';
-import { EXPORT_BATCH_ROWS, STATUS_TEXT } from './exports.ts';
+import { EXPORT_BATCH_ROWS, FORMAT_SLICE_ROWS, STATUS_TEXT } from './exports.ts';
 import { bound, filterCondition, isEmptyFilter, type SterilizationFilter } from './list.ts';
 
 type GroupRow = {
@@ -119,7 +120,12 @@ type RecallRow = {
  * file a quality manager sends each clinic. Keyset batches over (owner name, owner, serial, device,
  * time, id); a lot's records are few enough for that order to be sorted, not read from an index.
  */
-async function* recallCsv(db: Db, filter: SterilizationFilter, batchRows: number): AsyncGenerator<string> {
+async function* recallCsv(
+  db: Db,
+  filter: SterilizationFilter,
+  batchRows: number,
+  giveWay: GiveWay,
+): AsyncGenerator<string> {
   yield `\uFEFF${csvLine(RECALL_HEADER)}`;
   if (isEmptyFilter(filter)) return;
   let after: RecallRow | null = null;
@@ -141,29 +147,39 @@ async function* recallCsv(db: Db, filter: SterilizationFilter, batchRows: number
       order by lower(c.name), s.customer_id, d.device_serial, s.device_id, s.received_ts, s.id
       limit ${bound(batchRows)}`);
     const { rows } = result;
-    if (rows.length > 0)
-      yield rows
-        .map((row) =>
-          csvLine([
-            numberCell(row.customer_id),
-            textCell(row.customer_name),
-            textCell(row.device_serial),
-            row.received_utc,
-            numberCell(row.id),
-            numberCell(row.progressive_id),
-            numberCell(row.status_code),
-            STATUS_TEXT[row.status_code] ?? '',
-            textCell(row.consumables_lot),
-            numberCell(row.lot_progressive_id),
-            row.lot_status,
-          ]),
-        )
-        .join('');
+    yield* inSlices(
+      rows,
+      FORMAT_SLICE_ROWS,
+      (slice) =>
+        slice
+          .map((row) =>
+            csvLine([
+              numberCell(row.customer_id),
+              textCell(row.customer_name),
+              textCell(row.device_serial),
+              row.received_utc,
+              numberCell(row.id),
+              numberCell(row.progressive_id),
+              numberCell(row.status_code),
+              STATUS_TEXT[row.status_code] ?? '',
+              textCell(row.consumables_lot),
+              numberCell(row.lot_progressive_id),
+              row.lot_status,
+            ]),
+          )
+          .join(''),
+      giveWay,
+    );
     if (rows.length < batchRows) return;
     after = rows[rows.length - 1] as RecallRow;
   }
 }
 
-export function recallExport(db: Db, filter: SterilizationFilter, batchRows = EXPORT_BATCH_ROWS): Readable {
-  return Readable.from(recallCsv(db, filter, batchRows), { objectMode: false });
+export function recallExport(
+  db: Db,
+  filter: SterilizationFilter,
+  batchRows = EXPORT_BATCH_ROWS,
+  giveWay: GiveWay = nextTurnOnly,
+): Readable {
+  return Readable.from(recallCsv(db, filter, batchRows, giveWay), { objectMode: false });
 }

@@ -3,9 +3,11 @@
  * list), and the CSV exports with their one-time tickets (§7 /export/...).
  */
 
+import type { FastifyRequest } from 'fastify';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { forbidden, notFound, ok } from '#server/http/envelope.ts';
+import { type ForegroundRequests, type GiveWay, nextTurnOnly } from '#server/http/give-way.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import { sendPdf } from '#server/http/pdf-reply.ts';
 import { receivedWindow } from '#server/http/received-window.ts';
@@ -82,8 +84,16 @@ export function sterilizationsModule(deps: {
   chain: ChainService;
   /** Origin of the /verify link printed as the cycle report's QR code (APP_URL). */
   appUrl: string;
+  /** The requests in flight that a streamed export gives way to (#server/http/give-way.ts). */
+  foreground?: ForegroundRequests;
 }): ApiModule {
   const { db, sessionIdleMinutes, onRecordsStored } = deps;
+  /** A streamed export: not a request others wait for; between its slices, it waits for them. */
+  const streamed = (request: FastifyRequest): GiveWay => {
+    if (!deps.foreground) return nextTurnOnly;
+    deps.foreground.runsLong(request);
+    return deps.foreground.giveWay;
+  };
   const currentChain = async (): Promise<BundleChain> => {
     try {
       const connected = await deps.chain.chain();
@@ -214,7 +224,7 @@ export function sterilizationsModule(deps: {
       async exportSterilizationsFiltered(request, reply) {
         const filter = await exportFilter('sterilizations-filtered', request.query);
         reply.headers({ ...CSV_HEADERS, 'content-disposition': attachmentName('sterilizations') });
-        return reply.send(filteredExport(db, filter, batchRows));
+        return reply.send(filteredExport(db, filter, batchRows, streamed(request)));
       },
 
       async exportSterilizationsProofBundle(request, reply) {
@@ -227,7 +237,7 @@ export function sterilizationsModule(deps: {
           'x-content-type-options': 'nosniff',
           'content-disposition': attachmentName('proof-bundle', now, 'json'),
         });
-        return reply.send(proofBundleExport(db, filter, chain, batchRows, now));
+        return reply.send(proofBundleExport(db, filter, chain, batchRows, now, streamed(request)));
       },
 
       async exportSterilizationsOk(request, reply) {
@@ -235,13 +245,13 @@ export function sterilizationsModule(deps: {
         const holder = await consumeTicket(db, ticket, 'sterilizations-ok', sessionIdleMinutes);
         const scope = holderScope(holder, 'sterilizations-ok');
         reply.headers({ ...CSV_HEADERS, 'content-disposition': attachmentName('sterilizations-ok') });
-        return reply.send(okExport(db, scope, receivedWindow(from, to), batchRows));
+        return reply.send(okExport(db, scope, receivedWindow(from, to), batchRows, streamed(request)));
       },
 
       async exportRecall(request, reply) {
         const filter = await exportFilter('recall', request.query);
         reply.headers({ ...CSV_HEADERS, 'content-disposition': attachmentName('recall') });
-        return reply.send(recallExport(db, filter, batchRows));
+        return reply.send(recallExport(db, filter, batchRows, streamed(request)));
       },
     },
   };
