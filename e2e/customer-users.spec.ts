@@ -142,7 +142,7 @@ test.describe('customer users', () => {
 
     // The list says active No.
     await page.getByRole('tab', { name: /Users/ }).click();
-    await expect(bodyRows(usersTable(page)).first().getByRole('cell').nth(2)).toHaveText('No');
+    await expect(bodyRows(usersTable(page)).first().getByRole('cell').nth(2)).toHaveText('NO');
     await bodyRows(usersTable(page)).first().getByRole('cell').first().click();
 
     await page.getByRole('button', { name: 'Enable' }).click();

@@ -37,14 +37,14 @@ test.describe('users list: bulk actions', () => {
     await expect(toolbar).toContainText('2 users selected');
     await toolbar.getByRole('button', { name: 'Disable selected' }).click();
     await expect(toastWith(page, '2 users done')).toBeVisible();
-    await expect(table.getByRole('cell', { name: 'No', exact: true })).toHaveCount(2);
+    await expect(table.getByRole('cell', { name: 'NO', exact: true })).toHaveCount(2);
     await expect(toolbar.getByText(/selected$/)).toHaveCount(0);
 
     await toolbar.getByRole('checkbox', { name: 'Select this page' }).check();
     await expect(toolbar).toContainText('3 users selected');
     await toolbar.getByRole('button', { name: 'Enable selected' }).click();
     await expect(toastWith(page, '2 users done, 1 skipped')).toBeVisible();
-    await expect(table.getByRole('cell', { name: 'No', exact: true })).toHaveCount(0);
+    await expect(table.getByRole('cell', { name: 'NO', exact: true })).toHaveCount(0);
   });
 
   test('in Italian, on a phone: the page chosen from the toolbar and disabled', async ({ page, request }) => {

@@ -68,7 +68,7 @@ test.describe('users list', () => {
     await expect(row.locator('[data-role="CUSTOMER"]')).toHaveText('Customer');
     await expect(row.getByRole('cell').first()).toContainText(`E2E List User ${tag} 00`);
     await expect(row.getByRole('cell').first()).toContainText(`E2E Users List ${tag}`);
-    await expect(row.getByRole('cell').nth(2)).toHaveText('Yes');
+    await expect(row.getByRole('cell').nth(2)).toHaveText('YES');
     await row.getByRole('cell').nth(1).click();
     await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}/users/\\d+$`));
     await expect(page.getByRole('form', { name: 'User data' }).getByLabel(/^Email/)).toHaveValue(firstEmail);

@@ -474,7 +474,10 @@ function TableView<T>({
   );
 }
 
-/** "Yes" / "No" cell, e.g. for active (deleted_at empty) or blockchain columns. */
+/**
+ * The one yes/no cell: YES / NO (SÌ / NO), as docs/product.md writes a device's active column, for every
+ * active column (deleted_at empty) and the other yes/no columns (blockchain, an audited flag).
+ */
 export function YesNo({ value }: { value: boolean }) {
   const intl = useIntl();
   return <>{intl.formatMessage({ id: value ? 'common.yes' : 'common.no' })}</>;

@@ -3,13 +3,12 @@ import { Box, Stack } from '@mui/material';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import { type DataColumn, DataTable, listState } from '#client/components/data-table/index.ts';
+import { type DataColumn, DataTable, listState, YesNo } from '#client/components/data-table/index.ts';
 import { SearchBar } from '#client/components/list/index.ts';
 import { ButtonLink } from '#client/components/router-link.tsx';
 import { useAbilities } from '#client/lib/session.ts';
 import type { Device } from '#shared/api/index.ts';
 import { type CustomerDevicesSearch, useCustomerDevices } from './api/devices';
-import { ActiveCell } from './components/active-cell';
 
 /**
  * docs/product.md §2 customer_devices_index: all the customer's devices; a row opens the device. The search
@@ -34,7 +33,11 @@ export function CustomerDevicesPage({
       { id: 'device_serial', headerId: 'devices.columns.device_serial', cell: (row) => row.device_serial },
       { id: 'type', headerId: 'devices.columns.type', cell: (row) => row.product.name },
       { id: 'label', headerId: 'devices.columns.label', cell: (row) => row.label },
-      { id: 'active', headerId: 'devices.columns.active', cell: (row) => <ActiveCell device={row} /> },
+      {
+        id: 'active',
+        headerId: 'devices.columns.active',
+        cell: (row) => <YesNo value={row.deleted_at === null} />,
+      },
     ],
     [],
   );

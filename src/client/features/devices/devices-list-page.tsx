@@ -8,12 +8,12 @@ import {
   DataTable,
   pagedRows,
   useListControls,
+  YesNo,
 } from '#client/components/data-table/index.ts';
 import { ListPage, SearchBar } from '#client/components/list/index.ts';
 import { useAbilities } from '#client/lib/session.ts';
 import type { Device } from '#shared/api/index.ts';
 import { useDevices } from './api/devices';
-import { ActiveCell } from './components/active-cell';
 import type { DevicesListSearch } from './search';
 
 function LabelCell({ device }: { device: Device }) {
@@ -74,7 +74,7 @@ export function DevicesListPage({ search, onSearchChange }: Props) {
         id: 'active',
         headerId: 'devices.columns.active',
         sortKey: 'active',
-        cell: (row) => <ActiveCell device={row} />,
+        cell: (row) => <YesNo value={row.deleted_at === null} />,
       },
     ],
     [],

@@ -5,6 +5,7 @@ import {
   DataTable,
   pagedRows,
   useListControls,
+  YesNo,
 } from '#client/components/data-table/index.ts';
 import { ListPage, SearchBar } from '#client/components/list/index.ts';
 import type { Product } from '#shared/api/index.ts';
@@ -14,11 +15,6 @@ import type { ProductsListSearch } from './search';
 function TypeCell({ product }: { product: Product }) {
   const intl = useIntl();
   return <>{intl.formatMessage({ id: `products.type.${product.type}` })}</>;
-}
-
-function ActiveCell({ product }: { product: Product }) {
-  const intl = useIntl();
-  return <>{intl.formatMessage({ id: product.deleted_at ? 'products.active.no' : 'products.active.yes' })}</>;
 }
 
 type Props = {
@@ -48,7 +44,7 @@ export function ProductsListPage({ search, onSearchChange }: Props) {
         id: 'active',
         headerId: 'products.columns.active',
         sortKey: 'active',
-        cell: (row) => <ActiveCell product={row} />,
+        cell: (row) => <YesNo value={row.deleted_at === null} />,
       },
       { id: 'actions', headerId: 'products.columns.actions', align: 'right', cell: () => null },
     ],
