@@ -74,7 +74,7 @@ export default defineConfig(({ command }) => ({
       },
     },
   },
-  // The /verify page's bundle worker (issue 17) is an ES module worker: viem has dynamic imports,
+  // The /verify page's bundle worker is an ES module worker: viem has dynamic imports,
   // which the default iife worker format cannot split.
   worker: { format: 'es' as const },
   server: {

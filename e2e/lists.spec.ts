@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { apiData, sessionHeaders } from './api.ts';
 import { DEMO, loginAs } from './fixtures.ts';
 
 /*
@@ -9,28 +10,11 @@ import { DEMO, loginAs } from './fixtures.ts';
 
 const unique = () => Math.random().toString(36).slice(2, 7).toUpperCase().padEnd(5, 'X');
 
-async function bearer(page: Page): Promise<Record<string, string>> {
-  const raw = await page.evaluate(() => localStorage.getItem('uvtrace.session'));
-  const { token } = JSON.parse(raw ?? '{}') as { token?: string };
-  expect(token, 'a session token').toBeTruthy();
-  return { Authorization: `Bearer ${token}` };
-}
-
 type Page0<T> = { data: T[]; total: number; per_page: number; page: number };
-
-async function getJson<T>(
-  request: APIRequestContext,
-  url: string,
-  headers: Record<string, string>,
-): Promise<T> {
-  const response = await request.get(url, { headers });
-  expect(response.status(), url).toBe(200);
-  return ((await response.json()) as { data: T }).data;
-}
 
 /** Makes sure GET /devices has at least two pages, with devices of a customer made for this run. */
 async function ensureTwoPagesOfDevices(request: APIRequestContext, headers: Record<string, string>) {
-  const first = await getJson<Page0<unknown>>(request, '/api/v1/devices', headers);
+  const first = await apiData<Page0<unknown>>(request, '/api/v1/devices', headers);
   const missing = first.per_page + 1 - first.total;
   if (missing <= 0) return;
   const tag = unique();
@@ -40,7 +24,7 @@ async function ensureTwoPagesOfDevices(request: APIRequestContext, headers: Reco
   });
   expect(customer.status()).toBe(201);
   const customerId = ((await customer.json()) as { data: { id: number } }).data.id;
-  const products = await getJson<Page0<{ id: number }>>(request, '/api/v1/products', headers);
+  const products = await apiData<Page0<{ id: number }>>(request, '/api/v1/products', headers);
   for (let i = 0; i < missing; i++) {
     const response = await request.post(`/api/v1/customers/${customerId}/devices`, {
       headers,
@@ -68,7 +52,7 @@ test.describe('devices list', () => {
   }) => {
     test.slow(); // adds devices until the list has two pages
     await loginAs(page, DEMO.super);
-    await ensureTwoPagesOfDevices(page.request, await bearer(page));
+    await ensureTwoPagesOfDevices(page.request, await sessionHeaders(page));
 
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Devices' }).click();
     await expect(page).toHaveURL(/\/devices/);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { type APIRequestContext, type Download, expect, type Page, test } from '@playwright/test';
+import { type Download, expect, type Page, test } from '@playwright/test';
+import { apiData, sessionHeaders } from './api.ts';
 import { DEMO, loginAs, logout, mainMenu, submitLogin } from './fixtures.ts';
 
 /*
@@ -20,23 +21,6 @@ type Row = {
   device: { customer: { name: string } };
 };
 type Paged = { data: Row[]; total: number; per_page: number };
-
-async function bearer(page: Page): Promise<Record<string, string>> {
-  const raw = await page.evaluate(() => localStorage.getItem('uvtrace.session'));
-  const { token } = JSON.parse(raw ?? '{}') as { token?: string };
-  expect(token, 'a session token').toBeTruthy();
-  return { Authorization: `Bearer ${token}` };
-}
-
-async function getData<T>(
-  request: APIRequestContext,
-  url: string,
-  headers: Record<string, string>,
-): Promise<T> {
-  const response = await request.get(url, { headers });
-  expect(response.status(), url).toBe(200);
-  return ((await response.json()) as { data: T }).data;
-}
 
 const table = (page: Page) => page.getByRole('table', { name: 'Sterilizations' });
 const bodyRows = (page: Page) => table(page).locator('tbody tr');
@@ -78,7 +62,7 @@ test.describe('sterilization list', () => {
   }) => {
     test.slow();
     await loginAs(page, DEMO.super);
-    const headers = await bearer(page);
+    const headers = await sessionHeaders(page);
     await mainMenu(page).getByRole('link', { name: 'Sterilizations' }).click();
     await expect(page).toHaveURL(/\/sterilizations/);
     await expect(page.getByRole('heading', { level: 1, name: 'Sterilizations' })).toBeVisible();
@@ -91,7 +75,7 @@ test.describe('sterilization list', () => {
     ]);
 
     // Default sort: newest first, local time yyyy-MM-dd HH:mm:ss.
-    const newest = await getData<Paged>(page.request, '/api/v1/sterilizations', headers);
+    const newest = await apiData<Paged>(page.request, '/api/v1/sterilizations', headers);
     await expect(bodyRows(page).first().locator('td').first()).toHaveText(
       localTime(newest.data[0]!.received_ts),
     );
@@ -143,7 +127,7 @@ test.describe('sterilization list', () => {
     const to = day(newest.data[0]!.received_ts);
     const from = daysBefore(newest.data[0]!.received_ts, 90);
     const query = `customerId=2&from=${from}&to=${to}&sortBy=consumables_lot&sortDir=asc&page=2`;
-    const expected = await getData<Paged>(page.request, `/api/v1/sterilizations?${query}`, headers);
+    const expected = await apiData<Paged>(page.request, `/api/v1/sterilizations?${query}`, headers);
     expect(expected.total).toBeGreaterThan(20);
     await page.goto(`/sterilizations?${query}`);
     await expect(page.locator('input[name="from"]')).toHaveValue(from);
@@ -192,8 +176,8 @@ test.describe('sterilization list', () => {
     page,
   }) => {
     await loginAs(page, DEMO.customer);
-    const headers = await bearer(page);
-    const devices = await getData<Array<{ device_serial: string }>>(
+    const headers = await sessionHeaders(page);
+    const devices = await apiData<Array<{ device_serial: string }>>(
       page.request,
       '/api/v1/sterilizations/device-filter/2',
       headers,
@@ -211,7 +195,7 @@ test.describe('sterilization list', () => {
     await expect(page.getByRole('link', { name: 'Download', exact: true })).toBeVisible();
 
     // Their device filter works from a plain /sterilizations too (no customerId in the URL).
-    const listed = await getData<Paged>(
+    const listed = await apiData<Paged>(
       page.request,
       '/api/v1/sterilizations?sortBy=device_serial&sortDir=desc',
       headers,
@@ -229,8 +213,8 @@ test.describe('sterilization list', () => {
 
   test('the details card shows the record', async ({ page }) => {
     await loginAs(page, DEMO.admin);
-    const headers = await bearer(page);
-    const first = (await getData<Paged>(page.request, '/api/v1/sterilizations?customerId=2', headers))
+    const headers = await sessionHeaders(page);
+    const first = (await apiData<Paged>(page.request, '/api/v1/sterilizations?customerId=2', headers))
       .data[0]!;
     await page.goto('/sterilizations?customerId=2');
     const row = bodyRows(page).first();
@@ -273,14 +257,14 @@ test.describe('sterilization list', () => {
 
   test('the download exports the filtered records as CSV with a header row', async ({ page }) => {
     await loginAs(page, DEMO.super);
-    const headers = await bearer(page);
-    const devices = await getData<Array<{ id: number }>>(
+    const headers = await sessionHeaders(page);
+    const devices = await apiData<Array<{ id: number }>>(
       page.request,
       '/api/v1/sterilizations/device-filter/2',
       headers,
     );
     const deviceId = devices[0]!.id;
-    const { total } = await getData<Paged>(
+    const { total } = await apiData<Paged>(
       page.request,
       `/api/v1/sterilizations?customerId=2&deviceId=${deviceId}`,
       headers,
@@ -311,8 +295,8 @@ test.describe('sterilization list', () => {
     browser,
   }) => {
     const name = await loginAs(page, DEMO.super);
-    const headers = await bearer(page);
-    const { total } = await getData<Paged>(page.request, '/api/v1/sterilizations?customerId=2', headers);
+    const headers = await sessionHeaders(page);
+    const { total } = await apiData<Paged>(page.request, '/api/v1/sterilizations?customerId=2', headers);
     await page.goto('/sterilizations?customerId=2');
     const href = await page.getByRole('link', { name: 'Download', exact: true }).getAttribute('href');
     expect(href).toBe('/download/sterilizations-filtered?customerId=2');

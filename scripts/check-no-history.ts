@@ -1,6 +1,6 @@
 /**
  * The product's text speaks of the product, not of how it came about: no numbered work sessions,
- * issues or rounds in README.md, docs/, src/, scripts/ or e2e/ (git keeps the past). Flags the words
+ * issues or rounds in any file the repository keeps (git keeps the past). Flags the words
  * session, issue and round followed by a number (also "issue #N" and "session-N"), in any case; the
  * words alone ("login session", "sessions") are fine.
  * Run by `npm run lint`; exits 1 and prints each offending file:line.
@@ -8,8 +8,26 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-/** Where the product's text lives, relative to the repository root. */
-const ROOTS = ['README.md', 'docs', 'src', 'scripts', 'e2e'];
+/** Where the product's text lives, relative to the repository root: every folder and file git keeps. */
+const ROOTS = [
+  'README.md',
+  'docs',
+  'src',
+  'scripts',
+  'e2e',
+  'openapi',
+  'public',
+  '.ci/run',
+  'package.json',
+  'index.html',
+  'biome.json',
+  'redocly.yaml',
+  'tsconfig.json',
+  'vite.config.ts',
+  'vitest.config.ts',
+  'playwright.config.ts',
+  'drizzle.config.ts',
+];
 const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', '.git']);
 /** This check's own test, whose examples are what it flags. */
 const SKIPPED_FILES = new Set(['scripts/check-no-history.test.ts']);

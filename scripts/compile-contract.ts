@@ -1,6 +1,6 @@
 /**
- * Compiles src/shared/anchor-contract/Anchor.sol with the pinned `solc` package and writes the committed artifact
- * src/shared/anchor-contract/Anchor.json ({contractName, compiler, abi, bytecode}).
+ * Compiles src/shared/integrity/anchor-contract/Anchor.sol with the pinned `solc` package and writes the committed artifact
+ * src/shared/integrity/anchor-contract/Anchor.json ({contractName, compiler, abi, bytecode}).
  * `node scripts/compile-contract.ts --check` exits non-zero when the committed artifact is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -8,8 +8,8 @@ import path from 'node:path';
 import solc from 'solc';
 
 const root = path.resolve(import.meta.dirname, '..');
-const sourceFile = path.join(root, 'src/shared/anchor-contract/Anchor.sol');
-const artifactFile = path.join(root, 'src/shared/anchor-contract/Anchor.json');
+const sourceFile = path.join(root, 'src/shared/integrity/anchor-contract/Anchor.sol');
+const artifactFile = path.join(root, 'src/shared/integrity/anchor-contract/Anchor.json');
 
 const input = {
   language: 'Solidity',
@@ -44,7 +44,7 @@ const artifact = `${JSON.stringify(
 if (process.argv.includes('--check')) {
   const current = readFileSync(artifactFile, 'utf8');
   if (current !== artifact) {
-    console.error('src/shared/anchor-contract/Anchor.json is stale: run npm run compile:contract');
+    console.error('src/shared/integrity/anchor-contract/Anchor.json is stale: run npm run compile:contract');
     process.exit(1);
   }
   console.log('Anchor.json is up to date');

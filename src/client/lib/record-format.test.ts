@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notesText, statusMessageId, truncateName } from './format';
+import { notesText, statusMessageId, truncateName } from './record-format';
 
 describe('truncateName', () => {
   it('keeps names up to 27 characters and cuts longer ones with "..."', () => {

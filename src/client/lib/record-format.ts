@@ -1,4 +1,7 @@
-/** Pure display rules of the sterilization list (docs/product.md §2, §4), unit-tested in format.test.ts. */
+/**
+ * Pure display rules of a sterilization record wherever it is listed (the sterilization list, the recall
+ * page, the details card; docs/product.md §2, §4), unit-tested in record-format.test.ts.
+ */
 
 /** docs/product.md §2: customer names longer than 27 characters are cut there and get "...". */
 export const CUSTOMER_NAME_MAX = 27;

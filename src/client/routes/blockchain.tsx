@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { BlockchainPage } from '../features/blockchain/blockchain-page';
+import { BlockchainPage } from '../features/integrity/blockchain-page';
 import { useDocumentTitle } from '../lib/document-title';
 
 export const Route = createFileRoute('/blockchain')({

@@ -7,7 +7,7 @@
  */
 import { type Abi, createClient, decodeFunctionData, type Hex, http, type Transport } from 'viem';
 import { getBlock, getBlockNumber, getChainId, getTransaction, getTransactionReceipt } from 'viem/actions';
-import artifact from '../anchor-contract/Anchor.json' with { type: 'json' };
+import artifact from './anchor-contract/Anchor.json' with { type: 'json' };
 import {
   canonicalValue,
   HASHING_VERSIONS,

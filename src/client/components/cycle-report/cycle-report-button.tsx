@@ -6,7 +6,7 @@
 import PictureAsPdf from '@mui/icons-material/PictureAsPdf';
 import { Button } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { useDownloadCycleReport } from '../lib/cycle-report';
+import { useDownloadCycleReport } from './download-cycle-report';
 
 export function CycleReportButton({ recordId }: { recordId: number }) {
   const intl = useIntl();

@@ -4,9 +4,9 @@
  * by the mutation cache.
  */
 import { useMutation } from '@tanstack/react-query';
+import { ApiError, api } from '#client/lib/api-client.ts';
+import { saveBlob } from '#client/lib/save-blob.ts';
 import type { QueryOf } from '#shared/api/index.ts';
-import { ApiError, api } from './api-client';
-import { saveBlob } from './save-blob';
 
 export type CycleReportLanguage = NonNullable<QueryOf<'downloadCycleReport'>['lang']>;
 

@@ -8,7 +8,7 @@
 import { type Abi, createClient, decodeFunctionData, fallback, type Hex, http } from 'viem';
 import { getTransaction, getTransactionReceipt } from 'viem/actions';
 import { API_BASE_URL } from '#client/lib/api-client.ts';
-import { abi } from '#shared/anchor-contract/Anchor.json';
+import { abi } from '#shared/integrity/anchor-contract/Anchor.json';
 import { resolveRpcUrl } from '#shared/integrity/rpc-url.ts';
 import type { AnchorTransaction } from './verification';
 

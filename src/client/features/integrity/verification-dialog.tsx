@@ -35,7 +35,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { CycleReportButton } from '#client/components/cycle-report-button.tsx';
+import { CycleReportButton } from '#client/components/cycle-report/cycle-report-button.tsx';
 import { CycleTime } from '#client/components/cycle-time.tsx';
 import { LotStatusChip } from '#client/components/lot-status-chip.tsx';
 import { RecordEvidence, recordEvidenceQueryOptions } from '#client/components/record-evidence.tsx';

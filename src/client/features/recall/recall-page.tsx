@@ -16,19 +16,17 @@ import {
   ListPage,
   TextFilter,
 } from '#client/components/list/index.ts';
-import { LotStatusChip } from '#client/components/lot-status-chip.tsx';
+import {
+  customerColumn,
+  lotStatusColumn,
+  receivedColumn,
+  statusColumn,
+} from '#client/components/record-columns.tsx';
 import { formatDateTime, formatDay } from '#client/lib/dates.ts';
 import { useAbilities, useSession } from '#client/lib/session.ts';
 import type { RecallCount, RecallSummary, Sterilization } from '#shared/api/index.ts';
 import { useRecallRecords, useRecallSummary } from './api/recall';
 import { type RecallSearch, recallQuery } from './search';
-
-const STATUS_IDS: Record<number, string> = {
-  0: 'recall.status.ok',
-  1: 'recall.status.nulled',
-  2: 'recall.status.lamp_malfunction',
-  3: 'recall.status.probe_malfunction',
-};
 
 const FILTER_IDS: CustomerDeviceFilterIds = {
   customer: 'recall.filter.customer',
@@ -177,17 +175,8 @@ export function RecallPage({
 
   const columns = useMemo<DataColumn<Sterilization>[]>(
     () => [
-      {
-        id: 'received_ts',
-        headerId: 'recall.list.date',
-        sortKey: 'received_ts',
-        cell: (row) => (
-          <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-            {formatDateTime(row.received_ts)}
-          </Box>
-        ),
-      },
-      { id: 'customer', headerId: 'recall.list.customer', cell: (row) => row.device.customer.name },
+      receivedColumn('recall.list.date'),
+      customerColumn('recall.list.customer'),
       {
         id: 'device_serial',
         headerId: 'recall.list.device_serial',
@@ -199,19 +188,8 @@ export function RecallPage({
         headerId: 'recall.list.lot_progressive',
         cell: (row) => row.lot_progressive_id ?? '',
       },
-      {
-        id: 'status',
-        headerId: 'recall.list.status',
-        cell: (row) => {
-          const id = STATUS_IDS[row.status_code];
-          return id ? intl.formatMessage({ id }) : String(row.status_code);
-        },
-      },
-      {
-        id: 'lot_status',
-        headerId: 'recall.list.lot_status',
-        cell: (row) => <LotStatusChip status={row.lot_status} />,
-      },
+      statusColumn(intl, 'recall.list.status'),
+      lotStatusColumn('recall.list.lot_status'),
     ],
     [intl],
   );

@@ -23,9 +23,14 @@ import {
   ListPage,
   SelectFilter,
 } from '#client/components/list/index.ts';
-import { LotStatusChip } from '#client/components/lot-status-chip.tsx';
-import { formatDateTime } from '#client/lib/dates.ts';
+import {
+  customerColumn,
+  lotStatusColumn,
+  receivedColumn,
+  statusColumn,
+} from '#client/components/record-columns.tsx';
 import { countAnnounced, useAnnouncedRecords } from '#client/lib/new-records.ts';
+import { notesText } from '#client/lib/record-format.ts';
 import { useAbilities, useSession } from '#client/lib/session.ts';
 import { parseAnomaly, STERILIZATION_ANOMALIES } from '#client/lib/sterilization-anomaly.ts';
 import type { Sterilization } from '#shared/api/index.ts';
@@ -36,7 +41,6 @@ import {
   useSterilizations,
 } from './api/sterilizations';
 import { SterilizationDetails } from './components/sterilization-details';
-import { notesText, statusMessageId, truncateName } from './format';
 import {
   effectiveSearch,
   isOpeningView,
@@ -149,26 +153,8 @@ export function SterilizationListPage({
   );
   const columns = useMemo<DataColumn<Sterilization>[]>(
     () => [
-      {
-        id: 'received_ts',
-        headerId: 'sterilizations.list.date',
-        sortKey: 'received_ts',
-        cell: (row) => (
-          <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-            {formatDateTime(row.received_ts)}
-            <CycleTime record={row} prefixed />
-          </Box>
-        ),
-      },
-      {
-        id: 'customer',
-        headerId: 'sterilizations.list.customer',
-        cell: (row) => {
-          const name = row.device.customer.name;
-          const short = truncateName(name);
-          return short === name ? name : <span title={name}>{short}</span>;
-        },
-      },
+      receivedColumn('sterilizations.list.date', { cycleTime: true }),
+      customerColumn('sterilizations.list.customer'),
       {
         id: 'device_serial',
         headerId: 'sterilizations.list.device_serial',
@@ -199,15 +185,7 @@ export function SterilizationListPage({
         ),
       },
       // The details card's fields, as optional columns (docs/lists.md "Columns").
-      {
-        id: 'status',
-        headerId: 'sterilizations.details.status',
-        optional: true,
-        cell: (row) => {
-          const statusId = statusMessageId(row.status_code);
-          return statusId ? intl.formatMessage({ id: statusId }) : String(row.status_code);
-        },
-      },
+      statusColumn(intl, 'sterilizations.details.status', true),
       {
         id: 'supplied_energy',
         headerId: 'sterilizations.details.supplied_energy',
@@ -273,12 +251,7 @@ export function SterilizationListPage({
         align: 'right',
         cell: (row) => (row.lot_progressive_id === null ? '' : intl.formatNumber(row.lot_progressive_id)),
       },
-      {
-        id: 'lot_status',
-        headerId: 'lot_status.label',
-        optional: true,
-        cell: (row) => <LotStatusChip status={row.lot_status} />,
-      },
+      lotStatusColumn('lot_status.label', true),
       {
         id: 'notes',
         headerId: 'sterilizations.details.notes',

@@ -1,6 +1,6 @@
-/** The compiled Anchor contract (scripts/compile-contract.ts writes src/shared/anchor-contract/Anchor.json from Anchor.sol). */
+/** The compiled Anchor contract (scripts/compile-contract.ts writes src/shared/integrity/anchor-contract/Anchor.json from Anchor.sol). */
 import type { Abi, Hex } from 'viem';
-import artifact from '#shared/anchor-contract/Anchor.json' with { type: 'json' };
+import artifact from '#shared/integrity/anchor-contract/Anchor.json' with { type: 'json' };
 
 export const ANCHOR_ABI = artifact.abi as Abi;
 export const ANCHOR_BYTECODE = artifact.bytecode as Hex;

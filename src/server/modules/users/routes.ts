@@ -65,13 +65,8 @@ const TEXT_FIELDS = ['name', 'email', 'role'] as const;
 const BULK_MAX = 500;
 type BulkUserSkip = Schemas['UserBulkResult']['skipped'][number]['reason'];
 
-interface UserForm {
-  name?: string;
-  email?: string;
-  role?: string;
-  new_password?: string;
-  repeat_new_password?: string;
-}
+/** The contract's user form fields as sent, text not validated yet (a role is any text until then). */
+type UserForm = Partial<Record<keyof Schemas['UserForm'], string>>;
 
 /** Trimmed text fields without the empty ones; passwords are taken as typed (never trimmed), when not empty. */
 function userForm(body: unknown): UserForm {

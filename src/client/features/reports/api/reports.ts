@@ -8,7 +8,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import { ApiError, api, unwrap } from '#client/lib/api-client.ts';
 import { formDataSerializer } from '#client/lib/form-data.ts';
 import { saveBlob } from '#client/lib/save-blob.ts';
-import type { QueryOf, Schemas } from '#shared/api/index.ts';
+import type { QueryOf, RequestBodyOf, Schemas } from '#shared/api/index.ts';
 
 export type Report = Schemas['Report'];
 export type ReportVersion = Schemas['ReportVersion'];
@@ -28,7 +28,10 @@ export const reportsQueryOptions = (customerId: number, query: ReportsQuery) =>
 export const useReports = (customerId: number, query: ReportsQuery) =>
   useQuery(reportsQueryOptions(customerId, query));
 
-export type GenerateReportValues = { from: string; to: string; language: 'en' | 'it' };
+/** The generate form's values: the contract's body, every field filled, the language one of the two. */
+export type GenerateReportValues = Required<RequestBodyOf<'createReport'>> & {
+  language: Schemas['ReportLanguage'];
+};
 
 /** POST /customers/{id}/reports: the server renders and stores the draft. */
 export function useGenerateReport(customerId: number) {
@@ -47,7 +50,8 @@ export function useGenerateReport(customerId: number) {
   });
 }
 
-export type SignReportValues = { password: string; meaning: string; comment: string; code: string };
+/** The sign form's values: the contract's body as typed; a passkey's answer joins it on submit. */
+export type SignReportValues = Required<Omit<RequestBodyOf<'signReport'>, 'passkey'>>;
 
 /**
  * Whether the signer has a second factor, whose code (or, without an app, one of whose passkeys) a

@@ -2,12 +2,12 @@ import { Box, Card, CardContent, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { AnchorStatusChip } from '#client/components/anchor-status-chip.tsx';
-import { CycleReportButton } from '#client/components/cycle-report-button.tsx';
+import { CycleReportButton } from '#client/components/cycle-report/cycle-report-button.tsx';
 import { CycleTime } from '#client/components/cycle-time.tsx';
 import { LotStatusChip } from '#client/components/lot-status-chip.tsx';
 import { RecordEvidence } from '#client/components/record-evidence.tsx';
+import { notesText, statusMessageId } from '#client/lib/record-format.ts';
 import type { Sterilization } from '#shared/api/index.ts';
-import { notesText, statusMessageId } from '../format';
 
 /**
  * docs/product.md §2 details card: status, UV dose, nominal and effective time (minutes), lamp life (hours),
