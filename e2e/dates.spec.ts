@@ -85,5 +85,11 @@ test.describe('dates', () => {
     await page.keyboard.type('2025-01-15');
     await page.keyboard.press('Tab');
     await expectSearch(page, { filterFrom: '2025-01-15' });
+    // From the month on: the month and the day took the first digits and the rest was lost (2025-02-02).
+    await from.getByRole('spinbutton', { name: 'Month' }).click();
+    await page.keyboard.type('2024-02-29');
+    await page.keyboard.press('Tab');
+    await expectSearch(page, { filterFrom: '2024-02-29' });
+    await expect(input).toHaveValue('2024-02-29');
   });
 });

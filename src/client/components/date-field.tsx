@@ -61,6 +61,7 @@ export function DayPicker({ label, value, onChange, onAccept, textField, onClear
   // section and the next, and a select-all swallowed the first digit. Once the characters typed make a
   // whole day, that day is the value, wherever the typing started.
   const typed = useRef('');
+  const wholeDay = useRef<Date | null>(null);
   const typeOverWholeDay = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) {
       if (event.key !== 'Shift') typed.current = '';
@@ -72,11 +73,19 @@ export function DayPicker({ label, value, onChange, onAccept, textField, onClear
     const day = parse(`${whole[1]}-${whole[2]}-${whole[3]}`, 'yyyy-MM-dd', new Date());
     if (!isValid(day)) return;
     typed.current = '';
-    // After MUI X has applied this key to its section (which reports its own value), so the whole day wins.
-    setTimeout(() => onChange(day), 0);
+    wholeDay.current = day;
+  };
+  // On the key's release: MUI X applies a typed character to its section on the input that follows the
+  // key press (which reports the section's own value), so the whole day is set once that has happened.
+  const settleWholeDay = () => {
+    const day = wholeDay.current;
+    if (!day) return;
+    wholeDay.current = null;
+    onChange(day);
   };
   const startTyping = () => {
     typed.current = '';
+    wholeDay.current = null;
   };
   const startEmptyFieldAtFirstSection = () => {
     const field = fieldRef.current;
@@ -106,6 +115,7 @@ export function DayPicker({ label, value, onChange, onAccept, textField, onClear
             },
             onFocus: startTyping,
             onKeyDown: typeOverWholeDay,
+            onKeyUp: settleWholeDay,
           },
           // MUI X labels the desktop calendar with the id of a toolbar that the desktop layout does
           // not render, which leaves the dialog nameless: name it after its field.

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '#server/security/tokens.ts';
 import { mintTicket } from '#server/test/contract-support.ts';
@@ -8,7 +9,7 @@ import { customerIdOf, makeCustomer, makeDevice, userIdOf } from '#server/test/f
 import { ingestRecords } from '#server/test/ingest.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createPeerApp, createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
-import { FILTERED_HEADER, filteredExport, OK_HEADER } from './exports.ts';
+import { FILTERED_HEADER, filteredExport, type LinesBatch, linesBatch, OK_HEADER } from './exports.ts';
 import { expectedIds, type Fixture, makeFixture, parseCsv, TRICKY_NOTES } from './test-fixtures.ts';
 import { TICKET_TTL_SECONDS } from './tickets.ts';
 
@@ -188,10 +189,21 @@ describe('GET /export/sterilizations-filtered', () => {
     for (const batch of [1, 2, 7])
       expect(await text(filteredExport(t.database.db, owner, batch))).toBe(ownerWhole);
     const everything = { devices: { all: true as const }, window: { from: null, toExclusive: null } };
+    const newestFirst = await expectedIds(t, 'true', 's.received_ts desc, s.id desc');
     const all = parseCsv(await text(filteredExport(t.database.db, everything, 9)));
-    expect(all.slice(1).map((row) => Number(row[0]))).toEqual(
-      await expectedIds(t, 'true', 's.received_ts desc, s.id desc'),
+    expect(all.slice(1).map((row) => Number(row[0]))).toEqual(newestFirst);
+  });
+
+  it('gets a batch of a thousand lines from the database as several texts, in order, with its last row', async () => {
+    const rows = sql`select n, n::text || ${'\r\n'}::text as line from generate_series(1, 1000) n order by n desc limit 1000`;
+    const result = await t.database.db.execute<LinesBatch<{ n: number }>>(
+      linesBatch(rows, sql`n desc`, sql`n`, sql`json_build_object('n', n)`),
     );
+    expect(result.rows.length).toBeGreaterThan(1);
+    expect(result.rows.map((row) => row.text).join('')).toBe(
+      Array.from({ length: 1000 }, (_, index) => `${1000 - index}\r\n`).join(''),
+    );
+    for (const row of result.rows) expect([row.rows, row.last]).toEqual([1000, { n: 1 }]);
   });
 
   it("confines a customer user to their own customer's records", async () => {

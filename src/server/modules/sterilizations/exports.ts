@@ -11,63 +11,55 @@
 import { Readable } from 'node:stream';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { csvLine, numberCell, textCell } from '#server/http/csv.ts';
-import { type GiveWay, inSlices, nextTurnOnly } from '#server/http/give-way.ts';
+import { csvLine, csvLineSql, numberCell, numberCellSql, textCell, textCellSql } from '#server/http/csv.ts';
+import { type GiveWay, nextTurnOnly } from '#server/http/give-way.ts';
 import type { ReceivedWindow } from '#server/http/received-window.ts';
 import { bound, filterCondition, isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
 
 export const EXPORT_BATCH_ROWS = 5_000;
 const BOM = '\uFEFF';
-export const STATUS_TEXT: Record<number, string> = {
+const STATUS_TEXT: Record<number, string> = {
   0: 'ok',
   1: 'nulled',
   2: 'lamp malfunction',
   3: 'probe malfunction',
 };
 
-/**
- * received_ts as the CSV shows it, and as the exact keyset cursor; the device's own cycle time and
- * whether its clock ran ahead (docs/integrity.md §12).
- */
-const TIME_COLUMNS = sql`
-  to_char(s.received_ts at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS') as received_utc,
-  s.received_ts::text as cursor_ts,
-  to_char(s.cycle_ts at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS') as cycle_utc, s.clock_suspect`;
+/** received_ts as the CSV shows it, in UTC to the millisecond. */
+const RECEIVED_UTC = sql`to_char(s.received_ts at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')`;
 
-/** The columns every record CSV ends with, after the older ones (readers by position keep working). */
+/** The status text beside its code, from STATUS_TEXT. */
+export const STATUS_TEXT_SQL = sql`case s.status_code ${sql.join(
+  Object.entries(STATUS_TEXT).map(([code, text]) => sql.raw(`when ${Number(code)} then '${text}'`)),
+  sql` `,
+)} else '' end`;
+
+const flagCell = (flag: SQL) => sql`case when ${flag} then 'true' else 'false' end`;
+
+/**
+ * The columns every record CSV ends with, after the older ones (readers by position keep working): the
+ * device's own cycle time and whether its clock ran ahead (docs/integrity.md §12).
+ */
 const DEVICE_TIME_HEADER = ['cycle_ts_utc', 'device_clock_ahead'];
-const deviceTimeCells = (row: { cycle_utc: string | null; clock_suspect: boolean }) => [
-  row.cycle_utc ?? '',
-  row.clock_suspect ? 'true' : 'false',
+const DEVICE_TIME_CELLS = [
+  sql`coalesce(to_char(s.cycle_ts at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS'), '')`,
+  flagCell(sql`s.clock_suspect`),
 ];
+
+/**
+ * The out_of_order cell: the record arrived after one with a higher progressive id
+ * (docs/adr/0023-gaps-and-arrival-order.md).
+ */
+const OUT_OF_ORDER_CELL = flagCell(sql`s.arrived_out_of_order`);
+const LOT_STATUS_CELL = sql`coalesce(s.lot_status::text, '')`;
 
 export interface Cursor {
   ts: string;
   id: string;
 }
 
-type FilteredRow = {
-  id: string;
-  received_utc: string;
-  cursor_ts: string;
-  cycle_utc: string | null;
-  clock_suspect: boolean;
-  customer_name: string;
-  device_serial: string;
-  progressive_id: number;
-  status_code: number;
-  supplied_energy: string;
-  nominal_time: string;
-  effective_time: string;
-  residual_lamp_life: string;
-  consumables_lot: string | null;
-  lot_progressive_id: number | null;
-  latitude: string | null;
-  longitude: string | null;
-  notes: string | null;
-  lot_status: string;
-  arrived_out_of_order: boolean;
-};
+/** A batch's keyset cursor: received_ts as PostgreSQL writes it (exact to the microsecond) and the id. */
+const RECEIVED_CURSOR = sql`json_build_object('ts', received_ts::text, 'id', id::text)`;
 
 export const FILTERED_HEADER = [
   'id',
@@ -92,50 +84,55 @@ export const FILTERED_HEADER = [
   ...DEVICE_TIME_HEADER,
 ];
 
-/**
- * The out_of_order cell: the record arrived after one with a higher progressive id
- * (docs/adr/0023-gaps-and-arrival-order.md).
- */
-const outOfOrderCell = (arrived: boolean): string => (arrived ? 'true' : 'false');
+const FILTERED_LINE = csvLineSql([
+  numberCellSql(sql`s.id`),
+  RECEIVED_UTC,
+  textCellSql(sql`c.name`),
+  textCellSql(sql`d.device_serial`),
+  numberCellSql(sql`s.progressive_id`),
+  numberCellSql(sql`s.status_code`),
+  STATUS_TEXT_SQL,
+  numberCellSql(sql`s.supplied_energy`),
+  numberCellSql(sql`s.nominal_time`),
+  numberCellSql(sql`s.effective_time`),
+  numberCellSql(sql`s.residual_lamp_life`),
+  textCellSql(sql`s.consumables_lot`),
+  numberCellSql(sql`s.lot_progressive_id`),
+  numberCellSql(sql`s.latitude`),
+  numberCellSql(sql`s.longitude`),
+  textCellSql(sql`s.notes`),
+  LOT_STATUS_CELL,
+  OUT_OF_ORDER_CELL,
+  ...DEVICE_TIME_CELLS,
+]);
 
-function filteredLine(row: FilteredRow): string {
-  return csvLine([
-    numberCell(row.id),
-    row.received_utc,
-    textCell(row.customer_name),
-    textCell(row.device_serial),
-    numberCell(row.progressive_id),
-    numberCell(row.status_code),
-    STATUS_TEXT[row.status_code] ?? '',
-    numberCell(row.supplied_energy),
-    numberCell(row.nominal_time),
-    numberCell(row.effective_time),
-    numberCell(row.residual_lamp_life),
-    textCell(row.consumables_lot),
-    numberCell(row.lot_progressive_id),
-    numberCell(row.latitude),
-    numberCell(row.longitude),
-    textCell(row.notes),
-    row.lot_status,
-    outOfOrderCell(row.arrived_out_of_order),
-    ...deviceTimeCells(row),
-  ]);
+/**
+ * Lines the database joins into one text: a text is short-lived and small enough for the young
+ * generation, where it is collected for free, not the large-object space (a 5,000-line text grew the
+ * server's memory by about 90 MB during an export).
+ */
+const LINES_PER_TEXT = 250;
+
+/**
+ * One batch of an export as the database writes it: its lines in the batch's order, LINES_PER_TEXT to a
+ * text, each text with the batch's size and the cursor of its last row. A batch's rows are never
+ * strings of the server's own: a string a field of 5,000 rows kept the garbage collector pausing the
+ * event loop for tens of milliseconds (docs/adr/0033-export-lines-written-by-the-database.md). `rows`
+ * selects, ordered and limited, `line` and the columns that `order`, `lastFirst` (the same order
+ * reversed) and `cursor` read.
+ */
+export function linesBatch(rows: SQL, order: SQL, lastFirst: SQL, cursor: SQL): SQL {
+  return sql`with batch as materialized (${rows}),
+      numbered as (select line, row_number() over (order by ${order}) as n from batch)
+    select string_agg(line, '' order by n) as text, (select count(*)::int from batch) as rows,
+      (select ${cursor} from batch order by ${lastFirst} limit 1) as last
+    from numbered group by (n - 1) / ${sql.raw(String(LINES_PER_TEXT))} order by min(n)`;
 }
 
-/**
- * Rows formatted between two gives of way (#server/http/give-way.ts): about a millisecond of work, so
- * a request that arrives meanwhile waits no longer than that for the event loop.
- */
-export const FORMAT_SLICE_ROWS = 200;
-const csvSlices = <T>(rows: T[], line: (row: T) => string, giveWay: GiveWay) =>
-  inSlices(rows, FORMAT_SLICE_ROWS, (slice) => slice.map(line).join(''), giveWay);
+export type LinesBatch<C> = { text: string; rows: number; last: C };
 
 export const before = (cursor: Cursor | null): SQL[] =>
   cursor ? [sql`(s.received_ts, s.id) < (${cursor.ts}::timestamptz, ${cursor.id}::bigint)`] : [];
-
-const FILTERED_COLUMNS = sql`s.id, ${TIME_COLUMNS}, c.name as customer_name, d.device_serial, s.progressive_id,
-  s.status_code, s.supplied_energy, s.nominal_time, s.effective_time, s.residual_lamp_life, s.consumables_lot,
-  s.lot_progressive_id, s.latitude, s.longitude, s.notes, s.lot_status, s.arrived_out_of_order`;
 
 /**
  * One batch of the filtered export, after `cursor`. Every record or one owner's records are one ordered
@@ -145,13 +142,37 @@ const FILTERED_COLUMNS = sql`s.id, ${TIME_COLUMNS}, c.name as customer_name, d.d
  */
 function filteredBatch(filter: SterilizationFilter, batchRows: number, cursor: Cursor | null): SQL {
   const order = sql`order by s.received_ts desc, s.id desc`;
+  const columns = sql`s.received_ts, s.id, ${FILTERED_LINE} as line`;
   const joins = sql`join devices d on d.id = s.device_id join customers c on c.id = s.customer_id`;
-  if (!('pairs' in filter.devices))
-    return sql`select ${FILTERED_COLUMNS} from sterilizations s ${joins}
-      where ${filterCondition(filter, before(cursor))} ${order} limit ${bound(batchRows)}`;
-  const ids = orderedIds(filter, 'received_ts', 'desc', batchRows, 0, before(cursor));
-  return sql`with page as materialized (${ids})
-    select ${FILTERED_COLUMNS} from page p, sterilizations s ${joins} where s.id = p.id ${order}`;
+  const rows =
+    'pairs' in filter.devices
+      ? sql`with page as materialized (${orderedIds(filter, 'received_ts', 'desc', batchRows, 0, before(cursor))})
+          select ${columns} from page p, sterilizations s ${joins} where s.id = p.id ${order}`
+      : sql`select ${columns} from sterilizations s ${joins}
+          where ${filterCondition(filter, before(cursor))} ${order} limit ${bound(batchRows)}`;
+  return linesBatch(rows, sql`received_ts desc, id desc`, sql`received_ts, id`, RECEIVED_CURSOR);
+}
+
+/**
+ * The batches of an export, one text each, until one comes back short; between two, the export gives
+ * way to the requests in flight (#server/http/give-way.ts).
+ */
+export async function* batchTexts<C>(
+  db: Db,
+  batchAfter: (cursor: C | null) => SQL,
+  batchRows: number,
+  giveWay: GiveWay,
+): AsyncGenerator<string> {
+  let cursor: C | null = null;
+  for (;;) {
+    const result: { rows: LinesBatch<C>[] } = await db.execute<LinesBatch<C>>(batchAfter(cursor));
+    const texts = result.rows;
+    for (const { text } of texts) yield text;
+    const batch = texts[0];
+    if (!batch || batch.rows < batchRows) return;
+    cursor = batch.last;
+    await giveWay();
+  }
 }
 
 /** The list's records for these filters, newest first (the list's default order). */
@@ -163,36 +184,8 @@ async function* filteredCsv(
 ): AsyncGenerator<string> {
   yield BOM + csvLine(FILTERED_HEADER);
   if (isEmptyFilter(filter)) return;
-  let cursor: Cursor | null = null;
-  for (;;) {
-    const result: { rows: FilteredRow[] } = await db.execute<FilteredRow>(
-      filteredBatch(filter, batchRows, cursor),
-    );
-    const { rows } = result;
-    if (rows.length === 0) return;
-    yield* csvSlices(rows, filteredLine, giveWay);
-    if (rows.length < batchRows) return;
-    const last = rows[rows.length - 1] as FilteredRow;
-    cursor = { ts: last.cursor_ts, id: last.id };
-  }
+  yield* batchTexts<Cursor>(db, (cursor) => filteredBatch(filter, batchRows, cursor), batchRows, giveWay);
 }
-
-type OkRow = {
-  id: string;
-  received_utc: string;
-  cursor_ts: string;
-  cycle_utc: string | null;
-  clock_suspect: boolean;
-  progressive_id: number;
-  supplied_energy: string;
-  nominal_time: string;
-  effective_time: string;
-  residual_lamp_life: string;
-  consumables_lot: string | null;
-  lot_progressive_id: number | null;
-  lot_status: string;
-  arrived_out_of_order: boolean;
-};
 
 export const OK_HEADER = [
   'customer_id',
@@ -211,6 +204,24 @@ export const OK_HEADER = [
   'out_of_order',
   ...DEVICE_TIME_HEADER,
 ];
+
+/** An ok-export line after its device's cells (customer id, customer, serial), which the server writes once. */
+const okLine = (deviceCells: string) =>
+  csvLineSql([
+    sql`${deviceCells}::text`,
+    RECEIVED_UTC,
+    numberCellSql(sql`s.id`),
+    numberCellSql(sql`s.progressive_id`),
+    numberCellSql(sql`s.supplied_energy`),
+    numberCellSql(sql`s.nominal_time`),
+    numberCellSql(sql`s.effective_time`),
+    numberCellSql(sql`s.residual_lamp_life`),
+    textCellSql(sql`s.consumables_lot`),
+    numberCellSql(sql`s.lot_progressive_id`),
+    LOT_STATUS_CELL,
+    OUT_OF_ORDER_CELL,
+    ...DEVICE_TIME_CELLS,
+  ]);
 
 /**
  * Ok records (status_code 0) received in the window: customer by customer (by name), device by device
@@ -236,48 +247,30 @@ async function* okCsv(
     where ${scope === null ? sql`true` : sql`c.id = ${scope}`}
     order by lower(c.name), c.id, d.device_serial, d.id`);
   for (const device of devices.rows) {
-    const prefix = [numberCell(device.customer_id), textCell(device.name), textCell(device.device_serial)];
+    const deviceCells = [
+      numberCell(device.customer_id),
+      textCell(device.name),
+      textCell(device.device_serial),
+    ].join(',');
     const pair = { deviceId: Number(device.id), customerId: Number(device.customer_id) };
     const filter: SterilizationFilter = { devices: { pairs: [pair] }, window };
-    let cursor: Cursor | null = null;
-    for (;;) {
-      const after = cursor
-        ? [sql`(s.received_ts, s.id) > (${cursor.ts}::timestamptz, ${cursor.id}::bigint)`]
-        : [];
-      const result: { rows: OkRow[] } = await db.execute<OkRow>(sql`
-        select s.id, ${TIME_COLUMNS}, s.progressive_id, s.supplied_energy, s.nominal_time, s.effective_time,
-          s.residual_lamp_life, s.consumables_lot, s.lot_progressive_id, s.lot_status, s.arrived_out_of_order
-        from sterilizations s
-        where ${filterCondition(filter, [sql`s.status_code = 0`, ...after])}
-        order by s.received_ts, s.id
-        limit ${bound(batchRows)}`);
-      const { rows } = result;
-      if (rows.length > 0) {
-        yield* csvSlices(
-          rows,
-          (row) =>
-            csvLine([
-              ...prefix,
-              row.received_utc,
-              numberCell(row.id),
-              numberCell(row.progressive_id),
-              numberCell(row.supplied_energy),
-              numberCell(row.nominal_time),
-              numberCell(row.effective_time),
-              numberCell(row.residual_lamp_life),
-              textCell(row.consumables_lot),
-              numberCell(row.lot_progressive_id),
-              row.lot_status,
-              outOfOrderCell(row.arrived_out_of_order),
-              ...deviceTimeCells(row),
-            ]),
-          giveWay,
-        );
-      }
-      if (rows.length < batchRows) break;
-      const last = rows[rows.length - 1] as OkRow;
-      cursor = { ts: last.cursor_ts, id: last.id };
-    }
+    const line = okLine(deviceCells);
+    yield* batchTexts<Cursor>(
+      db,
+      (cursor) => {
+        const after = cursor
+          ? [sql`(s.received_ts, s.id) > (${cursor.ts}::timestamptz, ${cursor.id}::bigint)`]
+          : [];
+        const rows = sql`select s.received_ts, s.id, ${line} as line
+          from sterilizations s
+          where ${filterCondition(filter, [sql`s.status_code = 0`, ...after])}
+          order by s.received_ts, s.id
+          limit ${bound(batchRows)}`;
+        return linesBatch(rows, sql`received_ts, id`, sql`received_ts desc, id desc`, RECEIVED_CURSOR);
+      },
+      batchRows,
+      giveWay,
+    );
   }
 }
 

@@ -24,7 +24,7 @@ import {
   leafHash,
 } from '#shared/integrity/index.ts';
 import { integrityRecord, RECORD_FIELDS_SQL } from '../integrity/index.ts';
-import { before, type Cursor, EXPORT_BATCH_ROWS, FORMAT_SLICE_ROWS } from './exports.ts';
+import { before, type Cursor, EXPORT_BATCH_ROWS } from './exports.ts';
 import { isEmptyFilter, orderedIds, type SterilizationFilter } from './list.ts';
 import type { SterilizationRow } from './view.ts';
 
@@ -50,6 +50,12 @@ function canonicalRecord(row: BundleRow, version: HashingVersion): Partial<Recor
     leafFields(version).map((field) => [field, canonicalValue(field, record[field], version)]),
   );
 }
+
+/**
+ * Entries written between two gives of way (#server/http/give-way.ts): about a millisecond of work, so
+ * a request that arrives meanwhile waits no longer than that for the event loop.
+ */
+const FORMAT_SLICE_ROWS = 200;
 
 /** One record of the bundle. */
 export function bundleEntry(row: BundleRow): BundleEntry {

@@ -7,10 +7,10 @@ import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { isoTimestamp as iso } from '#server/db/timestamps.ts';
-import { csvLine, numberCell, textCell } from '#server/http/csv.ts';
-import { type GiveWay, inSlices, nextTurnOnly } from '#server/http/give-way.ts';
+import { csvLine, csvLineSql, numberCellSql, textCellSql } from '#server/http/csv.ts';
+import { type GiveWay, nextTurnOnly } from '#server/http/give-way.ts';
 import type { RecallCount, RecallSummary } from '#shared/api/index.ts';
-import { EXPORT_BATCH_ROWS, FORMAT_SLICE_ROWS, STATUS_TEXT } from './exports.ts';
+import { batchTexts, EXPORT_BATCH_ROWS, linesBatch, STATUS_TEXT_SQL } from './exports.ts';
 import { bound, filterCondition, isEmptyFilter, type SterilizationFilter } from './list.ts';
 
 type GroupRow = {
@@ -99,26 +99,61 @@ export const RECALL_HEADER = [
   'lot_status',
 ];
 
-type RecallRow = {
-  id: string;
-  customer_id: number;
-  customer_name: string;
-  device_id: number;
-  device_serial: string;
-  received_utc: string;
-  progressive_id: number;
-  status_code: number;
-  consumables_lot: string;
-  lot_progressive_id: number | null;
-  lot_status: string;
+/** Where a recall batch ended: the whole sort key of its last row. */
+type RecallCursor = {
   sort_name: string;
+  customer_id: number;
+  device_serial: string;
+  device_id: number;
   cursor_ts: string;
+  id: string;
 };
+
+const RECALL_LINE = csvLineSql([
+  numberCellSql(sql`s.customer_id`),
+  textCellSql(sql`c.name`),
+  textCellSql(sql`d.device_serial`),
+  sql`to_char(s.received_ts at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')`,
+  numberCellSql(sql`s.id`),
+  numberCellSql(sql`s.progressive_id`),
+  numberCellSql(sql`s.status_code`),
+  STATUS_TEXT_SQL,
+  textCellSql(sql`s.consumables_lot`),
+  numberCellSql(sql`s.lot_progressive_id`),
+  sql`coalesce(s.lot_status::text, '')`,
+]);
+
+/**
+ * One batch of the recall CSV after `after`: keyset over (owner name, owner, serial, device, time, id);
+ * a lot's records are few enough for that order to be sorted, not read from an index.
+ */
+function recallBatch(filter: SterilizationFilter, batchRows: number, after: RecallCursor | null) {
+  const cursor = after
+    ? [
+        sql`(lower(c.name), s.customer_id, d.device_serial, s.device_id, s.received_ts, s.id) >
+          (${after.sort_name}, ${after.customer_id}, ${after.device_serial}, ${after.device_id},
+           ${after.cursor_ts}::timestamptz, ${after.id}::bigint)`,
+      ]
+    : [];
+  const rows = sql`
+    select lower(c.name) as sort_name, s.customer_id, d.device_serial, s.device_id, s.received_ts, s.id,
+      ${RECALL_LINE} as line
+    from sterilizations s join devices d on d.id = s.device_id join customers c on c.id = s.customer_id
+    where ${filterCondition(filter, cursor)}
+    order by lower(c.name), s.customer_id, d.device_serial, s.device_id, s.received_ts, s.id
+    limit ${bound(batchRows)}`;
+  return linesBatch(
+    rows,
+    sql`sort_name, customer_id, device_serial, device_id, received_ts, id`,
+    sql`sort_name desc, customer_id desc, device_serial desc, device_id desc, received_ts desc, id desc`,
+    sql`json_build_object('sort_name', sort_name, 'customer_id', customer_id, 'device_serial', device_serial,
+      'device_id', device_id, 'cursor_ts', received_ts::text, 'id', id::text)`,
+  );
+}
 
 /**
  * The lot's records customer by customer (by name), device by device (by serial), oldest first: the
- * file a quality manager sends each clinic. Keyset batches over (owner name, owner, serial, device,
- * time, id); a lot's records are few enough for that order to be sorted, not read from an index.
+ * file a quality manager sends each clinic.
  */
 async function* recallCsv(
   db: Db,
@@ -128,51 +163,7 @@ async function* recallCsv(
 ): AsyncGenerator<string> {
   yield `\uFEFF${csvLine(RECALL_HEADER)}`;
   if (isEmptyFilter(filter)) return;
-  let after: RecallRow | null = null;
-  for (;;) {
-    const cursor = after
-      ? [
-          sql`(lower(c.name), s.customer_id, d.device_serial, s.device_id, s.received_ts, s.id) >
-            (${after.sort_name}, ${after.customer_id}, ${after.device_serial}, ${after.device_id},
-             ${after.cursor_ts}::timestamptz, ${after.id}::bigint)`,
-        ]
-      : [];
-    const result: { rows: RecallRow[] } = await db.execute<RecallRow>(sql`
-      select s.id, s.customer_id, c.name as customer_name, lower(c.name) as sort_name, s.device_id,
-        d.device_serial, to_char(s.received_ts at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS') as received_utc,
-        s.received_ts::text as cursor_ts, s.progressive_id, s.status_code, s.consumables_lot,
-        s.lot_progressive_id, s.lot_status
-      from sterilizations s join devices d on d.id = s.device_id join customers c on c.id = s.customer_id
-      where ${filterCondition(filter, cursor)}
-      order by lower(c.name), s.customer_id, d.device_serial, s.device_id, s.received_ts, s.id
-      limit ${bound(batchRows)}`);
-    const { rows } = result;
-    yield* inSlices(
-      rows,
-      FORMAT_SLICE_ROWS,
-      (slice) =>
-        slice
-          .map((row) =>
-            csvLine([
-              numberCell(row.customer_id),
-              textCell(row.customer_name),
-              textCell(row.device_serial),
-              row.received_utc,
-              numberCell(row.id),
-              numberCell(row.progressive_id),
-              numberCell(row.status_code),
-              STATUS_TEXT[row.status_code] ?? '',
-              textCell(row.consumables_lot),
-              numberCell(row.lot_progressive_id),
-              row.lot_status,
-            ]),
-          )
-          .join(''),
-      giveWay,
-    );
-    if (rows.length < batchRows) return;
-    after = rows[rows.length - 1] as RecallRow;
-  }
+  yield* batchTexts<RecallCursor>(db, (after) => recallBatch(filter, batchRows, after), batchRows, giveWay);
 }
 
 export function recallExport(
