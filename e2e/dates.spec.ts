@@ -91,5 +91,10 @@ test.describe('dates', () => {
     await page.keyboard.press('Tab');
     await expectSearch(page, { filterFrom: '2024-02-29' });
     await expect(input).toHaveValue('2024-02-29');
+    // And from the day on.
+    await from.getByRole('spinbutton', { name: 'Day' }).click();
+    await page.keyboard.type('2023-12-31');
+    await page.keyboard.press('Tab');
+    await expectSearch(page, { filterFrom: '2023-12-31' });
   });
 });

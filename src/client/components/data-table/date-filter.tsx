@@ -2,7 +2,7 @@
  * A list filter day (the shared DayPicker): the value travels as YYYY-MM-DD (the URL and API format).
  */
 import { isValid } from 'date-fns';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { dayFromIso, isoFromDay } from '#client/lib/dates.ts';
 import { DayPicker } from '../date-field';
@@ -25,9 +25,16 @@ export function DateFilter({
 }) {
   const intl = useIntl();
   const label = intl.formatMessage({ id: labelId });
-  const [draft, setDraft] = useState<Date | null>(() => dayFromIso(value));
+  const [draft, setDraftState] = useState<Date | null>(() => dayFromIso(value));
+  // The day as last reported, for a commit on leaving the field: the key that leaves may come before
+  // React has rendered the last change, and the render's `draft` would then be the one before it.
+  const latestDraft = useRef(draft);
+  const setDraft = useCallback((date: Date | null) => {
+    latestDraft.current = date;
+    setDraftState(date);
+  }, []);
   // The URL changed (reset, back button, a link): show it.
-  useEffect(() => setDraft(dayFromIso(value)), [value]);
+  useEffect(() => setDraft(dayFromIso(value)), [value, setDraft]);
 
   const commit = (date: Date | null) => {
     if (date === null) {
@@ -43,15 +50,15 @@ export function DateFilter({
       label={label}
       value={draft}
       onChange={(date) => setDraft(date)}
-      onAccept={commit}
+      onPick={commit}
       onClear={() => commit(null)}
       textField={{
         size: 'small',
         name,
         sx: { width: 190 },
-        onBlur: () => commit(draft),
+        onBlur: () => commit(latestDraft.current),
         onKeyDown: (event) => {
-          if (event.key === 'Enter') commit(draft);
+          if (event.key === 'Enter') commit(latestDraft.current);
         },
       }}
     />
