@@ -36,6 +36,7 @@ import {
   useLoginSecondFactor,
   usePasskeySignIn,
 } from './api/login';
+import { AccountEmailField, SubmitButton } from './page-parts';
 import { safeRedirect } from './redirect';
 import { loginThrottledMessage } from './throttle-message';
 
@@ -118,14 +119,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
             >
               {({ isSubmitting }) => (
                 <Form noValidate>
-                  <FormikTextField
-                    name="email"
-                    labelId="login.email"
-                    type="email"
-                    autoComplete="username"
-                    autoFocus
-                    required
-                  />
+                  <AccountEmailField />
                   <FormikTextField
                     name="password"
                     labelId="login.password"
@@ -134,16 +128,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
                     required
                   />
                   <FormDisabledReason busy={isSubmitting || login.isPending} fullWidth>
-                    <Button
-                      type="submit"
-                      variant="contained"
-                      size="large"
-                      fullWidth
-                      sx={{ mt: 2 }}
-                      startIcon={login.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
-                    >
-                      {intl.formatMessage({ id: 'login.submit' })}
-                    </Button>
+                    <SubmitButton labelId="login.submit" busy={login.isPending} />
                   </FormDisabledReason>
                 </Form>
               )}
@@ -322,17 +307,11 @@ function SecondFactorStep({
       {withCode && (
         <>
           <SecondFactorCodeField value={code} onChange={setCode} error={error} autoFocus />
-          <Button
-            type="submit"
-            variant="contained"
-            size="large"
-            fullWidth
-            sx={{ mt: 2 }}
+          <SubmitButton
+            labelId="second_factor.login.submit"
+            busy={finish.isPending}
             disabled={code.trim() === '' || finish.isPending}
-            startIcon={finish.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
-          >
-            {intl.formatMessage({ id: 'second_factor.login.submit' })}
-          </Button>
+          />
         </>
       )}
       {withPasskey && <PasskeyStep stepToken={stepToken} onSignedIn={onSignedIn} primary={!withCode} />}

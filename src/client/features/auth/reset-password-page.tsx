@@ -1,15 +1,15 @@
-import { Alert, Box, Button, Card, CardContent, CircularProgress, Link, Typography } from '@mui/material';
+import { Alert, Link, Typography } from '@mui/material';
 import { Link as RouterLink, useNavigate } from '@tanstack/react-router';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import { FormDisabledReason } from '#client/components/disabled-reason.tsx';
 import { ApiError } from '#client/lib/api-client.ts';
 import { FormikTextField, initialErrorsFor } from '#client/lib/form-fields.tsx';
 import { translateValidation } from '#client/lib/intl.tsx';
 import { notifyApiError, toast } from '#client/lib/toasts.tsx';
 import { resetPasswordSchema } from '#shared/validation/index.ts';
 import { type ResetPasswordValues, useCompletePasswordReset } from './api/password-reset';
+import { FormikSubmitButton, PasswordResetCard } from './page-parts';
 
 /** The link's token travels in the fragment (#token=…): the browser never sends it to a server. */
 function tokenFromLocation(): string {
@@ -44,66 +44,46 @@ export function ResetPasswordPage() {
   };
 
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', pt: { xs: 2, md: 8 } }}>
-      <Card sx={{ width: '100%', maxWidth: 460 }} component="section" aria-labelledby="reset-title">
-        <CardContent sx={{ p: 4 }}>
-          <Typography id="reset-title" variant="h5" component="h1" gutterBottom>
-            {intl.formatMessage({ id: 'password_reset.complete.title' })}
-          </Typography>
-          {linkRefused ? (
-            <Alert severity="error">
-              {translateValidation(intl, 'validation.password_reset.link_invalid')}{' '}
-              <Link component={RouterLink} to="/forgot-password">
-                {intl.formatMessage({ id: 'password_reset.ask_again' })}
-              </Link>
-            </Alert>
-          ) : (
-            <Formik
-              initialValues={initialValues}
-              validationSchema={resetPasswordSchema}
-              initialErrors={initialErrorsFor(resetPasswordSchema, initialValues)}
-              validateOnMount
-              onSubmit={onSubmit}
-            >
-              {({ isSubmitting }) => (
-                <Form noValidate aria-label={intl.formatMessage({ id: 'password_reset.complete.title' })}>
-                  <Typography variant="body2" color="text.secondary">
-                    {intl.formatMessage({ id: 'password_reset.complete.text' })}
-                  </Typography>
-                  <FormikTextField
-                    name="new_password"
-                    labelId="profile.form.new_password"
-                    helperId="password_reset.complete.rules"
-                    type="password"
-                    autoComplete="new-password"
-                    autoFocus
-                    required
-                  />
-                  <FormikTextField
-                    name="repeat_new_password"
-                    labelId="profile.form.repeat_new_password"
-                    type="password"
-                    autoComplete="new-password"
-                    required
-                  />
-                  <FormDisabledReason busy={isSubmitting} fullWidth>
-                    <Button
-                      type="submit"
-                      variant="contained"
-                      size="large"
-                      fullWidth
-                      sx={{ mt: 2 }}
-                      startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
-                    >
-                      {intl.formatMessage({ id: 'password_reset.complete.submit' })}
-                    </Button>
-                  </FormDisabledReason>
-                </Form>
-              )}
-            </Formik>
-          )}
-        </CardContent>
-      </Card>
-    </Box>
+    <PasswordResetCard headingId="reset-title" titleId="password_reset.complete.title">
+      {linkRefused ? (
+        <Alert severity="error">
+          {translateValidation(intl, 'validation.password_reset.link_invalid')}{' '}
+          <Link component={RouterLink} to="/forgot-password">
+            {intl.formatMessage({ id: 'password_reset.ask_again' })}
+          </Link>
+        </Alert>
+      ) : (
+        <Formik
+          initialValues={initialValues}
+          validationSchema={resetPasswordSchema}
+          initialErrors={initialErrorsFor(resetPasswordSchema, initialValues)}
+          validateOnMount
+          onSubmit={onSubmit}
+        >
+          <Form noValidate aria-label={intl.formatMessage({ id: 'password_reset.complete.title' })}>
+            <Typography variant="body2" color="text.secondary">
+              {intl.formatMessage({ id: 'password_reset.complete.text' })}
+            </Typography>
+            <FormikTextField
+              name="new_password"
+              labelId="profile.form.new_password"
+              helperId="password_reset.complete.rules"
+              type="password"
+              autoComplete="new-password"
+              autoFocus
+              required
+            />
+            <FormikTextField
+              name="repeat_new_password"
+              labelId="profile.form.repeat_new_password"
+              type="password"
+              autoComplete="new-password"
+              required
+            />
+            <FormikSubmitButton labelId="password_reset.complete.submit" />
+          </Form>
+        </Formik>
+      )}
+    </PasswordResetCard>
   );
 }

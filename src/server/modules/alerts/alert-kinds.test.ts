@@ -5,26 +5,19 @@
  * resolved by hand through HTTP; and the cause repeated raises no second alert. On PGlite, and on
  * PostgreSQL with TEST_DATABASE_URL.
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#server/config.ts';
-import { asDatabaseOwner, makeCustomer, makeDevice, makeUser, unique } from '#server/test/fixtures.ts';
-import { ingestRecords } from '#server/test/ingest.ts';
+import { asDatabaseOwner, makeUser, unique } from '#server/test/fixtures.ts';
 import { mintSession, mintSessionOf } from '#server/test/sessions.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
 import { ALERT_KINDS, type AlertKind, STAFF_ONLY_ALERT_KINDS } from '#shared/alerts/index.ts';
 import type { Alert } from '#shared/api/index.ts';
-import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { type Chain, connectChain, createAnchorWorker } from '../integrity/index.ts';
+import { DAY, HOUR, ingest, makeClinic, nextRecord, type Clinic as SigningClinic } from './test-fixtures.ts';
 
 let t: TestApp;
 let staff: { care: string; admin: string };
 let otherClinic: string;
-const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const publicPem = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
-const privatePem = keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const today = new Date(Math.floor(Date.now() / DAY) * DAY);
 
 beforeAll(async () => {
@@ -37,53 +30,17 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-interface Clinic {
-  customerId: number;
-  deviceId: number;
-  serial: string;
+interface Clinic extends SigningClinic {
   user: string;
-  progressive: number;
   lot: string;
   /** What a staff-only alert is about (a block id, or the record an integrity mismatch names). */
   subject?: number;
 }
 
 async function clinic(): Promise<Clinic> {
-  const customerId = await makeCustomer(t);
-  const deviceId = await makeDevice(t, customerId, publicPem);
-  const found = await t.database.pool.query('select device_serial from devices where id = $1', [deviceId]);
-  const user = await mintSession(t, await makeUser(t, customerId, 'CUSTOMER'));
-  return {
-    customerId,
-    deviceId,
-    serial: found.rows[0].device_serial,
-    user,
-    progressive: 0,
-    lot: `L-${unique()}`,
-  };
-}
-
-/** The next record of the clinic's device (in sequence unless `progressive_id` is given). */
-function record(c: Clinic, overrides: Partial<SterilizationClaim> = {}): SterilizationClaim {
-  c.progressive = overrides.progressive_id ?? c.progressive + 1;
-  return {
-    progressive_id: c.progressive,
-    supplied_energy: 300,
-    nominal_time: 10,
-    effective_time: 10,
-    residual_lamp_life: 4000,
-    status_code: 0,
-    consumables_lot: null,
-    lot_progressive_id: null,
-    notes: null,
-    ...overrides,
-  };
-}
-
-/** Posts signed records as the device would, and waits for their alert evaluation. */
-async function ingest(c: Clinic, records: SterilizationClaim[]) {
-  await ingestRecords(t.app, { serial: c.serial, privateKeyPem: privatePem }, records);
-  await t.app.alerts.idle();
+  const c = await makeClinic(t);
+  const user = await mintSession(t, await makeUser(t, c.customerId, 'CUSTOMER'));
+  return { ...c, user, lot: `L-${unique()}` };
 }
 
 async function certificate(lot: string, expires: Date) {
@@ -100,9 +57,9 @@ interface Case {
   kind: AlertKind;
   label: string;
   /** Makes the condition happen. */
-  cause(c: Clinic): Promise<void>;
+  cause(c: Clinic): Promise<unknown>;
   /** Makes it happen again (or goes on) after the alert was resolved by hand. */
-  again(c: Clinic): Promise<void>;
+  again(c: Clinic): Promise<unknown>;
   /** Which of the kind's alerts is this case's (default: the clinic's). */
   where?: string;
 }
@@ -111,41 +68,43 @@ const cases: Case[] = [
   {
     kind: 'failed_cycle',
     label: 'a failed cycle',
-    cause: (c) => ingest(c, [record(c, { status_code: 2 })]),
+    cause: (c) => ingest(t, c, [nextRecord(c, { status_code: 2 })]),
     // The device sends the same record again.
-    again: (c) => ingest(c, [record(c, { status_code: 2, progressive_id: c.progressive })]),
+    again: (c) => ingest(t, c, [nextRecord(c, { status_code: 2, progressive_id: c.progressive })]),
   },
   {
     kind: 'lamp_life_low',
     label: 'a low lamp',
-    cause: (c) => ingest(c, [record(c, { residual_lamp_life: 150 })]),
-    again: (c) => ingest(c, [record(c, { residual_lamp_life: 120 })]),
+    cause: (c) => ingest(t, c, [nextRecord(c, { residual_lamp_life: 150 })]),
+    again: (c) => ingest(t, c, [nextRecord(c, { residual_lamp_life: 120 })]),
   },
   {
     kind: 'batch_80',
     label: 'a batch at 80 %',
     cause: (c) =>
       ingest(
+        t,
         c,
-        [1, 2, 3, 4].map(() => record(c, batch(c))),
+        [1, 2, 3, 4].map(() => nextRecord(c, batch(c))),
       ),
-    again: (c) => ingest(c, [record(c, batch(c))]),
+    again: (c) => ingest(t, c, [nextRecord(c, batch(c))]),
   },
   {
     kind: 'batch_100',
     label: 'a full batch',
     cause: (c) =>
       ingest(
+        t,
         c,
-        [1, 2, 3, 4, 5].map(() => record(c, batch(c))),
+        [1, 2, 3, 4, 5].map(() => nextRecord(c, batch(c))),
       ),
-    again: (c) => ingest(c, [record(c, batch(c))]),
+    again: (c) => ingest(t, c, [nextRecord(c, batch(c))]),
   },
   {
     kind: 'device_silent',
     label: 'a silent device',
     cause: async (c) => {
-      await ingest(c, [record(c)]);
+      await ingest(t, c, [nextRecord(c)]);
       await t.app.alerts.sweep(new Date(Date.now() + 73 * HOUR));
     },
     again: async () => {
@@ -156,7 +115,9 @@ const cases: Case[] = [
     kind: 'certificate_expiring',
     label: 'a certificate expiring',
     cause: async (c) => {
-      await ingest(c, [record(c, { consumables_lot: c.lot, lot_progressive_id: 1, batch_quantity: 100 })]);
+      await ingest(t, c, [
+        nextRecord(c, { consumables_lot: c.lot, lot_progressive_id: 1, batch_quantity: 100 }),
+      ]);
       await certificate(c.lot, new Date(today.getTime() + 10 * DAY));
       await t.app.alerts.sweep(today);
     },
@@ -168,7 +129,9 @@ const cases: Case[] = [
     kind: 'certificate_expired',
     label: 'a certificate expired',
     cause: async (c) => {
-      await ingest(c, [record(c, { consumables_lot: c.lot, lot_progressive_id: 1, batch_quantity: 100 })]);
+      await ingest(t, c, [
+        nextRecord(c, { consumables_lot: c.lot, lot_progressive_id: 1, batch_quantity: 100 }),
+      ]);
       await certificate(c.lot, new Date(today.getTime() + 10 * DAY));
       await t.app.alerts.sweep(new Date(today.getTime() + 11 * DAY));
     },
@@ -181,7 +144,7 @@ const cases: Case[] = [
     label: 'a block not mined',
     cause: async (c) => {
       // The clinic's record, anchored in a block that stays SENT.
-      await ingest(c, [record(c)]);
+      await ingest(t, c, [nextRecord(c)]);
       const block = await t.database.pool.query(
         `insert into blockchain_data_blocks (status, network) values ('SENT', 'devnet') returning id`,
       );
@@ -200,38 +163,42 @@ const cases: Case[] = [
   {
     kind: 'record_gap',
     label: 'missing records',
-    cause: (c) => ingest(c, [record(c), record(c, { progressive_id: 4 })]),
-    again: (c) => ingest(c, [record(c, { progressive_id: 7 })]),
+    cause: (c) => ingest(t, c, [nextRecord(c), nextRecord(c, { progressive_id: 4 })]),
+    again: (c) => ingest(t, c, [nextRecord(c, { progressive_id: 7 })]),
     where: `customer_id = $1 and condition_key like 'record_gap:%'`,
   },
   {
     kind: 'record_gap',
     label: 'a record after a higher one',
     cause: async (c) => {
-      await ingest(c, [record(c), record(c, { progressive_id: 2 }), record(c, { progressive_id: 4 })]);
-      await ingest(c, [record(c, { progressive_id: 3 })]);
+      await ingest(t, c, [
+        nextRecord(c),
+        nextRecord(c, { progressive_id: 2 }),
+        nextRecord(c, { progressive_id: 4 }),
+      ]);
+      await ingest(t, c, [nextRecord(c, { progressive_id: 3 })]);
     },
     // The same late record sent again.
-    again: (c) => ingest(c, [record(c, { progressive_id: 3 })]),
+    again: (c) => ingest(t, c, [nextRecord(c, { progressive_id: 3 })]),
     where: `customer_id = $1 and condition_key like 'record_out_of_order:%'`,
   },
   {
     kind: 'device_clock_ahead',
     label: 'a device dating its cycles later than they arrive',
-    cause: (c) => ingest(c, [record(c, { cycle_ts: new Date(Date.now() + 2 * HOUR).toISOString() })]),
-    again: (c) => ingest(c, [record(c, { cycle_ts: new Date(Date.now() + 3 * HOUR).toISOString() })]),
+    cause: (c) => ingest(t, c, [nextRecord(c, { cycle_ts: new Date(Date.now() + 2 * HOUR).toISOString() })]),
+    again: (c) => ingest(t, c, [nextRecord(c, { cycle_ts: new Date(Date.now() + 3 * HOUR).toISOString() })]),
   },
   {
     kind: 'lot_uncertified',
     label: 'a lot without a certificate',
-    cause: (c) => ingest(c, [record(c, { consumables_lot: c.lot, lot_progressive_id: 1 })]),
-    again: (c) => ingest(c, [record(c, { consumables_lot: c.lot, lot_progressive_id: 2 })]),
+    cause: (c) => ingest(t, c, [nextRecord(c, { consumables_lot: c.lot, lot_progressive_id: 1 })]),
+    again: (c) => ingest(t, c, [nextRecord(c, { consumables_lot: c.lot, lot_progressive_id: 2 })]),
   },
   {
     kind: 'integrity_mismatch',
     label: 'a record changed in the database after its device signed it',
     cause: async (c) => {
-      await ingest(c, [record(c)]);
+      await ingest(t, c, [nextRecord(c)]);
       const stored = await t.database.pool.query('select id from sterilizations where device_id = $1', [
         c.deviceId,
       ]);
@@ -250,7 +217,7 @@ const cases: Case[] = [
     kind: 'anchor_fee_ceiling',
     label: 'a block waiting because the chain asks more per gas than the ceiling',
     cause: async (c) => {
-      await ingest(c, [record(c)]);
+      await ingest(t, c, [nextRecord(c)]);
       // A ceiling of 1 wei per gas: below any base fee the devnet asks, so the next block waits.
       await feeCappedWorker().tick();
       const waiting = await t.database.pool.query(

@@ -5,64 +5,19 @@
  * evaluations, two sweeps or two sweeps at once; and not again after a manual resolution until the
  * condition has cleared. On PGlite, and on PostgreSQL with TEST_DATABASE_URL.
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCustomer, makeDevice, unique } from '#server/test/fixtures.ts';
-import { ingestRecords, postRecords } from '#server/test/ingest.ts';
+import { makeCustomer, unique } from '#server/test/fixtures.ts';
+import { postRecords } from '#server/test/ingest.ts';
 import { createPeerApp, createTestApp, type TestApp } from '#server/test/test-app.ts';
-import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { raiseAlert, resolveAlertsFor } from './raise.ts';
+import { DAY, HOUR, ingest, makeClinic, nextRecord } from './test-fixtures.ts';
 
 let t: TestApp;
-const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const publicPem = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
-const privatePem = keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t?.close());
-
-interface Clinic {
-  customerId: number;
-  deviceId: number;
-  serial: string;
-  progressive: number;
-}
-
-async function clinic(): Promise<Clinic> {
-  const customerId = await makeCustomer(t);
-  const deviceId = await makeDevice(t, customerId, publicPem);
-  const found = await t.database.pool.query('select device_serial from devices where id = $1', [deviceId]);
-  return { customerId, deviceId, serial: found.rows[0].device_serial, progressive: 0 };
-}
-
-function record(c: Clinic, overrides: Partial<SterilizationClaim> = {}): SterilizationClaim {
-  c.progressive += 1;
-  return {
-    progressive_id: c.progressive,
-    supplied_energy: 300,
-    nominal_time: 10,
-    effective_time: 10,
-    residual_lamp_life: 4000,
-    status_code: 0,
-    consumables_lot: null,
-    lot_progressive_id: null,
-    notes: null,
-    ...overrides,
-  };
-}
-
-const signingKey = (c: Clinic) => ({ serial: c.serial, privateKeyPem: privatePem });
-
-/** Posts signed records as the device would, and waits for their alert evaluation. */
-async function ingest(c: Clinic, records: SterilizationClaim[]) {
-  const stored = await ingestRecords(t.app, signingKey(c), records);
-  await t.app.alerts.idle();
-  return stored;
-}
 
 interface AlertRow {
   id: number;
@@ -88,10 +43,10 @@ const alertsOfDevice = (deviceId: number, kind: string) =>
 
 describe('alerts raised by ingestion', () => {
   it('raises one failed-cycle alert per failed record, with its status text, however often it is sent', async () => {
-    const c = await clinic();
-    const failed = record(c, { status_code: 2 });
-    const stored = await ingest(c, [record(c), failed]);
-    await ingest(c, [failed]);
+    const c = await makeClinic(t);
+    const failed = nextRecord(c, { status_code: 2 });
+    const stored = await ingest(t, c, [nextRecord(c), failed]);
+    await ingest(t, c, [failed]);
     const alerts = await alertsOfDevice(c.deviceId, 'failed_cycle');
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toMatchObject({
@@ -106,36 +61,36 @@ describe('alerts raised by ingestion', () => {
   });
 
   it('raises a low lamp once, and clears it when a record shows a new lamp', async () => {
-    const c = await clinic();
-    await ingest(c, [record(c, { residual_lamp_life: 150 })]);
-    await ingest(c, [record(c, { residual_lamp_life: 140 })]);
+    const c = await makeClinic(t);
+    await ingest(t, c, [nextRecord(c, { residual_lamp_life: 150 })]);
+    await ingest(t, c, [nextRecord(c, { residual_lamp_life: 140 })]);
     let alerts = await alertsOfDevice(c.deviceId, 'lamp_life_low');
     expect(alerts.map((a) => [a.state, a.details.residual_lamp_life, a.details.threshold])).toEqual([
       ['open', 150, 200],
     ]);
-    await ingest(c, [record(c, { residual_lamp_life: 9800 })]);
+    await ingest(t, c, [nextRecord(c, { residual_lamp_life: 9800 })]);
     alerts = await alertsOfDevice(c.deviceId, 'lamp_life_low');
     expect(alerts.map((a) => [a.state, a.resolution])).toEqual([['resolved', 'cleared']]);
   });
 
   it("uses the clinic's own lamp threshold when it has one", async () => {
-    const c = await clinic();
+    const c = await makeClinic(t);
     await t.database.pool.query('update customers set alert_lamp_life_threshold = 5000 where id = $1', [
       c.customerId,
     ]);
-    await ingest(c, [record(c, { residual_lamp_life: 4500 })]);
+    await ingest(t, c, [nextRecord(c, { residual_lamp_life: 4500 })]);
     const alerts = await alertsOfDevice(c.deviceId, 'lamp_life_low');
     expect(alerts.map((a) => a.details.threshold)).toEqual([5000]);
   });
 
   it('raises a batch at 80 % and when full, each once', async () => {
-    const c = await clinic();
+    const c = await makeClinic(t);
     const lot = { consumables_lot: `L-${unique()}`, lot_progressive_id: 1, batch_quantity: 5 };
-    await ingest(c, [record(c, lot), record(c, lot), record(c, lot)]);
+    await ingest(t, c, [nextRecord(c, lot), nextRecord(c, lot), nextRecord(c, lot)]);
     expect(await alertsWhere('device_id = $1 and kind like $2', [c.deviceId, 'batch%'])).toEqual([]);
-    await ingest(c, [record(c, lot)]);
-    await ingest(c, [record(c, lot)]);
-    await ingest(c, [record(c, lot)]);
+    await ingest(t, c, [nextRecord(c, lot)]);
+    await ingest(t, c, [nextRecord(c, lot)]);
+    await ingest(t, c, [nextRecord(c, lot)]);
     const alerts = await alertsWhere('device_id = $1 and kind like $2', [c.deviceId, 'batch%']);
     expect(alerts.map((a) => [a.kind, a.state, a.details.percent, a.details.sterilization_count])).toEqual([
       ['batch_80', 'open', 80, 4],
@@ -144,11 +99,11 @@ describe('alerts raised by ingestion', () => {
   });
 
   it('never fails or holds the ingestion when evaluation fails', async () => {
-    const c = await clinic();
+    const c = await makeClinic(t);
     // The evaluation fails (its table is away for a moment): the device's answer is unaffected.
     await t.database.pool.query('alter table alerts rename to alerts_away');
     try {
-      const response = await postRecords(t.app, signingKey(c), [record(c, { status_code: 1 })]);
+      const response = await postRecords(t.app, c, [nextRecord(c, { status_code: 1 })]);
       expect(response.statusCode).toBe(200);
       await t.app.alerts.idle();
     } finally {
@@ -160,8 +115,8 @@ describe('alerts raised by ingestion', () => {
 
 describe('the sweep', () => {
   it('raises a silent device once and clears it when the device speaks again', async () => {
-    const c = await clinic();
-    await ingest(c, [record(c)]);
+    const c = await makeClinic(t);
+    await ingest(t, c, [nextRecord(c)]);
     const later = new Date(Date.now() + 73 * HOUR);
     const first = await t.app.alerts.sweep(later);
     expect(first.ran).toBe(true);
@@ -186,7 +141,7 @@ describe('the sweep', () => {
       'resolved',
       'open',
     ]);
-    await ingest(c, [record(c)]);
+    await ingest(t, c, [nextRecord(c)]);
     alerts = await alertsOfDevice(c.deviceId, 'device_silent');
     expect(alerts.map((a) => [a.state, a.resolution])).toEqual([
       ['resolved', 'cleared'],
@@ -195,11 +150,11 @@ describe('the sweep', () => {
   });
 
   it("uses the clinic's own silence threshold", async () => {
-    const c = await clinic();
+    const c = await makeClinic(t);
     await t.database.pool.query('update customers set alert_device_silent_hours = 500 where id = $1', [
       c.customerId,
     ]);
-    await ingest(c, [record(c)]);
+    await ingest(t, c, [nextRecord(c)]);
     await t.app.alerts.sweep(new Date(Date.now() + 100 * HOUR));
     expect(await alertsOfDevice(c.deviceId, 'device_silent')).toEqual([]);
     await t.app.alerts.sweep(new Date(Date.now() + 501 * HOUR));
@@ -207,9 +162,11 @@ describe('the sweep', () => {
   });
 
   it('raises a certificate expiring, then expired, for the staff and each clinic that used its lot; a renewal clears it', async () => {
-    const c = await clinic();
+    const c = await makeClinic(t);
     const lotNumber = `L-${unique()}`;
-    await ingest(c, [record(c, { consumables_lot: lotNumber, lot_progressive_id: 1, batch_quantity: 100 })]);
+    await ingest(t, c, [
+      nextRecord(c, { consumables_lot: lotNumber, lot_progressive_id: 1, batch_quantity: 100 }),
+    ]);
     const today = new Date(Math.floor(Date.now() / DAY) * DAY);
     const expires = new Date(today.getTime() + 10 * DAY).toISOString().slice(0, 10);
     const inserted = await t.database.pool.query(
@@ -273,8 +230,8 @@ describe('the sweep', () => {
   });
 
   it('raises one alert when two sweeps run at once, in this process and in another', async () => {
-    const c = await clinic();
-    await ingest(c, [record(c)]);
+    const c = await makeClinic(t);
+    await ingest(t, c, [nextRecord(c)]);
     const peer = await createPeerApp(t);
     try {
       const later = new Date(Date.now() + 80 * HOUR);
