@@ -2,19 +2,24 @@
  * A chain as production reaches one, for the tests of anchoring on a real network: the embedded devnet
  * (whose test controls stay in the test's hands: mining, base fee, snapshots) behind switchable JSON-RPC
  * nodes, and the server's Chain connected to those nodes over HTTP (CHAIN_RPC_URL), not in process.
- * Plus what those tests share: records posted by a blockchain clinic's device, waiting for blocks, and
- * checking that each block is on chain once.
+ * Plus what those tests share: the suite's app and chain, an anchor worker on them, records posted by a
+ * blockchain clinic's device, waiting for blocks, and checking that each block is on chain once.
  */
 import type { Hex } from 'viem';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { loadConfig } from '../config.ts';
+import {
+  type AnchorWorker,
+  type AnchorWorkerOptions,
+  createAnchorWorker,
+} from '../modules/integrity/anchor-worker.ts';
 import { ANCHORED_EVENT } from '../modules/integrity/artifact.ts';
 import { type Chain, connectChain } from '../modules/integrity/chain.ts';
 import { DEVNET_PRIVATE_KEY } from '../modules/integrity/devnet.ts';
 import { ingestRecords } from './ingest.ts';
 import { type SwitchableNode, serveSwitchableNode } from './switchable-node.ts';
-import { type TestApp, uniqueClientAddress } from './test-app.ts';
+import { createTestApp, type TestApp, uniqueClientAddress } from './test-app.ts';
 
 export interface NodeChain {
   /** The devnet itself, in process: test controls (evm_mine, evm_setAutomine, …) go straight to it. */
@@ -26,6 +31,8 @@ export interface NodeChain {
   env: Record<string, string>;
   /** A raw call to the devnet (a test control). */
   control(method: string, params?: unknown[]): Promise<unknown>;
+  /** Mines `count` blocks whose base fee is `baseFee` (a transaction paying less stays in the mempool). */
+  mineAt(baseFee: bigint, count?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,15 +47,80 @@ export async function devnetBehindNodes(count = 1, env: Record<string, string> =
     ...env,
   };
   const chain = await connectChain(loadConfig(nodeEnv).chain);
+  const control: NodeChain['control'] = (method, params = []) => devnet.request({ method, params } as never);
   return {
     devnet,
     nodes,
     chain,
     env: nodeEnv,
-    control: (method, params = []) => devnet.request({ method, params } as never),
+    control,
+    async mineAt(baseFee, count = 1) {
+      for (let i = 0; i < count; i += 1) {
+        await control('hardhat_setNextBlockBaseFeePerGas', [`0x${baseFee.toString(16)}`]);
+        await control('evm_mine');
+      }
+    },
     async close() {
       await Promise.all(nodes.map((node) => node.close()));
     },
+  };
+}
+
+export interface ChainSuite {
+  /** The suite's app (valid once its beforeAll has run). */
+  readonly t: TestApp;
+  /** The devnet behind its nodes (valid in a test). */
+  readonly nodes: NodeChain;
+  /** An anchor worker on the app's database and the nodes, taking every waiting record, polling fast. */
+  worker(overrides?: Partial<AnchorWorkerOptions>): AnchorWorker;
+}
+
+/**
+ * The suite's app (a test app on a fresh database) and its devnet behind `nodes` switchable nodes: opened
+ * before its tests and closed after them. With `chainPerTest`, each test gets a devnet of its own (a test
+ * that reverts the chain would otherwise take the next test's blocks with it).
+ */
+export function setUpChainSuite({ nodes = 1, chainPerTest = false } = {}): ChainSuite {
+  let app: TestApp | undefined;
+  let chain: NodeChain | undefined;
+  beforeAll(async () => {
+    app = await createTestApp();
+    if (!chainPerTest) chain = await devnetBehindNodes(nodes);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await chain?.close();
+  });
+  if (chainPerTest) {
+    beforeEach(async () => {
+      chain = await devnetBehindNodes(nodes);
+    });
+    afterEach(async () => {
+      await chain?.close();
+      chain = undefined;
+    });
+  }
+  const opened = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the suite's ${what} is not open yet (use it inside a test)`);
+    return value;
+  };
+  return {
+    get t() {
+      return opened(app, 'app');
+    },
+    get nodes() {
+      return opened(chain, 'chain');
+    },
+    worker: (overrides = {}) =>
+      createAnchorWorker({
+        db: opened(app, 'app').database.db,
+        chain: opened(chain, 'chain').chain,
+        batchSize: 1000,
+        intervalSeconds: 0,
+        confirmations: 1,
+        pollMs: 10,
+        ...overrides,
+      }),
   };
 }
 

@@ -19,5 +19,5 @@
 export { resetEphemeralBlocks } from './anchoring/confirm.ts';
 export type { AnchorWorkerOptions } from './anchoring/context.ts';
 export { integrityRecord, RECORD_FIELDS_SQL } from './anchoring/record-leaf.ts';
-export { blockSideLeaves } from './anchoring/side-leaves.ts';
+export { blockSideLeaves, KEY_EVENT_FIELDS_SQL } from './anchoring/side-leaves.ts';
 export { type AnchorWorker, createAnchorWorker } from './anchoring/worker.ts';

@@ -4,47 +4,28 @@
 // was mined, its gas and fee kept; at the ceiling (ANCHOR_MAX_FEE_GWEI) the block waits with a staff-only
 // alert that no clinic sees. On PGlite or (TEST_DATABASE_URL) PostgreSQL.
 import type { Hex } from 'viem';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  devnetBehindNodes,
   expectEachBlockAnchoredOnce,
   ingestThrough,
-  type NodeChain,
+  setUpChainSuite,
   waitingRecords,
 } from '#server/test/node-chain.ts';
-import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
+import { DEMO } from '#server/test/test-app.ts';
 import type { Alert } from '#shared/api/index.ts';
-import { createAnchorWorker } from './anchor-worker.ts';
-import { replacementMinimum } from './anchoring/fees.ts';
+import { GWEI, replacementMinimum } from './anchoring/fees.ts';
 
-let t: TestApp;
-let nodes: NodeChain;
-const GWEI = 10n ** 9n;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  nodes = await devnetBehindNodes(1);
-});
-afterAll(async () => {
-  await t?.close();
-  await nodes?.close();
-});
+const suite = setUpChainSuite();
 beforeEach(async () => {
-  await nodes.control('evm_setAutomine', [false]);
+  await suite.nodes.control('evm_setAutomine', [false]);
 });
 afterEach(async () => {
-  await nodes.control('evm_setAutomine', [true]);
+  await suite.nodes.control('evm_setAutomine', [true]);
 });
 
 const raised: number[] = [];
-const worker = (overrides: Partial<Parameters<typeof createAnchorWorker>[0]> = {}) =>
-  createAnchorWorker({
-    db: t.database.db,
-    chain: nodes.chain,
-    batchSize: 1000,
-    intervalSeconds: 0,
-    confirmations: 1,
-    pollMs: 10,
+const worker = (overrides: Parameters<typeof suite.worker>[0] = {}) =>
+  suite.worker({
     replaceAfterBlocks: 2,
     onAlertsRaised: async (ids) => {
       raised.push(...ids);
@@ -52,17 +33,9 @@ const worker = (overrides: Partial<Parameters<typeof createAnchorWorker>[0]> = {
     ...overrides,
   });
 
-/** Mines `count` blocks whose base fee is `baseFee` (a transaction paying less stays in the mempool). */
-async function mineAt(baseFee: bigint, count = 1) {
-  for (let i = 0; i < count; i += 1) {
-    await nodes.control('hardhat_setNextBlockBaseFeePerGas', [`0x${baseFee.toString(16)}`]);
-    await nodes.control('evm_mine');
-  }
-}
-
 type Sent = { hash: Hex; nonce: number; max_fee_per_gas: string; max_priority_fee_per_gas: string; raw: Hex };
 async function history(blockId: number): Promise<Sent[]> {
-  const { rows } = await t.database.pool.query<Sent>(
+  const { rows } = await suite.t.database.pool.query<Sent>(
     `select hash, nonce, max_fee_per_gas, max_priority_fee_per_gas, raw from anchor_transactions
       where block_id = $1 order by id`,
     [blockId],
@@ -71,7 +44,7 @@ async function history(blockId: number): Promise<Sent[]> {
 }
 
 async function block(id: number) {
-  const { rows } = await t.database.pool.query<{
+  const { rows } = await suite.t.database.pool.query<{
     status: string;
     transaction_hash: Hex;
     gas_used: string | null;
@@ -84,7 +57,7 @@ async function block(id: number) {
 
 /** A new block of the waiting records, sent: its id. */
 async function sentBlock(w: ReturnType<typeof worker>): Promise<number> {
-  await ingestThrough(t, t.app, 3);
+  await ingestThrough(suite.t, suite.t.app, 3);
   const id = await w.formBlock();
   expect(id).not.toBeNull();
   await w.sendPending();
@@ -99,7 +72,7 @@ describe('a transaction left unmined', () => {
     expect(first).toBeDefined();
 
     // The chain asks more than the transaction offers, for two blocks.
-    await mineAt(BigInt(first!.max_fee_per_gas) + GWEI, 2);
+    await suite.nodes.mineAt(BigInt(first!.max_fee_per_gas) + GWEI, 2);
     // A worker of a restarted server follows it from what the database holds.
     await worker().followSent();
     const [, second, more] = await history(blockId);
@@ -114,51 +87,51 @@ describe('a transaction left unmined', () => {
     expect((await block(blockId)).transaction_hash).toBe(second!.hash);
 
     // Waiting less than two blocks: no second replacement.
-    await mineAt(BigInt(second!.max_fee_per_gas) + GWEI, 1);
+    await suite.nodes.mineAt(BigInt(second!.max_fee_per_gas) + GWEI, 1);
     await worker().followSent();
     expect(await history(blockId)).toHaveLength(2);
 
-    await mineAt(GWEI);
+    await suite.nodes.mineAt(GWEI);
     await worker().followSent();
     const mined = await block(blockId);
     expect(mined.status).toBe('MINED');
     expect(mined.transaction_hash).toBe(second!.hash);
-    const receipt = (await nodes.devnet.receipt(second!.hash))!;
-    expect(await nodes.devnet.receipt(first!.hash)).toBeNull();
+    const receipt = (await suite.nodes.devnet.receipt(second!.hash))!;
+    expect(await suite.nodes.devnet.receipt(first!.hash)).toBeNull();
     expect(Number(mined.gas_used)).toBe(Number(receipt.gasUsed));
     expect(BigInt(mined.fee_paid_wei!)).toBe(receipt.gasUsed * receipt.effectiveGasPrice);
-    expect(await waitingRecords(t)).toBe(0);
-    await expectEachBlockAnchoredOnce(t, nodes.devnet);
+    expect(await waitingRecords(suite.t)).toBe(0);
+    await expectEachBlockAnchoredOnce(suite.t, suite.nodes.devnet);
   });
 
   it('whichever of its transactions is mined is adopted: the replaced one too', async () => {
     const blockId = await sentBlock(worker());
     const [first] = await history(blockId);
-    await mineAt(BigInt(first!.max_fee_per_gas) + GWEI, 2);
+    await suite.nodes.mineAt(BigInt(first!.max_fee_per_gas) + GWEI, 2);
     await worker().followSent();
     const [, second] = await history(blockId);
     expect(second).toBeDefined();
     // The replacement is lost and the first transaction comes back (another node had kept it).
-    await nodes.control('hardhat_dropTransaction', [second!.hash]);
-    await nodes.control('eth_sendRawTransaction', [first!.raw]);
-    await mineAt(GWEI);
+    await suite.nodes.control('hardhat_dropTransaction', [second!.hash]);
+    await suite.nodes.control('eth_sendRawTransaction', [first!.raw]);
+    await suite.nodes.mineAt(GWEI);
 
     await worker().followSent();
     const mined = await block(blockId);
     expect(mined.status).toBe('MINED');
     expect(mined.transaction_hash).toBe(first!.hash);
     expect(await history(blockId)).toHaveLength(2);
-    await expectEachBlockAnchoredOnce(t, nodes.devnet);
+    await expectEachBlockAnchoredOnce(suite.t, suite.nodes.devnet);
   });
 
   it('a transaction the node lost is broadcast again as it was signed (same hash)', async () => {
     const blockId = await sentBlock(worker());
     const [first] = await history(blockId);
-    await nodes.control('hardhat_dropTransaction', [first!.hash]);
-    expect(await nodes.devnet.knowsTransaction(first!.hash)).toBe(false);
+    await suite.nodes.control('hardhat_dropTransaction', [first!.hash]);
+    expect(await suite.nodes.devnet.knowsTransaction(first!.hash)).toBe(false);
     await worker().followSent();
-    expect(await nodes.devnet.knowsTransaction(first!.hash)).toBe(true);
-    await mineAt(GWEI);
+    expect(await suite.nodes.devnet.knowsTransaction(first!.hash)).toBe(true);
+    await suite.nodes.mineAt(GWEI);
     await worker().followSent();
     expect(await block(blockId)).toMatchObject({ status: 'MINED', transaction_hash: first!.hash });
     expect(await history(blockId)).toHaveLength(1);
@@ -167,8 +140,8 @@ describe('a transaction left unmined', () => {
 
 describe('the fee ceiling (ANCHOR_MAX_FEE_GWEI)', () => {
   const alertsAs = async (email: string) => {
-    const token = await t.login(email);
-    const listed = await t.as(token, {
+    const token = await suite.t.login(email);
+    const listed = await suite.t.as(token, {
       method: 'GET',
       url: '/api/v1/alerts?kind=anchor_fee_ceiling&state=active',
     });
@@ -185,19 +158,19 @@ describe('the fee ceiling (ANCHOR_MAX_FEE_GWEI)', () => {
 
     // A base-fee spike far above the ceiling.
     const spike = 40n * GWEI;
-    await mineAt(spike, 2);
+    await suite.nodes.mineAt(spike, 2);
     await capped().followSent();
     const [, atCeiling] = await history(blockId);
     expect(BigInt(atCeiling!.max_fee_per_gas)).toBe(ceiling);
 
-    await mineAt(spike, 2);
+    await suite.nodes.mineAt(spike, 2);
     raised.length = 0;
     await capped().followSent();
     expect(await history(blockId)).toHaveLength(2); // no replacement above the ceiling
     expect(raised).toHaveLength(1);
 
     // A block formed during the spike is not even sent: it waits, with its own alert.
-    await ingestThrough(t, t.app, 2);
+    await ingestThrough(suite.t, suite.t.app, 2);
     const waitingId = (await capped().formBlock())!;
     await capped().sendPending();
     expect((await block(waitingId)).status).toBe('PENDING');
@@ -215,11 +188,11 @@ describe('the fee ceiling (ANCHOR_MAX_FEE_GWEI)', () => {
     expect(alert.details).toMatchObject({ block_id: blockId, max_fee_gwei: '5' });
     const clinic = await alertsAs(DEMO.customer);
     expect(clinic.alerts).toEqual([]);
-    const clinicAll = await t.as(clinic.token, { method: 'GET', url: '/api/v1/alerts?state=active' });
+    const clinicAll = await suite.t.as(clinic.token, { method: 'GET', url: '/api/v1/alerts?state=active' });
     expect((clinicAll.json().data.data as Alert[]).map((one) => one.kind)).not.toContain(
       'anchor_fee_ceiling',
     );
-    const touch = await t.as(clinic.token, {
+    const touch = await suite.t.as(clinic.token, {
       method: 'POST',
       url: `/api/v1/alerts/${alert.id}/acknowledge`,
       payload: {},
@@ -227,9 +200,9 @@ describe('the fee ceiling (ANCHOR_MAX_FEE_GWEI)', () => {
     expect(touch.statusCode).toBe(404);
 
     // Fees fall: the transaction at the ceiling is mined, the waiting block sent and mined, alerts cleared.
-    await mineAt(GWEI);
+    await suite.nodes.mineAt(GWEI);
     await capped().tick();
-    await mineAt(GWEI);
+    await suite.nodes.mineAt(GWEI);
     await capped().tick();
     // Mined, and FINAL as well: without CHAIN_FINALITY_DEPTH the devnet's finalized block (its latest) decides.
     expect(['MINED', 'FINAL']).toContain((await block(blockId)).status);
@@ -237,6 +210,6 @@ describe('the fee ceiling (ANCHOR_MAX_FEE_GWEI)', () => {
     expect(
       (await alertsAs(DEMO.admin)).alerts.filter((one) => [blockId, waitingId].includes(one.subject_id!)),
     ).toEqual([]);
-    await expectEachBlockAnchoredOnce(t, nodes.devnet);
+    await expectEachBlockAnchoredOnce(suite.t, suite.nodes.devnet);
   });
 });

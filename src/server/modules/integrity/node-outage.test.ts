@@ -3,36 +3,25 @@
 // lists work as usual, health says the chain is unreachable, blocks wait, and anchoring catches up by
 // itself when a node is back. The devnet sits behind switchable JSON-RPC nodes (src/server/test/
 // switchable-node.ts), on PGlite or (TEST_DATABASE_URL) PostgreSQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postChainRpc, rpcCall } from '#server/test/chain-rpc.ts';
 import {
-  devnetBehindNodes,
   eventually,
   expectEachBlockAnchoredOnce,
   ingestThrough,
-  type NodeChain,
+  setUpChainSuite,
   waitingRecords,
 } from '#server/test/node-chain.ts';
-import { createPeerApp, createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
+import { createPeerApp, DEMO } from '#server/test/test-app.ts';
 
-let t: TestApp;
-let nodes: NodeChain;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  nodes = await devnetBehindNodes(2);
-});
-afterAll(async () => {
-  await t?.close();
-  await nodes?.close();
-});
+const suite = setUpChainSuite({ nodes: 2 });
 
 describe('chain nodes in order, with fail-over', () => {
   it('asks the next node when the first refuses or hangs, and says unreachable when none answers', async () => {
-    const [first, second] = nodes.nodes;
-    const chain = nodes.chain;
+    const [first, second] = suite.nodes.nodes;
+    const chain = suite.nodes.chain;
     try {
-      const head = await nodes.devnet.blockNumber();
+      const head = await suite.nodes.devnet.blockNumber();
       first!.set('down');
       expect(await chain.blockNumber()).toBe(head);
       first!.set('silent');
@@ -57,21 +46,21 @@ describe('chain nodes in order, with fail-over', () => {
 describe('while no chain node answers', () => {
   it('ingestion, lists and health answer as usual, health says so, and anchoring catches up when a node is back', async () => {
     const peer = await createPeerApp(
-      t,
+      suite.t,
       { ANCHOR_ENABLED: 'true', ANCHOR_INTERVAL_SECONDS: '0', ANCHOR_BATCH_SIZE: '4' },
-      { chain: nodes.chain, leadershipRetryMs: 50 },
+      { chain: suite.nodes.chain, leadershipRetryMs: 50 },
     );
-    const admin = await t.login(DEMO.admin);
+    const admin = await suite.t.login(DEMO.admin);
     const health = async () => (await peer.app.inject({ method: 'GET', url: '/api/v1/health' })).json();
     try {
-      await ingestThrough(t, peer.app, 5);
-      await eventually('the first records mined', async () => (await waitingRecords(t)) === 0);
+      await ingestThrough(suite.t, peer.app, 5);
+      await eventually('the first records mined', async () => (await waitingRecords(suite.t)) === 0);
       expect((await health()).data).toEqual({ status: 'ok', database: 'ok', chain: 'ok' });
 
       // One node refuses every connection, the other hangs until the caller's time-out.
-      nodes.nodes[0]!.set('silent');
-      nodes.nodes[1]!.set('down');
-      const during = await ingestThrough(t, peer.app, 7);
+      suite.nodes.nodes[0]!.set('silent');
+      suite.nodes.nodes[1]!.set('down');
+      const during = await ingestThrough(suite.t, peer.app, 7);
       expect(during).toHaveLength(7);
       const list = await peer.app.inject({
         method: 'GET',
@@ -89,22 +78,22 @@ describe('while no chain node answers', () => {
       });
       // The records wait in blocks of their own, none of them mined while the node is away.
       await eventually('the new records in blocks', async () => {
-        const { rows } = await t.database.pool.query<{ n: string }>(
+        const { rows } = await suite.t.database.pool.query<{ n: string }>(
           'select count(*) as n from sterilizations where id = any($1::bigint[]) and blockchain_data_block_id is not null',
           [during],
         );
         return Number(rows[0]!.n) === during.length;
       });
-      expect(await waitingRecords(t)).toBe(during.length);
+      expect(await waitingRecords(suite.t)).toBe(during.length);
 
-      nodes.nodes[0]!.set('up');
-      nodes.nodes[1]!.set('up');
-      await eventually('anchoring caught up', async () => (await waitingRecords(t)) === 0);
+      suite.nodes.nodes[0]!.set('up');
+      suite.nodes.nodes[1]!.set('up');
+      await eventually('anchoring caught up', async () => (await waitingRecords(suite.t)) === 0);
       await eventually('health says the chain answers', async () => (await health()).data.chain === 'ok');
-      expect(await expectEachBlockAnchoredOnce(t, nodes.devnet)).toBeGreaterThanOrEqual(2);
+      expect(await expectEachBlockAnchoredOnce(suite.t, suite.nodes.devnet)).toBeGreaterThanOrEqual(2);
     } finally {
-      nodes.nodes[0]!.set('up');
-      nodes.nodes[1]!.set('up');
+      suite.nodes.nodes[0]!.set('up');
+      suite.nodes.nodes[1]!.set('up');
       await peer.close();
     }
   }, 90_000);
@@ -113,9 +102,9 @@ describe('while no chain node answers', () => {
 describe('the public nodes', () => {
   it('GET /chain names every CHAIN_PUBLIC_RPC_URL in order, the first as rpc_url, and the page may connect to each', async () => {
     const peer = await createPeerApp(
-      t,
+      suite.t,
       { CHAIN_PUBLIC_RPC_URL: 'https://rpc-a.example/v1,https://rpc-b.example:8545/' },
-      { chain: nodes.chain },
+      { chain: suite.nodes.chain },
     );
     try {
       const info = await peer.app.inject({ method: 'GET', url: '/api/v1/chain' });
@@ -129,12 +118,12 @@ describe('the public nodes', () => {
       expect(csp).toContain('https://rpc-b.example:8545');
 
       // The server's own read-only endpoint forwards to the first of its nodes that answers.
-      nodes.nodes[0]!.set('down');
+      suite.nodes.nodes[0]!.set('down');
       const read = await postChainRpc(peer.app, rpcCall('eth_blockNumber'));
       expect(read.statusCode).toBe(200);
       expect(read.json().result).toMatch(/^0x[0-9a-f]+$/);
     } finally {
-      nodes.nodes[0]!.set('up');
+      suite.nodes.nodes[0]!.set('up');
       await peer.close();
     }
   });

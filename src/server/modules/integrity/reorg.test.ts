@@ -5,41 +5,15 @@
 // never touched again, whatever the chain does. On PGlite or (TEST_DATABASE_URL) PostgreSQL.
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  devnetBehindNodes,
-  expectEachBlockAnchoredOnce,
-  ingestThrough,
-  type NodeChain,
-} from '#server/test/node-chain.ts';
-import { createTestApp, type TestApp } from '#server/test/test-app.ts';
-import { createAnchorWorker } from './anchor-worker.ts';
+import { describe, expect, it } from 'vitest';
+import { expectEachBlockAnchoredOnce, ingestThrough, setUpChainSuite } from '#server/test/node-chain.ts';
 import { DEVNET_PRIVATE_KEY } from './devnet.ts';
 
-let t: TestApp;
-let nodes: NodeChain;
+// A chain of its own for each test: a reorganisation here is a revert of the whole devnet.
+const suite = setUpChainSuite({ chainPerTest: true });
 const FINALITY_DEPTH = 3;
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t?.close());
-beforeEach(async () => {
-  // A chain of its own for each test: a reorganisation here is a revert of the whole devnet.
-  nodes = await devnetBehindNodes(1);
-});
-afterEach(() => nodes?.close());
-
-const worker = () =>
-  createAnchorWorker({
-    db: t.database.db,
-    chain: nodes.chain,
-    batchSize: 1000,
-    intervalSeconds: 0,
-    confirmations: 1,
-    pollMs: 10,
-    finalityDepth: FINALITY_DEPTH,
-  });
+const worker = () => suite.worker({ finalityDepth: FINALITY_DEPTH });
 
 type BlockState = {
   status: string;
@@ -50,7 +24,7 @@ type BlockState = {
   fee_paid_wei: string | null;
 };
 async function block(id: number): Promise<BlockState> {
-  const { rows } = await t.database.pool.query<BlockState>(
+  const { rows } = await suite.t.database.pool.query<BlockState>(
     `select status, merkle_root, transaction_hash, mined_block_number, final_at, fee_paid_wei
       from blockchain_data_blocks where id = $1`,
     [id],
@@ -59,19 +33,19 @@ async function block(id: number): Promise<BlockState> {
 }
 const history = async (id: number) =>
   (
-    await t.database.pool.query<{ hash: Hex }>(
+    await suite.t.database.pool.query<{ hash: Hex }>(
       'select hash from anchor_transactions where block_id = $1 order by id',
       [id],
     )
   ).rows.map((row) => row.hash);
 
 const mine = async (count: number) => {
-  for (let i = 0; i < count; i += 1) await nodes.control('evm_mine');
+  for (let i = 0; i < count; i += 1) await suite.nodes.control('evm_mine');
 };
 
 /** Anchors every waiting record in one block, MINED (automine): its id. */
 async function minedBlock(): Promise<number> {
-  await ingestThrough(t, t.app, 3);
+  await ingestThrough(suite.t, suite.t.app, 3);
   const w = worker();
   const id = (await w.formBlock())!;
   await w.tick();
@@ -81,15 +55,15 @@ async function minedBlock(): Promise<number> {
 
 describe('a reorganisation', () => {
   it('that drops a MINED transaction sends the block back; the same transaction anchors it again, then FINAL', async () => {
-    const before = (await nodes.control('evm_snapshot')) as string;
+    const before = (await suite.nodes.control('evm_snapshot')) as string;
     const blockId = await minedBlock();
     const mined = await block(blockId);
     expect(mined.final_at).toBeNull();
 
     // The chain switches to a branch without the anchor (and a little longer).
-    await nodes.control('evm_revert', [before]);
+    await suite.nodes.control('evm_revert', [before]);
     await mine(2);
-    expect(await nodes.devnet.anchoredRoot(blockId)).toBeNull();
+    expect(await suite.nodes.devnet.anchoredRoot(blockId)).toBeNull();
 
     const w = worker();
     await w.followMined();
@@ -104,30 +78,30 @@ describe('a reorganisation', () => {
     // The same signed transaction, broadcast again: same hash, nothing new signed.
     expect(again.transaction_hash).toBe(mined.transaction_hash);
     expect(await history(blockId)).toEqual([mined.transaction_hash]);
-    expect(await nodes.devnet.anchoredRoot(blockId)).toBe(mined.merkle_root);
+    expect(await suite.nodes.devnet.anchoredRoot(blockId)).toBe(mined.merkle_root);
 
     await mine(FINALITY_DEPTH);
     await w.tick();
     const final = await block(blockId);
     expect(final.status).toBe('FINAL');
     expect(final.final_at).not.toBeNull();
-    await expectEachBlockAnchoredOnce(t, nodes.devnet, [blockId]);
+    await expectEachBlockAnchoredOnce(suite.t, suite.nodes.devnet, [blockId]);
   });
 
   it('whose branch gave the nonce to another transaction: the block is anchored again by a new one, same root and id', async () => {
-    const before = (await nodes.control('evm_snapshot')) as string;
+    const before = (await suite.nodes.control('evm_snapshot')) as string;
     const blockId = await minedBlock();
     const mined = await block(blockId);
-    const { rows } = await t.database.pool.query<{ nonce: number }>(
+    const { rows } = await suite.t.database.pool.query<{ nonce: number }>(
       'select nonce from anchor_transactions where hash = $1',
       [mined.transaction_hash],
     );
 
-    await nodes.control('evm_revert', [before]);
+    await suite.nodes.control('evm_revert', [before]);
     // On the new branch the account's nonce went to something else.
     const account = privateKeyToAccount(DEVNET_PRIVATE_KEY);
     const other = await account.signTransaction({
-      chainId: nodes.devnet.chainId,
+      chainId: suite.nodes.devnet.chainId,
       type: 'eip1559',
       to: account.address,
       value: 1n,
@@ -136,7 +110,7 @@ describe('a reorganisation', () => {
       maxFeePerGas: 10n ** 10n,
       maxPriorityFeePerGas: 10n ** 9n,
     });
-    await nodes.control('eth_sendRawTransaction', [other]);
+    await suite.nodes.control('eth_sendRawTransaction', [other]);
     await mine(1);
 
     const w = worker();
@@ -149,13 +123,13 @@ describe('a reorganisation', () => {
     expect(again.merkle_root).toBe(mined.merkle_root);
     expect(again.transaction_hash).not.toBe(mined.transaction_hash);
     expect(await history(blockId)).toEqual([mined.transaction_hash, again.transaction_hash]);
-    await expectEachBlockAnchoredOnce(t, nodes.devnet, [blockId]);
+    await expectEachBlockAnchoredOnce(suite.t, suite.nodes.devnet, [blockId]);
   });
 });
 
 describe('finality', () => {
   it('a block past finality is never touched again, even if its transaction were to vanish', async () => {
-    const before = (await nodes.control('evm_snapshot')) as string;
+    const before = (await suite.nodes.control('evm_snapshot')) as string;
     const blockId = await minedBlock();
     await mine(FINALITY_DEPTH);
     const w = worker();
@@ -164,7 +138,7 @@ describe('finality', () => {
     expect(final.status).toBe('FINAL');
 
     // A reorganisation deeper than the finality the operator configured: the block is left as it is.
-    await nodes.control('evm_revert', [before]);
+    await suite.nodes.control('evm_revert', [before]);
     await mine(FINALITY_DEPTH + 2);
     for (let pass = 0; pass < 3; pass += 1) await w.tick();
     expect(await block(blockId)).toEqual(final);
@@ -172,15 +146,8 @@ describe('finality', () => {
   });
 
   it("without CHAIN_FINALITY_DEPTH the node's finalized block decides (the devnet's is its latest)", async () => {
-    await ingestThrough(t, t.app, 2);
-    const w = createAnchorWorker({
-      db: t.database.db,
-      chain: nodes.chain,
-      batchSize: 1000,
-      intervalSeconds: 0,
-      confirmations: 1,
-      pollMs: 10,
-    });
+    await ingestThrough(suite.t, suite.t.app, 2);
+    const w = suite.worker();
     const id = (await w.formBlock())!;
     await w.tick();
     expect((await block(id)).status).toBe('FINAL');

@@ -8,6 +8,7 @@
  * Every refusal is a JSON-RPC error, as a node would answer it.
  */
 import type { EIP1193RequestFn } from 'viem';
+import { type JsonRpcId, type JsonRpcResponse, nodeError } from './json-rpc.ts';
 
 export const READ_ONLY_METHODS: ReadonlySet<string> = new Set([
   'eth_chainId',
@@ -29,16 +30,12 @@ const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
 const LIMIT_EXCEEDED = -32005;
 
-type JsonRpcId = string | number | null;
 interface JsonRpcRequest {
   jsonrpc: '2.0';
   id?: JsonRpcId;
   method: string;
   params?: unknown[];
 }
-export type JsonRpcResponse =
-  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
-  | { jsonrpc: '2.0'; id: JsonRpcId; error: { code: number; message: string } };
 
 export interface ProxyOptions {
   /** The anchor contract: the only target of eth_call. */
@@ -129,12 +126,8 @@ async function answer(
     return { jsonrpc: '2.0', id, result: result ?? null };
   } catch (error) {
     if (error instanceof Refusal) return refusal(id, error.code, error.message);
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    return refusal(
-      id,
-      typeof code === 'number' ? code : -32603,
-      typeof message === 'string' ? message.split('\n')[0]! : 'internal error',
-    );
+    const { code, message } = nodeError(error);
+    return refusal(id, code, message.split('\n')[0]!);
   }
 }
 

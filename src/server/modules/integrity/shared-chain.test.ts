@@ -5,41 +5,30 @@
 // every record ends in one FINAL block, and the receipts made before the restart still verify.
 import { sql } from 'drizzle-orm';
 import { custom, type Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '#server/config.ts';
 import {
-  devnetBehindNodes,
   eventually,
   expectEachBlockAnchoredOnce,
   ingestThrough,
-  type NodeChain,
+  setUpChainSuite,
   waitingRecords,
 } from '#server/test/node-chain.ts';
-import { createPeerApp, createTestApp, type TestApp } from '#server/test/test-app.ts';
+import { createPeerApp } from '#server/test/test-app.ts';
 import { verifyReceipt } from '#shared/integrity/receipt.ts';
 import { recordReceipt } from '#shared/integrity/record-receipt.ts';
 import { integrityRecord, RECORD_FIELDS_SQL } from './anchor-worker.ts';
+import { GWEI } from './anchoring/fees.ts';
 import { connectChain } from './chain.ts';
 
-let t: TestApp;
-let nodes: NodeChain;
-const GWEI = 10n ** 9n;
+const suite = setUpChainSuite({ nodes: 2 });
 const FINALITY_DEPTH = 2;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  nodes = await devnetBehindNodes(2);
-});
-afterAll(async () => {
-  await t?.close();
-  await nodes?.close();
-});
-
 type Peer = Awaited<ReturnType<typeof createPeerApp>>;
-/** A server process: its own configuration and its own connection to the chain's nodes. */
+/** A server process: its own configuration and its own connection to the chain's suite.nodes. */
 async function serverProcess(): Promise<Peer> {
   return createPeerApp(
-    t,
+    suite.t,
     {
       ANCHOR_ENABLED: 'true',
       ANCHOR_INTERVAL_SECONDS: '0',
@@ -47,19 +36,12 @@ async function serverProcess(): Promise<Peer> {
       ANCHOR_REPLACE_AFTER_BLOCKS: '2',
       CHAIN_FINALITY_DEPTH: String(FINALITY_DEPTH),
     },
-    { chain: await connectChain(loadConfig(nodes.env).chain), leadershipRetryMs: 50 },
+    { chain: await connectChain(loadConfig(suite.nodes.env).chain), leadershipRetryMs: 50 },
   );
 }
 
-const mineAt = async (baseFee: bigint, count = 1) => {
-  for (let i = 0; i < count; i += 1) {
-    await nodes.control('hardhat_setNextBlockBaseFeePerGas', [`0x${baseFee.toString(16)}`]);
-    await nodes.control('evm_mine');
-  }
-};
-
 async function blockOf(recordId: number) {
-  const { rows } = await t.database.pool.query<{ id: number; status: string; merkle_root: Hex }>(
+  const { rows } = await suite.t.database.pool.query<{ id: number; status: string; merkle_root: Hex }>(
     `select b.id, b.status, b.merkle_root from sterilizations s
       join blockchain_data_blocks b on b.id = s.blockchain_data_block_id where s.id = $1`,
     [recordId],
@@ -69,7 +51,7 @@ async function blockOf(recordId: number) {
 
 /** The proof receipts of these records, built from the database as the cycle report builds them. */
 async function receiptsOf(ids: number[]) {
-  const { rows } = await t.database.db.execute<
+  const { rows } = await suite.t.database.db.execute<
     Parameters<typeof integrityRecord>[0] & {
       block_id: number;
       network: string;
@@ -97,14 +79,16 @@ async function receiptsOf(ids: number[]) {
         network: row.network,
         transaction_hash: row.transaction_hash,
       },
-      { chain_id: nodes.devnet.chainId, contract_address: nodes.devnet.contractAddress },
+      { chain_id: suite.nodes.devnet.chainId, contract_address: suite.nodes.devnet.contractAddress },
     ),
   );
 }
 
 const verifyAll = async (receipts: Awaited<ReturnType<typeof receiptsOf>>) => {
   for (const receipt of receipts) {
-    const result = await verifyReceipt(receipt, { transport: custom({ request: nodes.devnet.request }) });
+    const result = await verifyReceipt(receipt, {
+      transport: custom({ request: suite.nodes.devnet.request }),
+    });
     expect(result.checks.filter((check) => !check.ok)).toEqual([]);
   }
 };
@@ -115,38 +99,45 @@ describe('two server processes on one database and one chain', () => {
     let second = await serverProcess();
     try {
       expect([first.app.leadsBackgroundWork(), second.app.leadsBackgroundWork()]).toEqual([true, false]);
-      const early = [...(await ingestThrough(t, first.app, 5)), ...(await ingestThrough(t, second.app, 4))];
-      await eventually('the first records anchored', async () => (await waitingRecords(t)) === 0, 60_000);
+      const early = [
+        ...(await ingestThrough(suite.t, first.app, 5)),
+        ...(await ingestThrough(suite.t, second.app, 4)),
+      ];
+      await eventually(
+        'the first records anchored',
+        async () => (await waitingRecords(suite.t)) === 0,
+        60_000,
+      );
 
       // No node answers (one hangs, one refuses): both processes ingest and say so; anchoring waits.
-      nodes.nodes[0]!.set('silent');
-      nodes.nodes[1]!.set('down');
-      await ingestThrough(t, first.app, 3);
-      await ingestThrough(t, second.app, 3);
+      suite.nodes.nodes[0]!.set('silent');
+      suite.nodes.nodes[1]!.set('down');
+      await ingestThrough(suite.t, first.app, 3);
+      await ingestThrough(suite.t, second.app, 3);
       for (const peer of [first, second]) {
         await eventually('health says the chain is unreachable', async () => {
           const health = await peer.app.inject({ method: 'GET', url: '/api/v1/health' });
           return health.statusCode === 200 && health.json().data.chain === 'unreachable';
         });
       }
-      nodes.nodes[0]!.set('up');
-      nodes.nodes[1]!.set('up');
+      suite.nodes.nodes[0]!.set('up');
+      suite.nodes.nodes[1]!.set('up');
       await eventually(
         'anchoring caught up after the outage',
-        async () => (await waitingRecords(t)) === 0,
+        async () => (await waitingRecords(suite.t)) === 0,
         60_000,
       );
 
       // Transactions left unmined: the base fee above what they offer for a while, then back down.
-      await nodes.control('evm_setAutomine', [false]);
-      const stuck = await ingestThrough(t, second.app, 4);
+      await suite.nodes.control('evm_setAutomine', [false]);
+      const stuck = await ingestThrough(suite.t, second.app, 4);
       await eventually('the stuck block sent', async () => (await blockOf(stuck[0]!))?.status === 'SENT');
       const stuckBlock = (await blockOf(stuck[0]!))!.id;
       await eventually(
         'the stuck transaction replaced',
         async () => {
-          await mineAt(20n * GWEI);
-          const { rows } = await t.database.pool.query(
+          await suite.nodes.mineAt(20n * GWEI);
+          const { rows } = await suite.t.database.pool.query(
             'select 1 from anchor_transactions where block_id = $1',
             [stuckBlock],
           );
@@ -154,21 +145,21 @@ describe('two server processes on one database and one chain', () => {
         },
         60_000,
       );
-      await nodes.control('evm_setAutomine', [true]);
-      await mineAt(GWEI);
-      await eventually('the stuck block mined', async () => (await waitingRecords(t)) === 0, 60_000);
+      await suite.nodes.control('evm_setAutomine', [true]);
+      await suite.nodes.mineAt(GWEI);
+      await eventually('the stuck block mined', async () => (await waitingRecords(suite.t)) === 0, 60_000);
 
       // A reorganisation drops a MINED transaction: the block is anchored again, same id and root.
-      const before = (await nodes.control('evm_snapshot')) as string;
-      const dropped = await ingestThrough(t, first.app, 2);
+      const before = (await suite.nodes.control('evm_snapshot')) as string;
+      const dropped = await ingestThrough(suite.t, first.app, 2);
       await eventually('the new block mined', async () => (await blockOf(dropped[0]!))?.status === 'MINED');
       const reorged = (await blockOf(dropped[0]!))!;
-      await nodes.control('evm_revert', [before]);
-      await nodes.control('evm_mine');
-      expect(await nodes.devnet.anchoredRoot(reorged.id)).toBeNull();
+      await suite.nodes.control('evm_revert', [before]);
+      await suite.nodes.control('evm_mine');
+      expect(await suite.nodes.devnet.anchoredRoot(reorged.id)).toBeNull();
       await eventually(
         'the dropped block anchored again',
-        async () => (await nodes.devnet.anchoredRoot(reorged.id)) === reorged.merkle_root,
+        async () => (await suite.nodes.devnet.anchoredRoot(reorged.id)) === reorged.merkle_root,
         60_000,
       );
       expect((await blockOf(dropped[0]!))!.merkle_root).toBe(reorged.merkle_root);
@@ -177,12 +168,12 @@ describe('two server processes on one database and one chain', () => {
       await eventually(
         'every block FINAL',
         async () => {
-          await nodes.control('evm_mine');
-          return (await waitingRecords(t, ['FINAL'])) === 0;
+          await suite.nodes.control('evm_mine');
+          return (await waitingRecords(suite.t, ['FINAL'])) === 0;
         },
         60_000,
       );
-      await expectEachBlockAnchoredOnce(t, nodes.devnet);
+      await expectEachBlockAnchoredOnce(suite.t, suite.nodes.devnet);
       const receipts = await receiptsOf(early);
       await verifyAll(receipts);
 
@@ -191,22 +182,22 @@ describe('two server processes on one database and one chain', () => {
       await second.close();
       first = await serverProcess();
       second = await serverProcess();
-      await ingestThrough(t, second.app, 3);
+      await ingestThrough(suite.t, second.app, 3);
       await eventually(
         'anchoring after the restart',
         async () => {
-          await nodes.control('evm_mine');
-          return (await waitingRecords(t, ['FINAL'])) === 0;
+          await suite.nodes.control('evm_mine');
+          return (await waitingRecords(suite.t, ['FINAL'])) === 0;
         },
         60_000,
       );
       await verifyAll(receipts);
       expect(await receiptsOf(early)).toEqual(receipts);
-      await expectEachBlockAnchoredOnce(t, nodes.devnet);
+      await expectEachBlockAnchoredOnce(suite.t, suite.nodes.devnet);
     } finally {
-      nodes.nodes[0]!.set('up');
-      nodes.nodes[1]!.set('up');
-      await nodes.control('evm_setAutomine', [true]);
+      suite.nodes.nodes[0]!.set('up');
+      suite.nodes.nodes[1]!.set('up');
+      await suite.nodes.control('evm_setAutomine', [true]);
       await first.close();
       await second.close();
     }

@@ -6,9 +6,10 @@
  * once the oldest has waited as long as a record would (docs/integrity.md §10).
  */
 import { sql } from 'drizzle-orm';
-import { keyEventLeafBytes, mapSliced, reportLeafBytes, type Slicer } from '#shared/integrity/index.ts';
+import { type KeyEventFields, mapSliced, type Slicer } from '#shared/integrity/index.ts';
 import type { AnchoringContext } from './context.ts';
 import { blockLeaf, RECORD_FIELDS_SQL, type RecordRow } from './record-leaf.ts';
+import { KEY_EVENT_FIELDS_SQL, keyEventLeaf, type ReportLeafRow, reportLeaf } from './side-leaves.ts';
 
 /** Records read per query when collecting a block. */
 const READ_PAGE = 5000;
@@ -76,19 +77,13 @@ function dueForBlock({ batchSize, intervalSeconds }: AnchoringContext, candidate
 
 /** Signed report versions without a block, oldest first (a batch at most: signatures are rare). */
 async function readReportCandidates({ db, batchSize }: AnchoringContext): Promise<ReportCandidate[]> {
-  const rows = await db.execute<{
-    id: number;
-    report_id: number;
-    version: number;
-    sha256: string;
-    signed_at: Date;
-  }>(sql`
+  const rows = await db.execute<ReportLeafRow & { id: number; signed_at: Date }>(sql`
     select id, report_id, version, sha256, signed_at from report_versions
     where blockchain_data_block_id is null order by id limit ${batchSize}`);
   return rows.rows.map((row) => ({
     versionId: String(row.id),
     createdAt: new Date(row.signed_at).getTime(),
-    leaf: reportLeafBytes(String(row.report_id), String(row.version), row.sha256),
+    leaf: reportLeaf(row),
   }));
 }
 
@@ -104,20 +99,13 @@ const MAX_KEY_EVENTS_PER_BLOCK = 10_000;
  * anchored even for a clinic without blockchain, since every record's evidence starts there).
  */
 async function readKeyEventCandidates({ db }: AnchoringContext): Promise<KeyEventCandidate[]> {
-  const rows = await db.execute<{
-    id: number;
-    device_serial: string;
-    slot: number;
-    action: string;
-    thumbprint: string;
-    effective_at: Date | string;
-  }>(sql`
-    select id, device_serial, slot, action, thumbprint, effective_at from device_key_events
+  const rows = await db.execute<KeyEventFields>(sql`
+    select ${KEY_EVENT_FIELDS_SQL} from device_key_events
     where blockchain_data_block_id is null order by id limit ${MAX_KEY_EVENTS_PER_BLOCK}`);
   return rows.rows.map((row) => ({
     eventId: String(row.id),
     createdAt: new Date(row.effective_at).getTime(),
-    leaf: keyEventLeafBytes({ ...row, effective_at: new Date(row.effective_at) }),
+    leaf: keyEventLeaf(row),
   }));
 }
 

@@ -1,8 +1,6 @@
 // The fee arithmetic of anchor transactions: never above the ceiling, replacements at least 10 % up.
 import { describe, expect, it } from 'vitest';
-import { feesUnderCeiling, gweiText, replacementFees, replacementMinimum } from './fees.ts';
-
-const GWEI = 10n ** 9n;
+import { feesUnderCeiling, GWEI, gweiText, replacementFees, replacementMinimum } from './fees.ts';
 
 describe('anchor fees', () => {
   it('caps the suggestion at the ceiling, and gives none while the base fee alone reaches it', () => {

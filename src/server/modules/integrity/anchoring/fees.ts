@@ -10,7 +10,8 @@ import { conditionKeys, raiseAlert, resolveAlertsFor } from '#server/modules/ale
 import type { AnchorFees, FeeSuggestion } from '../chain.ts';
 import type { AnchoringContext } from './context.ts';
 
-const GWEI = 10n ** 9n;
+/** Wei in a gwei, the unit fees are spoken of in (ANCHOR_MAX_FEE_GWEI). */
+export const GWEI = 10n ** 9n;
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 const max = (a: bigint, b: bigint) => (a > b ? a : b);

@@ -34,7 +34,7 @@ import {
   reportLeafBytes,
   type Slicer,
 } from '#shared/integrity/index.ts';
-import { integrityRecord, RECORD_FIELDS_SQL } from '../anchor-worker.ts';
+import { integrityRecord, KEY_EVENT_FIELDS_SQL, RECORD_FIELDS_SQL } from '../anchor-worker.ts';
 import { ANCHOR_ABI } from '../artifact.ts';
 import type { Chain } from '../chain.ts';
 
@@ -234,7 +234,7 @@ async function checkBlock(
   ).rows;
   const keyEvents = (
     await db.execute<MemberKeyEvent>(sql`
-      select id, device_serial, slot, action, thumbprint, effective_at, merkle_proof from device_key_events
+      select ${KEY_EVENT_FIELDS_SQL}, merkle_proof from device_key_events
       where blockchain_data_block_id = ${block.id} order by id`)
   ).rows;
   const blockId = block.id;
