@@ -84,6 +84,16 @@ export const FILTERED_HEADER = [
   ...DEVICE_TIME_HEADER,
 ];
 
+/** The cycle's measures and its lot, in both record exports. */
+const CYCLE_CELLS = [
+  numberCellSql(sql`s.supplied_energy`),
+  numberCellSql(sql`s.nominal_time`),
+  numberCellSql(sql`s.effective_time`),
+  numberCellSql(sql`s.residual_lamp_life`),
+  textCellSql(sql`s.consumables_lot`),
+  numberCellSql(sql`s.lot_progressive_id`),
+];
+
 const FILTERED_LINE = csvLineSql([
   numberCellSql(sql`s.id`),
   RECEIVED_UTC,
@@ -92,12 +102,7 @@ const FILTERED_LINE = csvLineSql([
   numberCellSql(sql`s.progressive_id`),
   numberCellSql(sql`s.status_code`),
   STATUS_TEXT_SQL,
-  numberCellSql(sql`s.supplied_energy`),
-  numberCellSql(sql`s.nominal_time`),
-  numberCellSql(sql`s.effective_time`),
-  numberCellSql(sql`s.residual_lamp_life`),
-  textCellSql(sql`s.consumables_lot`),
-  numberCellSql(sql`s.lot_progressive_id`),
+  ...CYCLE_CELLS,
   numberCellSql(sql`s.latitude`),
   numberCellSql(sql`s.longitude`),
   textCellSql(sql`s.notes`),
@@ -212,12 +217,7 @@ const okLine = (deviceCells: string) =>
     RECEIVED_UTC,
     numberCellSql(sql`s.id`),
     numberCellSql(sql`s.progressive_id`),
-    numberCellSql(sql`s.supplied_energy`),
-    numberCellSql(sql`s.nominal_time`),
-    numberCellSql(sql`s.effective_time`),
-    numberCellSql(sql`s.residual_lamp_life`),
-    textCellSql(sql`s.consumables_lot`),
-    numberCellSql(sql`s.lot_progressive_id`),
+    ...CYCLE_CELLS,
     LOT_STATUS_CELL,
     OUT_OF_ORDER_CELL,
     ...DEVICE_TIME_CELLS,
