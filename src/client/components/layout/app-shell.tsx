@@ -1,8 +1,8 @@
 import MenuIcon from '@mui/icons-material/Menu';
-import { AppBar, Box, Drawer, IconButton, Toolbar, Typography, useMediaQuery } from '@mui/material';
+import { AppBar, Box, IconButton, Toolbar, Typography, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import { Link, Outlet } from '@tanstack/react-router';
-import { type ComponentType, type MouseEvent, useState } from 'react';
+import { type ComponentType, lazy, type MouseEvent, Suspense, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useLiveUpdates } from '#client/lib/live-updates.ts';
 import { sessionModules, useSession } from '#client/lib/session.ts';
@@ -12,6 +12,7 @@ import { MainMenu } from './main-menu';
 import { UserMenu } from './user-menu';
 
 const DRAWER_WIDTH = 248;
+const PhoneMenu = lazy(() => import('./phone-menu'));
 const MAIN_ID = 'main-content';
 
 /**
@@ -63,6 +64,14 @@ export function AppShell({ Bell }: { Bell?: ComponentType }) {
   const [mobileOpen, setMobileOpen] = useState(false);
   const loggedIn = current !== null;
   const showDrawer = loggedIn;
+  const menu = (
+    <MainMenu
+      modules={sessionModules(current)}
+      showAudit={current?.user.abilities.canSeeAudit === true}
+      showOutbox={current?.user.abilities.canSeeMailOutbox === true}
+      onNavigate={wide ? undefined : () => setMobileOpen(false)}
+    />
+  );
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
@@ -97,30 +106,39 @@ export function AppShell({ Bell }: { Bell?: ComponentType }) {
         </Toolbar>
       </AppBar>
 
-      {showDrawer && (
-        <Drawer
-          variant={wide ? 'permanent' : 'temporary'}
-          open={wide || mobileOpen}
-          onClose={() => setMobileOpen(false)}
-          ModalProps={{ keepMounted: true }}
-          // Narrow screens open the menu as a modal dialog, which needs a name; the docked one is no dialog.
-          slotProps={
-            wide ? undefined : { paper: { 'aria-label': intl.formatMessage({ id: 'layout.menu.label' }) } }
-          }
-          sx={{
-            width: wide ? DRAWER_WIDTH : undefined,
-            flexShrink: 0,
-            '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' },
-          }}
-        >
-          <Toolbar />
-          <MainMenu
-            modules={sessionModules(current)}
-            showAudit={current?.user.abilities.canSeeAudit === true}
-            showOutbox={current?.user.abilities.canSeeMailOutbox === true}
-            onNavigate={wide ? undefined : () => setMobileOpen(false)}
-          />
-        </Drawer>
+      {showDrawer && wide && (
+        // Docked: what a permanent drawer renders, a fixed column under the top bar.
+        <Box sx={{ width: DRAWER_WIDTH, flexShrink: 0 }}>
+          <Box
+            sx={{
+              position: 'fixed',
+              top: 0,
+              left: 0,
+              width: DRAWER_WIDTH,
+              height: '100%',
+              overflowY: 'auto',
+              bgcolor: 'background.paper',
+              borderRight: 1,
+              borderColor: 'divider',
+              zIndex: 'drawer',
+            }}
+          >
+            <Toolbar />
+            {menu}
+          </Box>
+        </Box>
+      )}
+      {showDrawer && !wide && (
+        <Suspense fallback={null}>
+          <PhoneMenu
+            open={mobileOpen}
+            onClose={() => setMobileOpen(false)}
+            label={intl.formatMessage({ id: 'layout.menu.label' })}
+            width={DRAWER_WIDTH}
+          >
+            {menu}
+          </PhoneMenu>
+        </Suspense>
       )}
 
       <Box
