@@ -7,9 +7,7 @@
  */
 import Cancel from '@mui/icons-material/Cancel';
 import CheckCircle from '@mui/icons-material/CheckCircle';
-import FileDownload from '@mui/icons-material/FileDownload';
 import HourglassEmpty from '@mui/icons-material/HourglassEmpty';
-import OpenInNew from '@mui/icons-material/OpenInNew';
 import Restore from '@mui/icons-material/Restore';
 import {
   Alert,
@@ -27,30 +25,24 @@ import {
   ListItemIcon,
   ListItemText,
   Stack,
-  TextField,
   Typography,
   useMediaQuery,
   useTheme,
 } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { CycleReportButton } from '#client/components/cycle-report/cycle-report-button.tsx';
-import { CycleTime } from '#client/components/cycle-time.tsx';
-import { LotStatusChip } from '#client/components/lot-status-chip.tsx';
-import { RecordEvidence, recordEvidenceQueryOptions } from '#client/components/record-evidence.tsx';
-import { formatDateTimeWithUtc } from '#client/lib/dates.ts';
-import { saveBlob } from '#client/lib/save-blob.ts';
+import { RecordEvidence } from '#client/components/record-evidence.tsx';
 import type { Sterilization } from '#shared/api/index.ts';
-import { encodeReceiptFragment } from '#shared/integrity/receipt-link.ts';
+import { AnchorReading } from './anchor-reading';
 import { useAnchorTransaction, useChainInfo, useServerHashes } from './api/integrity';
+import { ReceiptActions } from './receipt-actions';
+import { RecordFieldsForm } from './record-fields-form';
 import {
-  anchoredValues,
   type ChainRead,
   type Check,
   changedFields,
   computeHashes,
-  explorerTxUrl,
   formRecord,
   hasFormData,
   hashingVersionOf,
@@ -59,12 +51,11 @@ import {
   initialForm,
   isAnchored,
   isPristine,
-  proofReceipt,
-  proofReceiptWithEvidence,
   type Verdict,
   type VerificationForm,
   verification,
 } from './verification';
+import { Field, mono } from './verification-parts';
 
 /** Edits are hashed once typing pauses. */
 const DEBOUNCE_MS = 350;
@@ -76,24 +67,6 @@ function useDebounced<T>(value: T, delay: number): T {
     return () => clearTimeout(timer);
   }, [value, delay]);
   return debounced;
-}
-
-const mono = {
-  fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
-  overflowWrap: 'anywhere',
-} as const;
-
-function Field({ labelId, children, testId }: { labelId: string; children: ReactNode; testId?: string }) {
-  const intl = useIntl();
-  return (
-    <Box data-testid={testId}>
-      {/* A label, not a heading (subtitle2 renders an h6 by default). */}
-      <Typography variant="subtitle2" component="div" color="text.secondary">
-        {intl.formatMessage({ id: labelId })}
-      </Typography>
-      <Box sx={{ typography: 'body2' }}>{children}</Box>
-    </Box>
-  );
 }
 
 const VERDICT_COLOR = {
@@ -125,10 +98,6 @@ function CheckList({ checks, values }: { checks: Check[]; values: Record<string,
       ))}
     </List>
   );
-}
-
-function saveJson(data: unknown, fileName: string) {
-  saveBlob(new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' }), fileName);
 }
 
 function VerificationBody({ record }: { record: Sterilization }) {
@@ -167,9 +136,6 @@ function VerificationBody({ record }: { record: Sterilization }) {
     contractAddress: chainInfo.data?.contract_address,
     chain,
   });
-  const transaction = anchorTx.data;
-  const anchored = transaction ? anchoredValues(transaction) : null;
-  const explorer = explorerTxUrl(block?.network, txHash);
   const calculatingText = intl.formatMessage({ id: 'integrity.calculating' });
   // On a phone the two columns stack: the verdict, the fields that differ and Restore come first,
   // not after the fourteen fields.
@@ -186,22 +152,6 @@ function VerificationBody({ record }: { record: Sterilization }) {
         {intl.formatMessage({ id: 'integrity.restore' })}
       </Button>
     </Box>
-  );
-
-  // The receipt proves every link from the device's key when the record's token is kept (format 2).
-  const evidence = useQuery(recordEvidenceQueryOptions(record.id));
-  const receiptContent = useMemo(
-    () =>
-      proofReceiptWithEvidence(record, chainInfo.data, evidence.data) ?? proofReceipt(record, chainInfo.data),
-    [record, chainInfo.data, evidence.data],
-  );
-  const receipt = () => {
-    if (receiptContent) saveJson(receiptContent, `uvtrace-proof-${record.id}.json`);
-  };
-  // The public page with this receipt in the fragment: shareable, and no server of ours sees the record.
-  const publicLink = useMemo(
-    () => (chainInfo.data && receiptContent ? `/verify#${encodeReceiptFragment(receiptContent)}` : null),
-    [chainInfo.data, receiptContent],
   );
 
   return (
@@ -224,76 +174,15 @@ function VerificationBody({ record }: { record: Sterilization }) {
           {restore}
         </Stack>
       )}
-      <Box
-        component="form"
-        aria-label={intl.formatMessage({ id: 'integrity.form' })}
-        onSubmit={(event) => event.preventDefault()}
-      >
-        <Stack spacing={1.5}>
-          {/* The lot's compliance is not part of the hashed record: a fact about it today, shown beside it. */}
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="integrity-lot-status">
-            <Typography variant="body2" color="text.secondary">
-              {intl.formatMessage({ id: 'lot_status.label' })}
-            </Typography>
-            <LotStatusChip status={record.lot_status} />
-          </Stack>
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline' }} data-testid="integrity-cycle-ts">
-            <Typography variant="body2" color="text.secondary">
-              {intl.formatMessage({ id: 'sterilizations.details.cycle_ts' })}
-            </Typography>
-            <Typography variant="body2" component="span">
-              <CycleTime record={record} />
-            </Typography>
-          </Stack>
-          {changed.size > 0 && !narrow && (
-            <Alert severity="warning" data-testid="integrity-changed">
-              {intl.formatMessage({ id: 'integrity.changed.count' }, { count: changed.size })}
-            </Alert>
-          )}
-          {INTEGRITY_FIELDS.map((field: IntegrityField) => {
-            const isChanged = changed.has(field);
-            return (
-              <TextField
-                key={field}
-                id={`integrity-${field}`}
-                name={field}
-                size="small"
-                fullWidth
-                multiline={field === 'notes'}
-                minRows={field === 'notes' ? 2 : undefined}
-                label={intl.formatMessage({ id: `integrity.field.${field}` })}
-                value={form[field]}
-                onChange={(event) => setForm((previous) => ({ ...previous, [field]: event.target.value }))}
-                helperText={
-                  isChanged
-                    ? intl.formatMessage(
-                        { id: 'integrity.changed.stored' },
-                        { value: stored[field] || intl.formatMessage({ id: 'integrity.changed.empty' }) },
-                      )
-                    : field === 'received_ts'
-                      ? // The field holds the hashed UTC form; the reader gets their local time beside it.
-                        intl.formatMessage(
-                          { id: 'integrity.received_ts.local' },
-                          { value: formatDateTimeWithUtc(form.received_ts) },
-                        )
-                      : undefined
-                }
-                data-changed={isChanged ? 'true' : undefined}
-                sx={
-                  isChanged
-                    ? {
-                        '& .MuiOutlinedInput-notchedOutline': { borderColor: 'warning.main', borderWidth: 2 },
-                        // The default helper colour: warning.dark on white fails WCAG AA contrast.
-                        '& .MuiFormHelperText-root': { fontWeight: 500 },
-                      }
-                    : undefined
-                }
-              />
-            );
-          })}
-          {!narrow && restore}
-        </Stack>
-      </Box>
+      <RecordFieldsForm
+        record={record}
+        form={form}
+        onChange={(field, value) => setForm((previous) => ({ ...previous, [field]: value }))}
+        stored={stored}
+        changed={changed}
+        narrow={narrow}
+        restore={restore}
+      />
       <Stack spacing={2} sx={{ minWidth: 0 }}>
         <Field labelId="integrity.control_string" testId="integrity-leaf">
           <Box sx={mono}>{calculating ? calculatingText : hashes.leaf}</Box>
@@ -324,92 +213,7 @@ function VerificationBody({ record }: { record: Sterilization }) {
           </Typography>
         )}
         <Divider />
-        {!data && record.blockchain_enabled === false ? (
-          // Such a record is never anchored, so "it requires some time" would be untrue.
-          <Alert severity="info" data-testid="integrity-not-enabled">
-            <div>{intl.formatMessage({ id: 'integrity.not_enabled' })}</div>
-            <div>{intl.formatMessage({ id: 'integrity.not_enabled_detail' })}</div>
-          </Alert>
-        ) : !data ? (
-          <Alert severity="warning">
-            <div>{intl.formatMessage({ id: 'integrity.not_sent' })}</div>
-            <div>{intl.formatMessage({ id: 'integrity.requires_time' })}</div>
-          </Alert>
-        ) : (
-          <Stack spacing={1.5} component="section" aria-labelledby="integrity-chain-title">
-            <Typography id="integrity-chain-title" variant="h6" component="h3">
-              {intl.formatMessage({ id: 'integrity.chain.title' })}
-            </Typography>
-            <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 1 }}>
-              <Field labelId="integrity.chain.status" testId="integrity-block-status">
-                {/* In the reader's words, with the state's name as the API and the docs give it. */}
-                {block?.status &&
-                  `${intl.formatMessage({ id: `blocks.status.${block.status}` })} (${block.status})`}
-              </Field>
-              <Field labelId="integrity.chain.network" testId="integrity-network">
-                {block?.network ?? '—'}
-              </Field>
-            </Box>
-            <Field labelId="integrity.chain.transaction" testId="integrity-transaction">
-              {txHash === null ? (
-                '—'
-              ) : explorer ? (
-                <Link
-                  href={explorer}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  sx={{ ...mono, display: 'inline-flex', gap: 0.5 }}
-                >
-                  {txHash}
-                  <OpenInNew
-                    fontSize="inherit"
-                    aria-label={intl.formatMessage({ id: 'integrity.chain.explorer' })}
-                  />
-                </Link>
-              ) : (
-                <Box sx={mono}>{txHash}</Box>
-              )}
-            </Field>
-            {txHash !== null && (
-              <Field labelId="integrity.chain.content" testId="integrity-content">
-                {anchorTx.isPending ? (
-                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                    <CircularProgress size={14} />
-                    <span>{intl.formatMessage({ id: 'integrity.chain.reading' })}</span>
-                  </Stack>
-                ) : anchorTx.isError ? (
-                  <Alert severity="error" sx={{ py: 0 }}>
-                    {intl.formatMessage(
-                      { id: 'integrity.chain.read_failed' },
-                      { message: anchorTx.error.message.split('\n')[0] ?? '' },
-                    )}
-                  </Alert>
-                ) : transaction ? (
-                  <Stack spacing={0.5}>
-                    <Box>
-                      {intl.formatMessage(
-                        { id: 'integrity.chain.function' },
-                        { name: transaction.functionName ?? '—' },
-                      )}
-                    </Box>
-                    {transaction.params.map((param) => (
-                      <Box key={param.name} sx={mono}>
-                        {param.name} ({param.type}): {param.value}
-                      </Box>
-                    ))}
-                    <Typography variant="caption" color="text.secondary">
-                      {intl.formatMessage({ id: 'integrity.chain.raw_input' })}
-                    </Typography>
-                    <Box sx={{ ...mono, fontSize: 12 }}>{transaction.input}</Box>
-                  </Stack>
-                ) : null}
-              </Field>
-            )}
-            <Field labelId="integrity.chain.saved_hash" testId="integrity-saved-hash">
-              <Box sx={mono}>{anchored?.root ?? '—'}</Box>
-            </Field>
-          </Stack>
-        )}
+        <AnchorReading record={record} anchorTx={anchorTx} />
         {!narrow && verdictView}
         <RecordEvidence recordId={record.id} />
         {isAnchored(block?.status) && (
@@ -422,32 +226,7 @@ function VerificationBody({ record }: { record: Sterilization }) {
             }}
           />
         )}
-        {/* The receipt proves the stored record: offered only while the form shows exactly that. */}
-        {receiptContent &&
-          (changed.size === 0 ? (
-            <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
-              <Button size="small" startIcon={<FileDownload />} onClick={receipt} disabled={!chainInfo.data}>
-                {intl.formatMessage({ id: 'integrity.receipt' })}
-              </Button>
-              {publicLink && (
-                <Button
-                  size="small"
-                  component="a"
-                  href={publicLink}
-                  target="_blank"
-                  rel="noopener"
-                  startIcon={<OpenInNew />}
-                  data-testid="integrity-public-link"
-                >
-                  {intl.formatMessage({ id: 'integrity.verify_public' })}
-                </Button>
-              )}
-            </Stack>
-          ) : (
-            <Typography variant="caption" color="text.secondary" data-testid="integrity-receipt-unavailable">
-              {intl.formatMessage({ id: 'integrity.receipt_unavailable' })}
-            </Typography>
-          ))}
+        <ReceiptActions record={record} changedCount={changed.size} />
       </Stack>
     </Box>
   );
