@@ -4,7 +4,6 @@
  * response schema in openapi.yaml fails the type check where a handler no longer fits.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AnySchema } from 'yup';
 import type { OperationId, operations, PathParamsOf, QueryOf, RequestBodyOf } from '#shared/api/index.ts';
 
 export type { OperationId };
@@ -38,8 +37,7 @@ export type OperationHandler<O extends OperationId> = (
 
 export type Handlers = { [O in OperationId]?: OperationHandler<O> };
 
-/** A domain module: its handlers, and the shared form schemas whose messages replace generic ones on bad input. */
+/** A domain module: its handlers (a form's handler declares its form with `withForm`, form-operation.ts). */
 export interface ApiModule {
   handlers: Handlers;
-  formSchemas?: { [O in OperationId]?: AnySchema };
 }

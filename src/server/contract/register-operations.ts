@@ -1,14 +1,23 @@
 /**
  * Registers one Fastify route per contract operation and dispatches it to the handler of the same
  * operationId. Every request is checked here, in this order: session (when the operation is not
- * public), path parameters (a malformed id is simply not found), query, media type, body.
+ * public), path parameters (a malformed id is simply not found), query, then for a form who may send
+ * it (form-operation.ts), media type, body against the contract, and a form's values against its
+ * shared schema and rules.
  * PATCH/PUT/DELETE paths also answer POST with a `_method` field (docs/product.md §7 method override).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, LogLevel } from 'fastify';
-import type { AnySchema } from 'yup';
-import { validateForm } from '#shared/validation/index.ts';
+import type { FieldErrors } from '#shared/validation/index.ts';
 import { ApiError, notFound, validationFailed } from '../http/envelope.ts';
 import { isUploadedFile } from '../plugins/multipart.ts';
+import {
+  type AnyFormSpec,
+  type FormStart,
+  formSpecOf,
+  judgeForm,
+  keepJudgedForm,
+  startForm,
+} from './form-operation.ts';
 import type { ApiModule, Handlers, OperationId } from './handler-types.ts';
 import type { ContractOperation } from './load-contract.ts';
 import { compileBodyValidator, compileTextValidator, type ErrorObject, fieldOf } from './validators.ts';
@@ -23,7 +32,8 @@ type AnyHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unkn
 interface PreparedOperation {
   contract: ContractOperation;
   handler: AnyHandler | undefined;
-  formSchema: AnySchema | undefined;
+  /** The form pipeline of an operation declared with `withForm` (form-operation.ts). */
+  form: AnyFormSpec | undefined;
   validateParams: ((value: unknown) => boolean) | undefined;
   validateQuery: ReturnType<typeof compileTextValidator> | undefined;
   validateBody: Map<string, ReturnType<typeof compileBodyValidator>>;
@@ -37,28 +47,42 @@ function genericErrors(errors: ErrorObject[] | null | undefined): Record<string,
   return fields;
 }
 
-async function bodyErrors(
-  operation: PreparedOperation,
+/**
+ * A form's answer to a body the contract refuses: the schema's messages where it judged the field, the
+ * contract's generic one elsewhere. A field sent as something the form does not read as text (a
+ * repeated field, a JSON part, a file in a text field) keeps the generic message rather than a
+ * schema's "required" or a type error's raw text.
+ */
+async function refusedFormErrors(
+  start: FormStart,
   body: unknown,
   ajvErrors: ErrorObject[] | null | undefined,
-) {
+): Promise<FieldErrors> {
   const fields = genericErrors(ajvErrors);
-  if (operation.formSchema && typeof body === 'object' && body !== null && !Array.isArray(body)) {
-    // The form schema judges text, and files where the contract takes one; any other value (a
-    // repeated field, a JSON part, a file in a text field) keeps the contract's generic message rather
-    // than a schema's "required" or a type error's raw text.
-    const judged: Record<string, unknown> = {};
-    const others = new Set<string>();
-    for (const [name, value] of Object.entries(body)) {
-      if (typeof value === 'string' || (isUploadedFile(value) && !(name in fields))) judged[name] = value;
-      else others.add(name);
-    }
-    const form = await validateForm(operation.formSchema, judged);
-    if (!form.ok) {
-      for (const [field, ids] of Object.entries(form.errors)) if (!others.has(field)) fields[field] = ids;
-    }
+  const sent = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  // A file where the contract wants text is not the schema's to judge (its string rules would throw).
+  const values = Object.fromEntries(
+    Object.entries(start.values).filter(([name, value]) => typeof value === 'string' || !(name in fields)),
+  );
+  const judged = await judgeForm({ ...start, values });
+  if (judged.ok) return fields;
+  for (const [field, ids] of Object.entries(judged.errors)) {
+    const value = sent[field];
+    const unread =
+      field in sent && typeof value !== 'string' && !(isUploadedFile(value) && !(field in fields));
+    if (!unread) fields[field] = ids;
   }
   return fields;
+}
+
+/** A form the contract accepts: the schema's and the database's rules together, then the handler's input. */
+async function judgedFormOrErrors(request: FastifyRequest, start: FormStart): Promise<FieldErrors> {
+  const judged = await judgeForm(start);
+  const errors: FieldErrors = judged.ok ? {} : { ...judged.errors };
+  await start.spec.rules?.(start.values, start.subject, errors);
+  if (judged.ok && Object.keys(errors).length === 0)
+    keepJudgedForm(request, { form: judged.form, sent: judged.sent, subject: start.subject });
+  return errors;
 }
 
 /** PostgreSQL text cannot hold U+0000, so a NUL anywhere in a value is refused before any handler runs. */
@@ -98,15 +122,18 @@ async function checkAndRun(
   if (operation.validateQuery && !operation.validateQuery(request.query ?? {})) {
     throw validationFailed(genericErrors(operation.validateQuery.errors));
   }
+  const form = operation.form ? await startForm(operation.form, request, reply, body) : undefined;
+  const refused = async (ajvErrors: ErrorObject[] | null | undefined) =>
+    validationFailed(form ? await refusedFormErrors(form, body, ajvErrors) : genericErrors(ajvErrors));
   if (operation.validateBody.size > 0) {
     const mediaType = mediaTypeOf(request);
     const validate = mediaType ? operation.validateBody.get(mediaType) : undefined;
     if (body === undefined || body === null) {
-      if (contract.bodyRequired) throw validationFailed(await bodyErrors(operation, {}, null));
+      if (contract.bodyRequired) throw await refused(null);
     } else if (!validate) {
       throw new ApiError(415, 'unsupported_media_type');
     } else if (!validate(body)) {
-      throw validationFailed(await bodyErrors(operation, body, validate.errors));
+      throw await refused(validate.errors);
     }
   } else if (
     body !== undefined &&
@@ -118,19 +145,19 @@ async function checkAndRun(
   }
   const nul = nulErrors(request.query, body);
   if (Object.keys(nul).length > 0) throw validationFailed(nul);
+  if (form) {
+    const errors = await judgedFormOrErrors(request, form);
+    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  }
   return operation.handler(request, reply);
 }
 
-function prepare(
-  contract: ContractOperation,
-  handlers: Handlers,
-  module: ApiModule['formSchemas'],
-): PreparedOperation {
-  const id = contract.operationId as OperationId;
+function prepare(contract: ContractOperation, handlers: Handlers): PreparedOperation {
+  const handler = handlers[contract.operationId as OperationId] as AnyHandler | undefined;
   return {
     contract,
-    handler: handlers[id] as AnyHandler | undefined,
-    formSchema: module?.[id],
+    handler,
+    form: formSpecOf(handler),
     validateParams: contract.paramsSchema ? compileTextValidator(contract.paramsSchema) : undefined,
     validateQuery: contract.querySchema ? compileTextValidator(contract.querySchema) : undefined,
     validateBody: new Map(
@@ -153,11 +180,10 @@ export function registerOperations(
   logLevels: Partial<Record<string, LogLevel>> = {},
 ): void {
   const handlers: Handlers = Object.assign({}, ...modules.map((module) => module.handlers));
-  const formSchemas = Object.assign({}, ...modules.map((module) => module.formSchemas ?? {}));
   const byUrl = new Map<string, Map<string, PreparedOperation>>();
 
   for (const item of contract) {
-    const operation = prepare(item, handlers, formSchemas);
+    const operation = prepare(item, handlers);
     const methods = byUrl.get(item.url) ?? new Map<string, PreparedOperation>();
     methods.set(item.method, operation);
     byUrl.set(item.url, methods);

@@ -17,6 +17,7 @@ export {
   loginSchema,
   profileSchema,
   REPORT_COMMENT_MAX_LENGTH,
+  reportGenerateSchema,
   reportSignSchema,
   resetPasswordSchema,
   userSchema,

@@ -177,6 +177,9 @@ export const deviceSchema = object({
     ),
   label: withoutControlCharacters(string().trim()).required(id('validation.device.label.required')),
   product_id: string().trim().required(id('validation.device.product.required')),
+  // A key is judged where it is known whether this form changes it (an RSA public key, the server's rule).
+  public_key: string().trim().optional(),
+  public_key_2: string().trim().optional(),
 });
 
 const pdfName = /\.pdf$/i;
@@ -200,6 +203,19 @@ export const alertActionSchema = object({
   comment: string().trim().max(ALERT_COMMENT_MAX_LENGTH, id('validation.alert.comment.too_long')).optional(),
 });
 
+/**
+ * A compliance report to generate: its language, and a period of whole days (both or neither: the
+ * previous month), whose calendar rules the server applies.
+ */
+export const reportGenerateSchema = object({
+  from: string().trim().optional(),
+  to: string().trim().optional(),
+  language: string()
+    .trim()
+    .required(id('validation.report.language.invalid'))
+    .oneOf(['en', 'it'] as const, id('validation.report.language.invalid')),
+});
+
 /** An electronic signature (21 CFR 11.200): the signer's password again, a meaning, an optional comment. */
 export const REPORT_COMMENT_MAX_LENGTH = 500;
 export const reportSignSchema = object({
@@ -211,4 +227,6 @@ export const reportSignSchema = object({
   comment: string().trim().max(REPORT_COMMENT_MAX_LENGTH, id('validation.report.comment.long')),
   /** A code of the signer's second factor, when they have one (checked by the server, docs/accounts.md §5). */
   code: string().trim().optional(),
+  /** Without an authenticator app, a passkey's answer to the server's challenge (checked by the server). */
+  passkey: string().optional(),
 });

@@ -4,6 +4,7 @@
  * tenant's alert answers 404 like a missing one, and staff-only alerts have no customer at all.
  */
 
+import { withForm } from '#server/contract/form-operation.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { written } from '#server/db/written.ts';
@@ -30,9 +31,6 @@ const conflict = (message: string) => new ApiError(409, message);
 const BULK_MAX = 500;
 type BulkSkipReason = 'not_found' | 'alerts.already_acknowledged' | 'alerts.already_resolved';
 
-/** Blank is no comment. */
-const commentOf = (body: { comment?: string } | undefined) => body?.comment?.trim() || null;
-
 /** Why an alert cannot take this step, as the 409's message. */
 function refusal(alert: Alert): ApiError {
   return conflict(alert.state === 'resolved' ? 'alerts.already_resolved' : 'alerts.already_acknowledged');
@@ -41,11 +39,6 @@ function refusal(alert: Alert): ApiError {
 export function alertsModule(deps: { db: Db }): ApiModule {
   const { db } = deps;
   return {
-    formSchemas: {
-      acknowledgeAlert: alertActionSchema,
-      resolveAlert: alertActionSchema,
-      bulkAlertAction: alertActionSchema,
-    },
     handlers: {
       async listAlerts(request) {
         const auth = requireModule(request, 'alerts');
@@ -64,57 +57,71 @@ export function alertsModule(deps: { db: Db }): ApiModule {
         return ok({ unread: await countUnread(db, tenantScope(auth)) });
       },
 
-      async acknowledgeAlert(request) {
-        const auth = requireAbility(request, 'canAcknowledgeAlerts');
-        const outcome = await act(
-          request,
-          auth,
-          'acknowledge',
-          request.params.alertId,
-          commentOf(request.body),
-        );
-        if (outcome !== 'done') throw outcome;
-        return ok(
-          written(await findAlert(db, request.params.alertId, tenantScope(auth)), 'alert'),
-          'alerts.acknowledged',
-        );
-      },
+      acknowledgeAlert: withForm(
+        {
+          authorize: (request) => requireAbility(request, 'canAcknowledgeAlerts'),
+          schema: alertActionSchema,
+        },
+        async (request, { form, subject: auth }) => {
+          const outcome = await act(
+            request,
+            auth,
+            'acknowledge',
+            request.params.alertId,
+            form.comment || null,
+          );
+          if (outcome !== 'done') throw outcome;
+          return ok(
+            written(await findAlert(db, request.params.alertId, tenantScope(auth)), 'alert'),
+            'alerts.acknowledged',
+          );
+        },
+      ),
 
-      async resolveAlert(request) {
-        const auth = requireAbility(request, 'canResolveAlerts');
-        const outcome = await act(request, auth, 'resolve', request.params.alertId, commentOf(request.body));
-        if (outcome !== 'done') throw outcome;
-        return ok(
-          written(await findAlert(db, request.params.alertId, tenantScope(auth)), 'alert'),
-          'alerts.resolved',
-        );
-      },
+      resolveAlert: withForm(
+        { authorize: (request) => requireAbility(request, 'canResolveAlerts'), schema: alertActionSchema },
+        async (request, { form, subject: auth }) => {
+          const outcome = await act(request, auth, 'resolve', request.params.alertId, form.comment || null);
+          if (outcome !== 'done') throw outcome;
+          return ok(
+            written(await findAlert(db, request.params.alertId, tenantScope(auth)), 'alert'),
+            'alerts.resolved',
+          );
+        },
+      ),
 
-      async bulkAlertAction(request) {
-        const { action, ids, filter } = request.body;
-        const auth = requireAbility(
-          request,
-          action === 'acknowledge' ? 'canAcknowledgeAlerts' : 'canResolveAlerts',
-        );
-        if ((ids === undefined) === (filter === undefined))
-          throw validationFailed({ ids: ['validation.alert.bulk.ids_or_filter'] });
-        const chosen =
-          ids ?? (await matchingAlertIds(db, { scope: tenantScope(auth), ...filter }, BULK_MAX + 1));
-        const comment = commentOf(request.body);
-        const done: number[] = [];
-        const skipped: { id: number; reason: BulkSkipReason }[] = [];
-        // One at a time, each in its own audited transaction, as if acted on one by one.
-        for (const id of chosen.slice(0, BULK_MAX)) {
-          const outcome = await act(request, auth, action, id, comment);
-          if (outcome === 'done') done.push(id);
-          else
-            skipped.push({
-              id,
-              reason: outcome.statusCode === 404 ? 'not_found' : (outcome.message as BulkSkipReason),
-            });
-        }
-        return ok({ done, skipped, more: chosen.length > BULK_MAX });
-      },
+      bulkAlertAction: withForm(
+        {
+          // The action is read before the body is judged: whatever it is, the caller needs the ability.
+          authorize: (request, values) =>
+            requireAbility(
+              request,
+              values.action === 'acknowledge' ? 'canAcknowledgeAlerts' : 'canResolveAlerts',
+            ),
+          schema: alertActionSchema,
+        },
+        async (request, { form, subject: auth }) => {
+          const { action, ids, filter } = request.body;
+          if ((ids === undefined) === (filter === undefined))
+            throw validationFailed({ ids: ['validation.alert.bulk.ids_or_filter'] });
+          const chosen =
+            ids ?? (await matchingAlertIds(db, { scope: tenantScope(auth), ...filter }, BULK_MAX + 1));
+          const comment = form.comment || null;
+          const done: number[] = [];
+          const skipped: { id: number; reason: BulkSkipReason }[] = [];
+          // One at a time, each in its own audited transaction, as if acted on one by one.
+          for (const id of chosen.slice(0, BULK_MAX)) {
+            const outcome = await act(request, auth, action, id, comment);
+            if (outcome === 'done') done.push(id);
+            else
+              skipped.push({
+                id,
+                reason: outcome.statusCode === 404 ? 'not_found' : (outcome.message as BulkSkipReason),
+              });
+          }
+          return ok({ done, skipped, more: chosen.length > BULK_MAX });
+        },
+      ),
     },
   };
 

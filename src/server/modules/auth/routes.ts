@@ -1,6 +1,7 @@
 /** Sign-in, sign-out and the signed-in user's own profile (docs/product.md §2 Login, Profile; §7 /auth). */
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { withForm } from '#server/contract/form-operation.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { customers, users } from '#server/db/schema.ts';
@@ -49,7 +50,6 @@ import {
   loginSchema,
   profileSchema,
   resetPasswordSchema,
-  validateForm,
 } from '#shared/validation/index.ts';
 import type { AuditChanges } from '../audit/index.ts';
 import {
@@ -253,63 +253,58 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
   }
 
   return {
-    formSchemas: {
-      login: loginSchema,
-      updateProfile: profileSchema(),
-      requestPasswordReset: forgotPasswordSchema,
-      completePasswordReset: resetPasswordSchema,
-    },
     handlers: {
-      async login(request, reply) {
-        const form = await validateForm(loginSchema, request.body);
-        if (!form.ok) throw validationFailed(form.errors);
-        const email = form.value.email.toLowerCase();
-        const retryAfter = await throttle.retryAfter(email, request.ip);
-        if (retryAfter > 0) {
-          reply.header('retry-after', String(retryAfter));
-          throw new ApiError(429, 'too_many_login_attempts', { retry_after_seconds: retryAfter });
-        }
-        const user = await findUserByEmail(db, email);
-        const valid = await verifyPassword(user?.passwordHash, form.value.password);
-        if (!user || user.deletedAt !== null || !valid) {
-          await throttle.recordFailure(email, request.ip);
-          // An unknown email has no actor: the entry keeps the email that was tried.
-          await writeAudited(
-            db,
-            {
-              actor: { id: user?.id ?? null, email: user?.email ?? email, role: user?.role ?? null },
-              clientAddress: request.ip,
-            },
-            { action: 'login_failed', entityType: 'user', entityId: user?.id ?? null },
-          );
-          throw new ApiError(401, 'login_failed');
-        }
-        // A right password with a second factor owed yields a step token, never a session; the throttle's
-        // count for this pair is forgotten only once the whole sign-in succeeds.
-        const factors = await secondFactorState(db, user.id);
-        const owed = hasSecondFactor(factors);
-        if (owed || (isRole(user.role) && mfaRequiredRoles.includes(user.role))) {
-          const step = owed ? 'second_factor' : 'enrol';
-          const stepToken = await createStepToken(db, user.id, step);
-          // The factors the second step may take, for the sign-in page to offer.
-          const usable: FactorUsed[] = [
-            ...(factors.totp ? (['totp'] as const) : []),
-            ...(factors.recoveryCodesLeft > 0 ? (['recovery_code'] as const) : []),
-            ...(factors.passkeys > 0 ? (['passkey'] as const) : []),
-          ];
-          return ok(
-            {
-              step,
-              step_token: stepToken,
-              expires_in_seconds: STEP_TOKEN_MINUTES * 60,
-              ...(owed ? { factors: usable } : {}),
-            },
-            owed ? 'second_factor_required' : 'enrolment_required',
-          );
-        }
-        await throttle.recordSuccess(email, request.ip);
-        return ok(await signIn(request, user.id), 'logged_in');
-      },
+      login: withForm(
+        { authorize: () => undefined, schema: loginSchema, verbatim: ['password'] },
+        async (request, { form }, reply) => {
+          const email = form.email.toLowerCase();
+          const retryAfter = await throttle.retryAfter(email, request.ip);
+          if (retryAfter > 0) {
+            reply.header('retry-after', String(retryAfter));
+            throw new ApiError(429, 'too_many_login_attempts', { retry_after_seconds: retryAfter });
+          }
+          const user = await findUserByEmail(db, email);
+          const valid = await verifyPassword(user?.passwordHash, form.password);
+          if (!user || user.deletedAt !== null || !valid) {
+            await throttle.recordFailure(email, request.ip);
+            // An unknown email has no actor: the entry keeps the email that was tried.
+            await writeAudited(
+              db,
+              {
+                actor: { id: user?.id ?? null, email: user?.email ?? email, role: user?.role ?? null },
+                clientAddress: request.ip,
+              },
+              { action: 'login_failed', entityType: 'user', entityId: user?.id ?? null },
+            );
+            throw new ApiError(401, 'login_failed');
+          }
+          // A right password with a second factor owed yields a step token, never a session; the throttle's
+          // count for this pair is forgotten only once the whole sign-in succeeds.
+          const factors = await secondFactorState(db, user.id);
+          const owed = hasSecondFactor(factors);
+          if (owed || (isRole(user.role) && mfaRequiredRoles.includes(user.role))) {
+            const step = owed ? 'second_factor' : 'enrol';
+            const stepToken = await createStepToken(db, user.id, step);
+            // The factors the second step may take, for the sign-in page to offer.
+            const usable: FactorUsed[] = [
+              ...(factors.totp ? (['totp'] as const) : []),
+              ...(factors.recoveryCodesLeft > 0 ? (['recovery_code'] as const) : []),
+              ...(factors.passkeys > 0 ? (['passkey'] as const) : []),
+            ];
+            return ok(
+              {
+                step,
+                step_token: stepToken,
+                expires_in_seconds: STEP_TOKEN_MINUTES * 60,
+                ...(owed ? { factors: usable } : {}),
+              },
+              owed ? 'second_factor_required' : 'enrolment_required',
+            );
+          }
+          await throttle.recordSuccess(email, request.ip);
+          return ok(await signIn(request, user.id), 'logged_in');
+        },
+      ),
       async loginSecondFactor(request, reply) {
         const { step, user } = await stepOf(request, reply, 'second_factor');
         const code = typeof request.body?.code === 'string' ? request.body.code : '';
@@ -536,75 +531,78 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
         return ok(null, 'logged_out');
       },
 
-      async requestPasswordReset(request, reply) {
-        const started = Date.now();
-        const form = await validateForm(forgotPasswordSchema, request.body);
-        if (!form.ok) throw validationFailed(form.errors);
-        const email = form.value.email.toLowerCase();
-        // Every request counts, like a failed login of (account, address) and of the address.
-        await throttledWait(resetThrottle, email, request, reply);
-        await resetThrottle.recordFailure(email, request.ip);
-        const user = await resettableUser(db, email);
-        let queued = false;
-        if (user) {
+      requestPasswordReset: withForm(
+        { authorize: () => undefined, schema: forgotPasswordSchema },
+        async (request, { form }, reply) => {
+          const started = Date.now();
+          const email = form.email.toLowerCase();
+          // Every request counts, like a failed login of (account, address) and of the address.
+          await throttledWait(resetThrottle, email, request, reply);
+          await resetThrottle.recordFailure(email, request.ip);
+          const user = await resettableUser(db, email);
+          let queued = false;
+          if (user) {
+            const source = {
+              actor: { id: user.id, email: user.email, role: user.role },
+              clientAddress: request.ip,
+            };
+            const requested = {
+              action: 'password_reset_request',
+              entityType: 'user',
+              entityId: user.id,
+            } as const;
+            queued = await writeAudited(db, source, requested, async (tx) => ({
+              result: await queueReset(tx, user, request.ip),
+            }));
+          }
+          // The same answer, no sooner than RESET_ANSWER_MS, whether the address is known or not.
+          await waitUntil(started + RESET_ANSWER_MS);
+          if (queued) mailQueued();
+          return ok(null, 'password_reset.requested');
+        },
+      ),
+      completePasswordReset: withForm(
+        {
+          /**
+           * The link is what the form changes: links are guessed per address, whatever account they
+           * would open, and one not usable (unknown, used, expired) is refused before the passwords.
+           */
+          async authorize(request, values, reply) {
+            const token = typeof values.token === 'string' ? values.token : '';
+            await throttledWait(resetThrottle, RESET_LINK_THROTTLE_KEY, request, reply);
+            const reset = token === '' ? undefined : await usableReset(db, token);
+            if (!reset) {
+              await resetThrottle.recordFailure(RESET_LINK_THROTTLE_KEY, request.ip);
+              throw validationFailed({ token: ['validation.password_reset.link_invalid'] });
+            }
+            return reset;
+          },
+          schema: resetPasswordSchema,
+          // The account's e-mail and name, which a new password must not resemble.
+          context: (reset) => ({ email: reset.email, name: reset.name }),
+          verbatim: ['new_password', 'repeat_new_password'],
+        },
+        async (request, { form, subject: reset }) => {
+          const passwordHash = await hashPassword(form.new_password);
           const source = {
-            actor: { id: user.id, email: user.email, role: user.role },
+            actor: { id: reset.userId, email: reset.email, role: reset.role },
             clientAddress: request.ip,
           };
-          const requested = {
-            action: 'password_reset_request',
-            entityType: 'user',
-            entityId: user.id,
-          } as const;
-          queued = await writeAudited(db, source, requested, async (tx) => ({
-            result: await queueReset(tx, user, request.ip),
-          }));
-        }
-        // The same answer, no sooner than RESET_ANSWER_MS, whether the address is known or not.
-        await waitUntil(started + RESET_ANSWER_MS);
-        if (queued) mailQueued();
-        return ok(null, 'password_reset.requested');
-      },
-      async completePasswordReset(request, reply) {
-        const body = (request.body ?? {}) as Record<string, unknown>;
-        const typed = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
-        const token = typed('token').trim();
-        // Links are guessed per address, whatever account they would open.
-        await throttledWait(resetThrottle, RESET_LINK_THROTTLE_KEY, request, reply);
-        const reset = token === '' ? undefined : await usableReset(db, token);
-        if (!reset) {
-          await resetThrottle.recordFailure(RESET_LINK_THROTTLE_KEY, request.ip);
-          throw validationFailed({ token: ['validation.password_reset.link_invalid'] });
-        }
-        const values = {
-          token,
-          new_password: typed('new_password'),
-          repeat_new_password: typed('repeat_new_password'),
-        };
-        const form = await validateForm(resetPasswordSchema, values, {
-          email: reset.email,
-          name: reset.name,
-        });
-        if (!form.ok) throw validationFailed(form.errors);
-        const passwordHash = await hashPassword(values.new_password);
-        const source = {
-          actor: { id: reset.userId, email: reset.email, role: reset.role },
-          clientAddress: request.ip,
-        };
-        const completed = { action: 'password_reset', entityType: 'user', entityId: reset.userId } as const;
-        await writeAudited(db, source, completed, async (tx) => {
-          if (!(await useReset(tx, reset.id, reset.userId)))
-            throw validationFailed({ token: ['validation.password_reset.link_invalid'] });
-          const { before, after } = await updateRowById(tx, users, reset.userId, {
-            passwordHash,
-            passwordChangedAt: new Date(),
+          const completed = { action: 'password_reset', entityType: 'user', entityId: reset.userId } as const;
+          await writeAudited(db, source, completed, async (tx) => {
+            if (!(await useReset(tx, reset.id, reset.userId)))
+              throw validationFailed({ token: ['validation.password_reset.link_invalid'] });
+            const { before, after } = await updateRowById(tx, users, reset.userId, {
+              passwordHash,
+              passwordChangedAt: new Date(),
+            });
+            // Whoever held a session (perhaps whoever made the reset necessary) is out.
+            await sessions.revokeAllForUser(tx, reset.userId);
+            return { result: undefined, changes: userChanges(before, after) };
           });
-          // Whoever held a session (perhaps whoever made the reset necessary) is out.
-          await sessions.revokeAllForUser(tx, reset.userId);
-          return { result: undefined, changes: userChanges(before, after) };
-        });
-        return ok(null, 'password_reset.completed');
-      },
+          return ok(null, 'password_reset.completed');
+        },
+      ),
       async listOwnSessions(request) {
         const auth = currentAuth(request);
         const live = await sessions.liveOfUser(auth.user.id);
@@ -651,78 +649,73 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
         return ok(sessionUserView(currentAuth(request).user));
       },
 
-      async updateProfile(request, reply) {
-        const auth = currentAuth(request);
-        // Passwords are taken as typed (docs/accounts.md §1): only the text fields are trimmed.
-        const body = (request.body ?? {}) as Record<string, unknown>;
-        const typed = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
-        const values = {
-          name: typed('name'),
-          email: typed('email'),
-          current_password: typed('current_password'),
-          new_password: typed('new_password'),
-          repeat_new_password: typed('repeat_new_password'),
-        };
-        const form = await validateForm(profileSchema(auth.user.email), values);
-        if (!form.ok) throw validationFailed(form.errors);
-        const name = form.value.name;
-        const email = form.value.email.toLowerCase();
-        const newPassword = values.new_password;
-        const emailChanges = email !== auth.user.email.toLowerCase();
-        if (newPassword !== '' || emailChanges)
-          await confirmPassword({
-            db,
-            throttle,
-            request,
-            reply,
-            auth,
-            password: values.current_password,
-            failure: { action: 'reauth_failed', entityType: 'user', entityId: auth.user.id },
-            field: 'current_password',
-            wrongMessage: 'validation.profile.current_password.wrong',
-          });
-        const passwordHash = newPassword === '' ? undefined : await hashPassword(newPassword);
-        const profileUpdated = {
-          action: 'profile_update',
-          entityType: 'user',
-          entityId: auth.user.id,
-        } as const;
-        await writeAudited(db, auditSource(request, auth), profileUpdated, async (tx) => {
-          const [taken] = await tx
-            .select({ id: users.id })
-            .from(users)
-            .where(and(sql`lower(${users.email}) = ${email}`, ne(users.id, auth.user.id)))
-            .limit(1);
-          if (taken) throw validationFailed({ email: ['validation.profile.email.taken'] });
-          const { before, after } = await updateRowById(tx, users, auth.user.id, {
-            name,
-            email,
-            ...(passwordHash ? { passwordHash, passwordChangedAt: new Date() } : {}),
-          });
-          // A new password ends every other session of this user; the one making the change stays.
-          if (passwordHash) await sessions.revokeAllForUser(tx, auth.user.id, auth.sessionId);
-          else sessions.changed({ userId: auth.user.id });
-          if (before.email !== after.email) {
-            const language = after.language === 'it' ? 'it' : 'en';
-            const notice = emailChangedMail(language, {
-              oldEmail: before.email,
-              newEmail: after.email,
-              at: new Date(),
-              appUrl,
+      updateProfile: withForm(
+        {
+          authorize: (request) => currentAuth(request),
+          schema: (auth) => profileSchema(auth.user.email),
+          // Passwords are taken as typed (docs/accounts.md §1): only the text fields are trimmed.
+          verbatim: ['current_password', 'new_password', 'repeat_new_password'],
+        },
+        async (request, { form, subject: auth }, reply) => {
+          const name = form.name;
+          const email = form.email.toLowerCase();
+          const newPassword = form.new_password ?? '';
+          const emailChanges = email !== auth.user.email.toLowerCase();
+          if (newPassword !== '' || emailChanges)
+            await confirmPassword({
+              db,
+              throttle,
+              request,
+              reply,
+              auth,
+              password: form.current_password ?? '',
+              failure: { action: 'reauth_failed', entityType: 'user', entityId: auth.user.id },
+              field: 'current_password',
+              wrongMessage: 'validation.profile.current_password.wrong',
             });
-            await queueMail(tx, {
-              dedupeKey: `email-changed:user:${after.id}:${newToken()}`,
-              userId: after.id,
-              to: before.email,
-              language,
-              ...notice,
+          const passwordHash = newPassword === '' ? undefined : await hashPassword(newPassword);
+          const profileUpdated = {
+            action: 'profile_update',
+            entityType: 'user',
+            entityId: auth.user.id,
+          } as const;
+          await writeAudited(db, auditSource(request, auth), profileUpdated, async (tx) => {
+            const [taken] = await tx
+              .select({ id: users.id })
+              .from(users)
+              .where(and(sql`lower(${users.email}) = ${email}`, ne(users.id, auth.user.id)))
+              .limit(1);
+            if (taken) throw validationFailed({ email: ['validation.profile.email.taken'] });
+            const { before, after } = await updateRowById(tx, users, auth.user.id, {
+              name,
+              email,
+              ...(passwordHash ? { passwordHash, passwordChangedAt: new Date() } : {}),
             });
-          }
-          return { result: undefined, changes: userChanges(before, after) };
-        });
-        mailQueued();
-        return ok(sessionUserView({ ...auth.user, name, email }), 'profile_updated');
-      },
+            // A new password ends every other session of this user; the one making the change stays.
+            if (passwordHash) await sessions.revokeAllForUser(tx, auth.user.id, auth.sessionId);
+            else sessions.changed({ userId: auth.user.id });
+            if (before.email !== after.email) {
+              const language = after.language === 'it' ? 'it' : 'en';
+              const notice = emailChangedMail(language, {
+                oldEmail: before.email,
+                newEmail: after.email,
+                at: new Date(),
+                appUrl,
+              });
+              await queueMail(tx, {
+                dedupeKey: `email-changed:user:${after.id}:${newToken()}`,
+                userId: after.id,
+                to: before.email,
+                language,
+                ...notice,
+              });
+            }
+            return { result: undefined, changes: userChanges(before, after) };
+          });
+          mailQueued();
+          return ok(sessionUserView({ ...auth.user, name, email }), 'profile_updated');
+        },
+      ),
     },
   };
 }

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { mixed } from 'yup';
+import { type FormValues, withForm } from '#server/contract/form-operation.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import type { CertificateLanguage } from '#server/db/schema.ts';
@@ -15,13 +16,12 @@ import { searchText } from '#server/db/text-search.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
 import { written } from '#server/db/written.ts';
 import { ApiError, ok, validationFailed } from '#server/http/envelope.ts';
-import { filledFields } from '#server/http/form-fields.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import { generateChecklistPdf } from '#server/pdf/checklist.ts';
 import { isPdf } from '#server/pdf/is-pdf.ts';
 import { isUploadedFile, type UploadedFile } from '#server/plugins/multipart.ts';
 import { currentAuth, requireAbility, requireModule } from '#server/security/guards.ts';
-import { certificateUploadSchema, type FieldErrors, validateForm } from '#shared/validation/index.ts';
+import { certificateUploadSchema, type FieldErrors } from '#shared/validation/index.ts';
 import { auditSource, changedFields, writeAudited } from '../audit/index.ts';
 import {
   checklistFileName,
@@ -42,7 +42,6 @@ import {
   recordsLosingCertification,
 } from './repository.ts';
 
-const TEXT_FIELDS = ['lot_number', 'validated_treatment_number', 'expiration_date'] as const;
 const PDF_NAME = /\.pdf$/i;
 /** Downloads are read from the database in slices, so a large file never holds the connection long. */
 export const DOWNLOAD_CHUNK_BYTES = 256 * 1024;
@@ -55,14 +54,29 @@ const duplicatePair = (): FieldErrors => ({ lot_number: ['validation.certificate
  * so its messages also replace the contract's generic ones (register-operations.ts).
  */
 const uploadFormSchema = certificateUploadSchema.shape({
-  italian_file: mixed<UploadedFile | { name: string }>()
+  italian_file: mixed<UploadedFile>()
     .required('validation.certificate.file.required')
     .test('pdf', 'validation.certificate.file.pdf', (file) => {
       if (file === undefined || file === null) return true;
-      const name = isUploadedFile(file) ? file.filename : (file as { name?: unknown }).name;
-      return typeof name === 'string' && PDF_NAME.test(name);
+      return isUploadedFile(file) && PDF_NAME.test(file.filename);
     }),
 });
+
+/** The upload's rules the schema cannot know: a real day, a PDF by its content, a pair not taken yet. */
+async function uploadRules(db: Db, values: FormValues, errors: FieldErrors): Promise<void> {
+  const { expiration_date: expiration, italian_file: file } = values;
+  if (typeof expiration === 'string' && !errors.expiration_date && !isCalendarDate(expiration)) {
+    errors.expiration_date = ['validation.certificate.expiration_date.required'];
+  }
+  // The content decides, not the name or the MIME type the browser sent.
+  if (isUploadedFile(file) && !errors.italian_file && !(await isPdf(file.data))) {
+    errors.italian_file = ['validation.certificate.file.pdf'];
+  }
+  const { lot_number: lotNumber, validated_treatment_number: treatment } = values;
+  if (typeof lotNumber === 'string' && typeof treatment === 'string' && !errors.lot_number) {
+    if (await pairTaken(db, lotNumber, treatment)) Object.assign(errors, duplicatePair());
+  }
+}
 
 /** A real calendar day (2027-02-31 is not one). */
 function isCalendarDate(value: string): boolean {
@@ -93,7 +107,6 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
   const { db } = deps;
 
   return {
-    formSchemas: { uploadCertificate: uploadFormSchema },
     handlers: {
       async listCertificates(request) {
         requireModule(request, 'certificates');
@@ -109,76 +122,65 @@ export function certificatesModule(deps: { db: Db }): ApiModule {
         return ok(pageOf(rows, total, paging));
       },
 
-      async uploadCertificate(request, reply) {
-        const auth = requireAbility(request, 'canUploadCertificates');
-        const body = (request.body ?? {}) as Record<string, unknown>;
-        const form = filledFields(body, TEXT_FIELDS);
-        const file = isUploadedFile(body.italian_file) ? body.italian_file : undefined;
-
-        const result = await validateForm(uploadFormSchema, { ...form, italian_file: file });
-        const errors: FieldErrors = result.ok ? {} : result.errors;
-        if (form.expiration_date && !errors.expiration_date && !isCalendarDate(form.expiration_date)) {
-          errors.expiration_date = ['validation.certificate.expiration_date.required'];
-        }
-        // The content decides, not the name or the MIME type the browser sent.
-        if (file && !errors.italian_file && !(await isPdf(file.data))) {
-          errors.italian_file = ['validation.certificate.file.pdf'];
-        }
-        const lotNumber = form.lot_number;
-        const treatment = form.validated_treatment_number;
-        if (lotNumber && treatment && !errors.lot_number && (await pairTaken(db, lotNumber, treatment))) {
-          Object.assign(errors, duplicatePair());
-        }
-        if (Object.keys(errors).length > 0 || !file || !lotNumber || !treatment || !form.expiration_date) {
-          throw validationFailed(errors);
-        }
-
-        const expirationDate = form.expiration_date;
-        const uploadedAt = new Date();
-        const itFileName = sanitizeUploadedName(file.filename, fallbackItalianName(lotNumber, treatment));
-        const enFileName = checklistFileName(lotNumber, treatment);
-        const checklist = await generateChecklistPdf({
-          lotNumber,
-          validatedTreatmentNumber: treatment,
-          expirationDate: form.expiration_date,
-          uploadedAt,
-          uploadedBy: auth.user.name || auth.user.email,
-          italianFileName: itFileName,
-        });
-
-        let id: number;
-        try {
-          const uploaded = { action: 'upload', entityType: 'certificate' } as const;
-          id = await writeAudited(db, auditSource(request, auth), uploaded, async (tx) => {
-            const values = {
-              lotNumber,
-              validatedTreatmentNumber: treatment,
-              expirationDate,
-              itFileName,
-              enFileName,
-              uploadedBy: auth.user.id,
-              createdAt: uploadedAt,
-            };
-            const certificateId = await insertCertificateWithFiles(tx, values, {
-              it: { content: file.data, contentType: 'application/pdf' },
-              en: { content: checklist, contentType: 'application/pdf' },
-            });
-            const digest = createHash('sha256').update(file.data).digest('hex');
-            return {
-              result: certificateId,
-              entityId: certificateId,
-              changes: changedFields(null, certificateAuditFields(values, digest)),
-            };
+      uploadCertificate: withForm(
+        {
+          authorize: (request) => requireAbility(request, 'canUploadCertificates'),
+          schema: uploadFormSchema,
+          rules: (values, _auth, errors) => uploadRules(db, values, errors),
+        },
+        async (request, { form, subject: auth }, reply) => {
+          const {
+            lot_number: lotNumber,
+            validated_treatment_number: treatment,
+            expiration_date: expirationDate,
+            italian_file: file,
+          } = form;
+          const uploadedAt = new Date();
+          const itFileName = sanitizeUploadedName(file.filename, fallbackItalianName(lotNumber, treatment));
+          const enFileName = checklistFileName(lotNumber, treatment);
+          const checklist = await generateChecklistPdf({
+            lotNumber,
+            validatedTreatmentNumber: treatment,
+            expirationDate,
+            uploadedAt,
+            uploadedBy: auth.user.name || auth.user.email,
+            italianFileName: itFileName,
           });
-        } catch (error) {
-          // Two uploads of the same pair racing: the unique index decides, nothing half-saved.
-          if (isUniqueViolation(error, 'certificates_lot_treatment_uq'))
-            throw validationFailed(duplicatePair());
-          throw error;
-        }
-        reply.code(201);
-        return ok(written(await findCertificate(db, id), 'certificate'), 'certificates.uploaded');
-      },
+
+          let id: number;
+          try {
+            const uploaded = { action: 'upload', entityType: 'certificate' } as const;
+            id = await writeAudited(db, auditSource(request, auth), uploaded, async (tx) => {
+              const values = {
+                lotNumber,
+                validatedTreatmentNumber: treatment,
+                expirationDate,
+                itFileName,
+                enFileName,
+                uploadedBy: auth.user.id,
+                createdAt: uploadedAt,
+              };
+              const certificateId = await insertCertificateWithFiles(tx, values, {
+                it: { content: file.data, contentType: 'application/pdf' },
+                en: { content: checklist, contentType: 'application/pdf' },
+              });
+              const digest = createHash('sha256').update(file.data).digest('hex');
+              return {
+                result: certificateId,
+                entityId: certificateId,
+                changes: changedFields(null, certificateAuditFields(values, digest)),
+              };
+            });
+          } catch (error) {
+            // Two uploads of the same pair racing: the unique index decides, nothing half-saved.
+            if (isUniqueViolation(error, 'certificates_lot_treatment_uq'))
+              throw validationFailed(duplicatePair());
+            throw error;
+          }
+          reply.code(201);
+          return ok(written(await findCertificate(db, id), 'certificate'), 'certificates.uploaded');
+        },
+      ),
 
       async getCertificateDeletionImpact(request) {
         requireAbility(request, 'canUploadCertificates');

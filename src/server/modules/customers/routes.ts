@@ -1,5 +1,7 @@
 /** Customers (docs/product.md §2 Customer list, Customer page; §7 /customers). */
 
+import type { InferType } from 'yup';
+import { withForm } from '#server/contract/form-operation.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { findCustomer } from '#server/db/lookups.ts';
@@ -7,13 +9,12 @@ import { customers, type NewCustomer } from '#server/db/schema.ts';
 import { searchText } from '#server/db/text-search.ts';
 import { updateRowById } from '#server/db/update-row.ts';
 import { written } from '#server/db/written.ts';
-import { notFound, ok, validationFailed } from '#server/http/envelope.ts';
-import { filledFields } from '#server/http/form-fields.ts';
+import { notFound, ok } from '#server/http/envelope.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import { receivedWindow } from '#server/http/received-window.ts';
 import { assertTenant, currentAuth, requireAbility, requireModule } from '#server/security/guards.ts';
 import type { SessionStore } from '#server/security/session-store.ts';
-import { customerSchema, validateForm } from '#shared/validation/index.ts';
+import { customerSchema } from '#shared/validation/index.ts';
 import { auditSource, changedFields, writeAudited } from '../audit/index.ts';
 import {
   activeCustomerOptions,
@@ -23,7 +24,7 @@ import {
   listCustomerPage,
 } from './repository.ts';
 
-const CUSTOMER_FIELDS = [
+const _CUSTOMER_FIELDS = [
   'name',
   'address',
   'postcode',
@@ -40,7 +41,7 @@ const CUSTOMER_FIELDS = [
 /** The clinic's own alert thresholds: an empty value sent for one of them means the server's default. */
 const THRESHOLD_FIELDS = ['alert_device_silent_hours', 'alert_lamp_life_threshold'] as const;
 
-type CustomerForm = Partial<Record<(typeof CUSTOMER_FIELDS)[number], string>>;
+type CustomerForm = Partial<InferType<typeof customerSchema>>;
 
 /** Validated form values → columns; only the fields present in the form (updates leave the rest). */
 function columnsOf(form: CustomerForm): Partial<NewCustomer> {
@@ -78,16 +79,9 @@ function clearedThresholds(body: unknown): Partial<NewCustomer> {
   return columns;
 }
 
-async function validCustomerForm(values: CustomerForm): Promise<CustomerForm> {
-  const result = await validateForm(customerSchema, values);
-  if (!result.ok) throw validationFailed(result.errors);
-  return values;
-}
-
 export function customersModule(deps: { db: Db; sessions: SessionStore }): ApiModule {
   const { db, sessions } = deps;
   return {
-    formSchemas: { createCustomer: customerSchema },
     handlers: {
       async listCustomers(request) {
         requireModule(request, 'customers');
@@ -117,51 +111,70 @@ export function customersModule(deps: { db: Db; sessions: SessionStore }): ApiMo
         return ok(customer);
       },
 
-      async createCustomer(request, reply) {
-        const auth = requireAbility(request, 'canCreateCustomers');
-        const form = await validCustomerForm(filledFields(request.body, CUSTOMER_FIELDS));
-        const columns = columnsOf(form);
-        const created = { action: 'create', entityType: 'customer' } as const;
-        const id = await writeAudited(db, auditSource(request, auth), created, async (tx) => {
-          const row = await insertCustomer(tx, {
-            ...columns,
-            name: columns.name ?? '',
-            country: columns.country ?? '',
-          });
-          return { result: row.id, entityId: row.id, changes: changedFields(null, customerAuditFields(row)) };
-        });
-        reply.code(201);
-        return ok(written(await findCustomerView(db, id), 'customer'), 'customers.created');
-      },
-
-      async updateCustomer(request) {
-        const auth = requireAbility(request, 'canCreateCustomers');
-        assertTenant(auth, request.params.id);
-        const existing = await findCustomer(db, request.params.id);
-        if (!existing) throw notFound();
-        const given = filledFields(request.body, CUSTOMER_FIELDS);
-        // Absent fields keep their stored value, so the required ones are checked on the merged form.
-        await validCustomerForm({ name: existing.name, country: existing.country.trim(), ...given });
-        const columns = { ...clearedThresholds(request.body), ...columnsOf(given) };
-        if (Object.keys(columns).length > 0) {
-          const updated = {
-            action: 'update',
-            entityType: 'customer',
-            entityId: existing.id,
-            skipUnchanged: true,
-          } as const;
-          await writeAudited(db, auditSource(request, auth), updated, async (tx) => {
-            const { before, after } = await updateRowById(tx, customers, existing.id, columns);
-            // Its users' sessions carry its name.
-            sessions.changed({ customerId: existing.id });
+      createCustomer: withForm(
+        {
+          authorize: (request) => requireAbility(request, 'canCreateCustomers'),
+          schema: customerSchema,
+        },
+        async (request, { form, subject: auth }, reply) => {
+          const columns = columnsOf(form);
+          const created = { action: 'create', entityType: 'customer' } as const;
+          const id = await writeAudited(db, auditSource(request, auth), created, async (tx) => {
+            const row = await insertCustomer(tx, {
+              ...columns,
+              name: columns.name ?? '',
+              country: columns.country ?? '',
+            });
             return {
-              result: undefined,
-              changes: changedFields(customerAuditFields(before), customerAuditFields(after)),
+              result: row.id,
+              entityId: row.id,
+              changes: changedFields(null, customerAuditFields(row)),
             };
           });
-        }
-        return ok(written(await findCustomerView(db, existing.id), 'customer'), 'customers.updated');
-      },
+          reply.code(201);
+          return ok(written(await findCustomerView(db, id), 'customer'), 'customers.created');
+        },
+      ),
+
+      updateCustomer: withForm(
+        {
+          async authorize(request) {
+            const auth = requireAbility(request, 'canCreateCustomers');
+            assertTenant(auth, request.params.id);
+            const existing = await findCustomer(db, request.params.id);
+            if (!existing) throw notFound();
+            return { auth, existing };
+          },
+          schema: customerSchema,
+          // Absent fields keep their stored value, so the required ones are checked on the merged form.
+          judged: (values, { existing }) => ({
+            name: existing.name,
+            country: existing.country.trim(),
+            ...values,
+          }),
+        },
+        async (request, { sent, subject: { auth, existing } }) => {
+          const columns = { ...clearedThresholds(request.body), ...columnsOf(sent) };
+          if (Object.keys(columns).length > 0) {
+            const updated = {
+              action: 'update',
+              entityType: 'customer',
+              entityId: existing.id,
+              skipUnchanged: true,
+            } as const;
+            await writeAudited(db, auditSource(request, auth), updated, async (tx) => {
+              const { before, after } = await updateRowById(tx, customers, existing.id, columns);
+              // Its users' sessions carry its name.
+              sessions.changed({ customerId: existing.id });
+              return {
+                result: undefined,
+                changes: changedFields(customerAuditFields(before), customerAuditFields(after)),
+              };
+            });
+          }
+          return ok(written(await findCustomerView(db, existing.id), 'customer'), 'customers.updated');
+        },
+      ),
     },
   };
 }

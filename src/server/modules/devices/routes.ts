@@ -6,6 +6,8 @@
  * works for every role.
  */
 
+import type { InferType } from 'yup';
+import { type FormValues, withForm } from '#server/contract/form-operation.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db, Tx } from '#server/db/client.ts';
 import { findCustomer } from '#server/db/lookups.ts';
@@ -15,7 +17,6 @@ import { isUniqueViolation } from '#server/db/unique-violation.ts';
 import { updateRowById } from '#server/db/update-row.ts';
 import { written } from '#server/db/written.ts';
 import { ApiError, forbidden, notFound, ok, validationFailed } from '#server/http/envelope.ts';
-import { filledFields } from '#server/http/form-fields.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import {
   assertTenant,
@@ -27,7 +28,7 @@ import {
 import type { AuthContext } from '#server/security/session-store.ts';
 import { can } from '#shared/access/index.ts';
 import type { Device as DeviceAnswer } from '#shared/api/index.ts';
-import { deviceSchema, type FieldErrors, validateForm } from '#shared/validation/index.ts';
+import { deviceSchema, type FieldErrors } from '#shared/validation/index.ts';
 import type { AuditChanges } from '../audit/index.ts';
 import { auditSource, changedFields, writeAudited } from '../audit/index.ts';
 import { deviceGaps, visibleOwners } from './gaps.ts';
@@ -50,9 +51,8 @@ import {
   serialTaken,
 } from './repository.ts';
 
-const DEVICE_FIELDS = ['device_serial', 'label', 'product_id', 'public_key', 'public_key_2'] as const;
 const KEY_FIELDS = ['public_key', 'public_key_2'] as const;
-type DeviceForm = Partial<Record<(typeof DEVICE_FIELDS)[number], string>>;
+type DeviceForm = Partial<InferType<typeof deviceSchema>>;
 
 const MAX_INT4 = 2_147_483_647;
 function productIdOf(text: string | undefined): number | null {
@@ -88,11 +88,9 @@ function keyChangesOf(
  * that tries to date a key change is refused as a whole (docs/integrity.md, "Key history").
  */
 const KEY_TIME_FIELDS = ['effective_at', 'in_force_from', 'valid_from', 'from'] as const;
-function refuseKeyTimes(body: unknown): void {
-  const source = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const named = KEY_TIME_FIELDS.filter((field) => source[field] !== undefined);
-  if (named.length > 0)
-    throw validationFailed(Object.fromEntries(named.map((field) => [field, ['validation.device.key_time']])));
+function refuseKeyTimes(values: FormValues, errors: FieldErrors): void {
+  for (const field of KEY_TIME_FIELDS)
+    if (values[field] !== undefined) errors[field] = ['validation.device.key_time'];
 }
 
 const serialTakenError = () => validationFailed({ device_serial: ['validation.device.serial.taken'] });
@@ -108,49 +106,46 @@ export function devicesModule(deps: { db: Db }): ApiModule {
   }
 
   /** The keys this form would change (compared as keys, so a re-wrapped PEM of the stored key is no change). */
-  function changedKeys(form: DeviceForm, existing: DeviceAnswer | undefined) {
-    return KEY_FIELDS.filter(
-      (field) => form[field] !== undefined && !samePublicKey(form[field], existing?.[field]),
-    );
+  function changedKeys(values: FormValues, existing: DeviceAnswer | undefined) {
+    return KEY_FIELDS.filter((field) => {
+      const value = values[field];
+      return typeof value === 'string' && !samePublicKey(value, existing?.[field]);
+    });
+  }
+
+  /** Who may send the form: changing a key takes its own ability, and nothing is written without it. */
+  function refuseKeysWithoutAbility(auth: AuthContext, keys: readonly string[]): void {
+    if (keys.length > 0 && !can(auth.user.role, 'canGenerateDeviceKeys')) throw forbidden();
   }
 
   /**
-   * Every rule of the form at once: the shared schema on the merged values, then product, serial and
-   * keys against the database — only for the fields this request changes.
+   * The rules of the form the shared schema cannot know: product, serial and keys against the
+   * database, only for the fields this request changes.
    */
-  async function validate(form: DeviceForm, existing: DeviceAnswer | undefined, keys: readonly string[]) {
-    const merged: DeviceForm = existing
-      ? {
-          device_serial: existing.device_serial,
-          label: existing.label,
-          product_id: String(existing.product_id),
-          ...form,
-        }
-      : form;
-    const result = await validateForm(deviceSchema, merged);
-    const errors: FieldErrors = result.ok ? {} : result.errors;
-    if (form.product_id !== undefined && !errors.product_id) {
-      const productId = productIdOf(form.product_id);
+  async function deviceRules(
+    values: FormValues,
+    { existing, keys }: { existing?: DeviceAnswer | undefined; keys: readonly string[] },
+    errors: FieldErrors,
+  ) {
+    refuseKeyTimes(values, errors);
+    const { product_id: productText, device_serial: serial } = values;
+    if (typeof productText === 'string' && !errors.product_id) {
+      const productId = productIdOf(productText);
       const changed = productId !== existing?.product_id;
       if (productId === null || (changed && !(await activeProductExists(db, productId)))) {
         errors.product_id = ['validation.device.product.required'];
       }
     }
-    if (
-      form.device_serial !== undefined &&
-      !errors.device_serial &&
-      form.device_serial !== existing?.device_serial
-    ) {
-      if (await serialTaken(db, form.device_serial, existing?.id))
+    if (typeof serial === 'string' && !errors.device_serial && serial !== existing?.device_serial) {
+      if (await serialTaken(db, serial, existing?.id))
         errors.device_serial = ['validation.device.serial.taken'];
     }
     for (const field of KEY_FIELDS) {
-      const value = form[field];
-      if (value !== undefined && keys.includes(field) && !isRsaSpkiPem(value)) {
+      const value = values[field];
+      if (typeof value === 'string' && keys.includes(field) && !isRsaSpkiPem(value)) {
         errors[field] = ['validation.device.public_key.invalid'];
       }
     }
-    if (Object.keys(errors).length > 0) throw validationFailed(errors);
   }
 
   function columnsOf(
@@ -174,7 +169,6 @@ export function devicesModule(deps: { db: Db }): ApiModule {
   }
 
   return {
-    formSchemas: { createCustomerDevice: deviceSchema },
     handlers: {
       async listDevices(request) {
         requireModule(request, 'devices');
@@ -246,67 +240,90 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         return ok(await listKeyEvents(db, deviceId), 'devices.keys.revoked');
       },
 
-      async createCustomerDevice(request, reply) {
-        const auth = requireAbility(request, 'canCreateDevices');
-        assertTenant(auth, request.params.id);
-        const customer = await findCustomer(db, request.params.id);
-        if (!customer) throw notFound();
-        refuseKeyTimes(request.body);
-        const form: DeviceForm = filledFields(request.body, DEVICE_FIELDS);
-        const keys = changedKeys(form, undefined);
-        if (keys.length > 0 && !can(auth.user.role, 'canGenerateDeviceKeys')) throw forbidden();
-        await validate(form, undefined, keys);
-        const columns = columnsOf(form, undefined, keys);
-        let id: number;
-        try {
-          const created = { action: 'create', entityType: 'device' } as const;
-          id = await writeAudited(db, auditSource(request, auth), created, async (tx) => {
-            const row = await insertDevice(tx, {
-              ...columns,
-              customerId: customer.id,
-              deviceSerial: columns.deviceSerial ?? '',
-              label: columns.label ?? '',
-              productId: columns.productId ?? 0,
-            });
-            await recordKeyChanges(tx, row.id, keyChangesOf(null, row), auth.user.id);
-            return { result: row.id, entityId: row.id, changes: changedFields(null, deviceAuditFields(row)) };
-          });
-        } catch (error) {
-          if (isUniqueViolation(error)) throw serialTakenError();
-          throw error;
-        }
-        reply.code(201);
-        return ok(written(await findDevice(db, id), 'device'), 'devices.created');
-      },
-
-      async updateCustomerDevice(request) {
-        const auth = requireAbility(request, 'canUpdateDevices');
-        const existing = await deviceOrNotFound(auth, request.params.id, request.params.deviceId);
-        refuseKeyTimes(request.body);
-        const form: DeviceForm = filledFields(request.body, DEVICE_FIELDS);
-        const keys = changedKeys(form, existing);
-        if (keys.length > 0 && !can(auth.user.role, 'canGenerateDeviceKeys')) throw forbidden();
-        await validate(form, existing, keys);
-        const columns = columnsOf(form, existing, keys);
-        if (Object.keys(columns).length > 0) {
+      createCustomerDevice: withForm(
+        {
+          async authorize(request, values) {
+            const auth = requireAbility(request, 'canCreateDevices');
+            assertTenant(auth, request.params.id);
+            const customer = await findCustomer(db, request.params.id);
+            if (!customer) throw notFound();
+            const keys = changedKeys(values, undefined);
+            refuseKeysWithoutAbility(auth, keys);
+            return { auth, customer, keys };
+          },
+          schema: deviceSchema,
+          rules: deviceRules,
+        },
+        async (request, { form, subject: { auth, customer, keys } }, reply) => {
+          const columns = columnsOf(form, undefined, keys);
+          let id: number;
           try {
-            const updated = {
-              // A new or changed public key is what a security review looks for: named as such.
-              action: keys.length > 0 ? 'key_change' : 'update',
-              entityType: 'device',
-              entityId: existing.id,
-              skipUnchanged: true,
-            } as const;
-            await writeAudited(db, auditSource(request, auth), updated, (tx) =>
-              updateDevice(tx, existing.id, columns, auth.user.id),
-            );
+            const created = { action: 'create', entityType: 'device' } as const;
+            id = await writeAudited(db, auditSource(request, auth), created, async (tx) => {
+              const row = await insertDevice(tx, {
+                ...columns,
+                customerId: customer.id,
+                deviceSerial: columns.deviceSerial ?? '',
+                label: columns.label ?? '',
+                productId: columns.productId ?? 0,
+              });
+              await recordKeyChanges(tx, row.id, keyChangesOf(null, row), auth.user.id);
+              return {
+                result: row.id,
+                entityId: row.id,
+                changes: changedFields(null, deviceAuditFields(row)),
+              };
+            });
           } catch (error) {
             if (isUniqueViolation(error)) throw serialTakenError();
             throw error;
           }
-        }
-        return ok(written(await findDevice(db, existing.id), 'device'), 'devices.updated');
-      },
+          reply.code(201);
+          return ok(written(await findDevice(db, id), 'device'), 'devices.created');
+        },
+      ),
+
+      updateCustomerDevice: withForm(
+        {
+          async authorize(request, values) {
+            const auth = requireAbility(request, 'canUpdateDevices');
+            const existing = await deviceOrNotFound(auth, request.params.id, request.params.deviceId);
+            const keys = changedKeys(values, existing);
+            refuseKeysWithoutAbility(auth, keys);
+            return { auth, existing, keys };
+          },
+          schema: deviceSchema,
+          // Absent fields keep their stored value, so the required ones are checked on the merged form.
+          judged: (values, { existing }) => ({
+            device_serial: existing.device_serial,
+            label: existing.label,
+            product_id: String(existing.product_id),
+            ...values,
+          }),
+          rules: deviceRules,
+        },
+        async (request, { sent, subject: { auth, existing, keys } }) => {
+          const columns = columnsOf(sent, existing, keys);
+          if (Object.keys(columns).length > 0) {
+            try {
+              const updated = {
+                // A new or changed public key is what a security review looks for: named as such.
+                action: keys.length > 0 ? 'key_change' : 'update',
+                entityType: 'device',
+                entityId: existing.id,
+                skipUnchanged: true,
+              } as const;
+              await writeAudited(db, auditSource(request, auth), updated, (tx) =>
+                updateDevice(tx, existing.id, columns, auth.user.id),
+              );
+            } catch (error) {
+              if (isUniqueViolation(error)) throw serialTakenError();
+              throw error;
+            }
+          }
+          return ok(written(await findDevice(db, existing.id), 'device'), 'devices.updated');
+        },
+      ),
 
       /**
        * The target must exist (404) and be active; a disabled target or the device's own customer is

@@ -54,3 +54,8 @@ export function periodWindow(period: ReportPeriod): { start: Date; endExclusive:
   endExclusive.setUTCDate(endExclusive.getUTCDate() + 1);
   return { start: new Date(`${period.from}T00:00:00.000Z`), endExclusive };
 }
+
+/** The period of a form whose fields parsePeriod accepted: the days it names, or the previous month. */
+export function acceptedPeriod(from: string | undefined, to: string | undefined): ReportPeriod {
+  return from && to ? { from, to } : previousMonth();
+}

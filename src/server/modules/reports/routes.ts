@@ -6,12 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { withForm } from '#server/contract/form-operation.ts';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
-import type { ReportLanguage, SignatureMeaning } from '#server/db/schema.ts';
+import type { SignatureMeaning } from '#server/db/schema.ts';
 import { written } from '#server/db/written.ts';
 import { ApiError, notFound, ok, validationFailed } from '#server/http/envelope.ts';
-import { filledFields } from '#server/http/form-fields.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import { sendPdf } from '#server/http/pdf-reply.ts';
 import { renderComplianceReport } from '#server/pdf/report/compliance-report.ts';
@@ -25,10 +25,10 @@ import { verifyPassword } from '#server/security/passwords.ts';
 import { checkSecondFactorCode, secondFactorState } from '#server/security/second-factor.ts';
 import type { AuthContext } from '#server/security/session-store.ts';
 import { reportLeafHash } from '#shared/integrity/index.ts';
-import { type FieldErrors, reportSignSchema, validateForm } from '#shared/validation/index.ts';
+import { reportGenerateSchema, reportSignSchema } from '#shared/validation/index.ts';
 import { auditSource, writeAudited } from '../audit/index.ts';
 import type { ChainService } from '../integrity/index.ts';
-import { parsePeriod } from './period.ts';
+import { acceptedPeriod, parsePeriod } from './period.ts';
 import {
   findReport,
   insertReport,
@@ -43,7 +43,6 @@ import {
 } from './repository.ts';
 import { complianceSummary, findReportCustomer } from './summary.ts';
 
-const LANGUAGES: readonly ReportLanguage[] = ['en', 'it'];
 /**
  * A signer's second signature of one report with the same meaning within this time is refused: it is
  * a replayed or repeated request (a double click, a resent form), not a new decision, and a signature
@@ -74,7 +73,6 @@ export function reportsModule(deps: {
   const { db, throttle, chain, webauthn } = deps;
 
   return {
-    formSchemas: { signReport: reportSignSchema },
     handlers: {
       async getComplianceSummary(request) {
         const auth = currentAuth(request);
@@ -101,53 +99,60 @@ export function reportsModule(deps: {
         return ok(pageOf(rows, total, paging));
       },
 
-      async createReport(request, reply) {
-        const auth = currentAuth(request);
-        const customer = await tenantCustomer(db, auth, request.params.id);
-        const form = filledFields((request.body ?? {}) as Record<string, unknown>, [
-          'from',
-          'to',
-          'language',
-        ]);
-        const errors: FieldErrors = {};
-        const period = parsePeriod(form.from, form.to);
-        if (!period.ok) Object.assign(errors, period.errors);
-        const language = LANGUAGES.find((candidate) => candidate === form.language?.trim());
-        if (!language) errors.language = ['validation.report.language.invalid'];
-        if (!period.ok || !language) throw validationFailed(errors);
-
-        const id = await nextReportId(db);
-        const createdAt = new Date();
-        const summary = await complianceSummary(db, customer, period.period, verificationUrl(request));
-        const pdf = await renderComplianceReport({ reportId: id, language, generatedAt: createdAt, summary });
-        const digest = sha256(pdf);
-        const generated = { action: 'generate', entityType: 'report', entityId: id } as const;
-        await writeAudited(db, auditSource(request, auth), generated, async (tx) => {
-          await insertReport(tx, {
-            id,
-            customerId: customer.id,
-            periodFrom: period.period.from,
-            periodTo: period.period.to,
+      createReport: withForm(
+        {
+          async authorize(request) {
+            const auth = currentAuth(request);
+            return { auth, customer: await tenantCustomer(db, auth, request.params.id) };
+          },
+          schema: reportGenerateSchema,
+          rules(values, _subject, errors) {
+            const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+            const period = parsePeriod(text(values.from), text(values.to));
+            if (!period.ok) Object.assign(errors, period.errors);
+          },
+        },
+        async (request, { form, subject: { auth, customer } }, reply) => {
+          const { language } = form;
+          const period = acceptedPeriod(form.from, form.to);
+          const id = await nextReportId(db);
+          const createdAt = new Date();
+          const summary = await complianceSummary(db, customer, period, verificationUrl(request));
+          const pdf = await renderComplianceReport({
+            reportId: id,
             language,
-            createdBy: auth.user.id,
-            createdAt,
-            draftPdf: pdf,
-            draftSha256: digest,
+            generatedAt: createdAt,
+            summary,
           });
-          return {
-            result: undefined,
-            changes: {
-              customer_id: { old: null, new: customer.id },
-              period_from: { old: null, new: period.period.from },
-              period_to: { old: null, new: period.period.to },
-              language: { old: null, new: language },
-              draft_sha256: { old: null, new: digest },
-            },
-          };
-        });
-        reply.code(201);
-        return ok(written(await findReport(db, customer.id, id), 'report'), 'reports.generated');
-      },
+          const digest = sha256(pdf);
+          const generated = { action: 'generate', entityType: 'report', entityId: id } as const;
+          await writeAudited(db, auditSource(request, auth), generated, async (tx) => {
+            await insertReport(tx, {
+              id,
+              customerId: customer.id,
+              periodFrom: period.from,
+              periodTo: period.to,
+              language,
+              createdBy: auth.user.id,
+              createdAt,
+              draftPdf: pdf,
+              draftSha256: digest,
+            });
+            return {
+              result: undefined,
+              changes: {
+                customer_id: { old: null, new: customer.id },
+                period_from: { old: null, new: period.from },
+                period_to: { old: null, new: period.to },
+                language: { old: null, new: language },
+                draft_sha256: { old: null, new: digest },
+              },
+            };
+          });
+          reply.code(201);
+          return ok(written(await findReport(db, customer.id, id), 'report'), 'reports.generated');
+        },
+      ),
 
       async getReport(request) {
         const auth = currentAuth(request);
@@ -204,130 +209,135 @@ export function reportsModule(deps: {
         });
       },
 
-      async signReport(request, reply) {
-        const auth = requireAbility(request, 'canSignReports');
-        assertTenant(auth, request.params.id);
-        const { id: customerId, reportId } = request.params;
-        if (!(await findReport(db, customerId, reportId))) throw notFound();
-        const body = (request.body ?? {}) as Record<string, unknown>;
-        const password = typeof body.password === 'string' ? body.password : '';
-        const form = filledFields(body, ['meaning', 'comment']);
-        const result = await validateForm(reportSignSchema, { ...form, password });
-        if (!result.ok) throw validationFailed(result.errors);
-        const meaning = form.meaning?.trim() as SignatureMeaning;
-        const comment = form.comment?.trim() || null;
+      signReport: withForm(
+        {
+          async authorize(request) {
+            const auth = requireAbility(request, 'canSignReports');
+            assertTenant(auth, request.params.id);
+            if (!(await findReport(db, request.params.id, request.params.reportId))) throw notFound();
+            return auth;
+          },
+          schema: reportSignSchema,
+          verbatim: ['password', 'passkey'],
+        },
+        async (request, { form, subject: auth }, reply) => {
+          const { id: customerId, reportId } = request.params;
+          const { password } = form;
+          const meaning = form.meaning as SignatureMeaning;
+          const comment = form.comment || null;
 
-        // §11.200: the signer proves again who they are. Wrong passwords count against the login
-        // throttle of this account and address, so signing is no way around it, and each one is in the
-        // audit trail (sign_failed, like login_failed) while the report stays as it was.
-        const email = auth.user.email.toLowerCase();
-        const retryAfter = await throttle.retryAfter(email, request.ip);
-        if (retryAfter > 0) {
-          reply.header('retry-after', String(retryAfter));
-          throw new ApiError(429, 'too_many_login_attempts', { retry_after_seconds: retryAfter });
-        }
-        const signer = await signerOf(db, auth.user.id);
-        if (!signer || !(await verifyPassword(signer.passwordHash, password))) {
-          await throttle.recordFailure(email, request.ip);
-          await writeAudited(db, auditSource(request, auth), {
-            action: 'sign_failed',
-            entityType: 'report',
-            entityId: reportId,
-          });
-          throw validationFailed({ password: ['validation.report.password.wrong'] });
-        }
-        // A signer with a second factor proves it too (docs/accounts.md §5): both components of
-        // §11.200(a)(1), and the entry says which were used.
-        const factors: string[] = ['password'];
-        const state = await secondFactorState(db, auth.user.id);
-        const signFailed = async () => {
-          await throttle.recordFailure(email, request.ip);
-          await writeAudited(db, auditSource(request, auth), {
-            action: 'sign_failed',
-            entityType: 'report',
-            entityId: reportId,
-          });
-        };
-        if (!state.totp && state.passkeys > 0) {
-          // No app: one of the signer's passkeys, answering a challenge of startPasskeyCheck.
-          const assertion = typeof body.passkey === 'string' ? body.passkey : '';
-          if (assertion === '') throw validationFailed({ passkey: ['validation.passkey.required'] });
-          const check = await checkAssertion(db, webauthn, 'reauth', assertion, auth.user.id);
-          if (!check.ok) {
-            await signFailed();
-            throw validationFailed({ passkey: ['validation.passkey.failed'] });
+          // §11.200: the signer proves again who they are. Wrong passwords count against the login
+          // throttle of this account and address, so signing is no way around it, and each one is in the
+          // audit trail (sign_failed, like login_failed) while the report stays as it was.
+          const email = auth.user.email.toLowerCase();
+          const retryAfter = await throttle.retryAfter(email, request.ip);
+          if (retryAfter > 0) {
+            reply.header('retry-after', String(retryAfter));
+            throw new ApiError(429, 'too_many_login_attempts', { retry_after_seconds: retryAfter });
           }
-          factors.push('passkey');
-        }
-        if (state.totp) {
-          const code = typeof body.code === 'string' ? body.code.trim() : '';
-          if (code === '') throw validationFailed({ code: ['validation.second_factor.code.required'] });
-          const check = await checkSecondFactorCode(db, auth.user.id, code);
-          if ('retryAfterSeconds' in check) {
-            reply.header('retry-after', String(check.retryAfterSeconds));
-            throw new ApiError(429, 'too_many_login_attempts', {
-              retry_after_seconds: check.retryAfterSeconds,
+          const signer = await signerOf(db, auth.user.id);
+          if (!signer || !(await verifyPassword(signer.passwordHash, password))) {
+            await throttle.recordFailure(email, request.ip);
+            await writeAudited(db, auditSource(request, auth), {
+              action: 'sign_failed',
+              entityType: 'report',
+              entityId: reportId,
             });
+            throw validationFailed({ password: ['validation.report.password.wrong'] });
           }
-          if (!check.ok) {
-            await signFailed();
-            throw validationFailed({ code: ['validation.second_factor.code.wrong'] });
-          }
-          factors.push(check.factor);
-        }
-
-        const signedAt = new Date();
-        const signed = { action: 'sign', entityType: 'report', entityId: reportId } as const;
-        await writeAudited(db, auditSource(request, auth), signed, async (tx) => {
-          const report = await lockForSigning(tx, customerId, reportId);
-          if (!report) throw notFound();
-          if (report.lastMeaning === 'approved') throw new ApiError(409, 'reports.already_approved');
-          // Under the report's lock: two copies of one request sent at once are told apart too.
-          const repeatedSince = new Date(signedAt.getTime() - REPEATED_SIGNATURE_MS);
-          if (await signedSince(tx, reportId, auth.user.id, meaning, repeatedSince)) {
-            throw new ApiError(409, 'reports.already_signed');
-          }
-          if (report.signatures >= MAX_SIGNATURES) throw new ApiError(409, 'reports.signatures_full');
-          const version = report.signatures + 1;
-          const pdf = await stampSignature(report.latestPdf, {
-            index: report.signatures,
-            language: report.language,
-            signerName: signer.name,
-            signerEmail: signer.email,
-            meaning,
-            comment,
-            signedAt,
-          });
-          const digest = sha256(pdf);
-          await insertReportVersion(tx, {
-            reportId,
-            version,
-            pdf,
-            sha256: digest,
-            signerUserId: auth.user.id,
-            signerName: signer.name,
-            signerEmail: signer.email,
-            meaning,
-            comment,
-            signedAt,
-          });
-          return {
-            result: undefined,
-            changes: {
-              version: { old: report.signatures === 0 ? null : report.signatures, new: version },
-              meaning: { old: report.lastMeaning, new: meaning },
-              signer_name: { old: null, new: signer.name },
-              comment: { old: null, new: comment },
-              signed_at: { old: null, new: signedAt.toISOString() },
-              sha256: { old: null, new: digest },
-              factors: { old: null, new: factors.join('+') },
-            },
+          // A signer with a second factor proves it too (docs/accounts.md §5): both components of
+          // §11.200(a)(1), and the entry says which were used.
+          const factors: string[] = ['password'];
+          const state = await secondFactorState(db, auth.user.id);
+          const signFailed = async () => {
+            await throttle.recordFailure(email, request.ip);
+            await writeAudited(db, auditSource(request, auth), {
+              action: 'sign_failed',
+              entityType: 'report',
+              entityId: reportId,
+            });
           };
-        });
-        await throttle.recordSuccess(email, request.ip);
-        reply.code(201);
-        return ok(written(await findReport(db, customerId, reportId), 'report'), 'reports.signed');
-      },
+          if (!state.totp && state.passkeys > 0) {
+            // No app: one of the signer's passkeys, answering a challenge of startPasskeyCheck.
+            const assertion = form.passkey ?? '';
+            if (assertion === '') throw validationFailed({ passkey: ['validation.passkey.required'] });
+            const check = await checkAssertion(db, webauthn, 'reauth', assertion, auth.user.id);
+            if (!check.ok) {
+              await signFailed();
+              throw validationFailed({ passkey: ['validation.passkey.failed'] });
+            }
+            factors.push('passkey');
+          }
+          if (state.totp) {
+            const code = form.code ?? '';
+            if (code === '') throw validationFailed({ code: ['validation.second_factor.code.required'] });
+            const check = await checkSecondFactorCode(db, auth.user.id, code);
+            if ('retryAfterSeconds' in check) {
+              reply.header('retry-after', String(check.retryAfterSeconds));
+              throw new ApiError(429, 'too_many_login_attempts', {
+                retry_after_seconds: check.retryAfterSeconds,
+              });
+            }
+            if (!check.ok) {
+              await signFailed();
+              throw validationFailed({ code: ['validation.second_factor.code.wrong'] });
+            }
+            factors.push(check.factor);
+          }
+
+          const signedAt = new Date();
+          const signed = { action: 'sign', entityType: 'report', entityId: reportId } as const;
+          await writeAudited(db, auditSource(request, auth), signed, async (tx) => {
+            const report = await lockForSigning(tx, customerId, reportId);
+            if (!report) throw notFound();
+            if (report.lastMeaning === 'approved') throw new ApiError(409, 'reports.already_approved');
+            // Under the report's lock: two copies of one request sent at once are told apart too.
+            const repeatedSince = new Date(signedAt.getTime() - REPEATED_SIGNATURE_MS);
+            if (await signedSince(tx, reportId, auth.user.id, meaning, repeatedSince)) {
+              throw new ApiError(409, 'reports.already_signed');
+            }
+            if (report.signatures >= MAX_SIGNATURES) throw new ApiError(409, 'reports.signatures_full');
+            const version = report.signatures + 1;
+            const pdf = await stampSignature(report.latestPdf, {
+              index: report.signatures,
+              language: report.language,
+              signerName: signer.name,
+              signerEmail: signer.email,
+              meaning,
+              comment,
+              signedAt,
+            });
+            const digest = sha256(pdf);
+            await insertReportVersion(tx, {
+              reportId,
+              version,
+              pdf,
+              sha256: digest,
+              signerUserId: auth.user.id,
+              signerName: signer.name,
+              signerEmail: signer.email,
+              meaning,
+              comment,
+              signedAt,
+            });
+            return {
+              result: undefined,
+              changes: {
+                version: { old: report.signatures === 0 ? null : report.signatures, new: version },
+                meaning: { old: report.lastMeaning, new: meaning },
+                signer_name: { old: null, new: signer.name },
+                comment: { old: null, new: comment },
+                signed_at: { old: null, new: signedAt.toISOString() },
+                sha256: { old: null, new: digest },
+                factors: { old: null, new: factors.join('+') },
+              },
+            };
+          });
+          await throttle.recordSuccess(email, request.ip);
+          reply.code(201);
+          return ok(written(await findReport(db, customerId, reportId), 'report'), 'reports.signed');
+        },
+      ),
     },
   };
 }

@@ -25,8 +25,11 @@ const STATUS_TEXT: Record<number, string> = {
   3: 'probe malfunction',
 };
 
-/** received_ts as the CSV shows it, in UTC to the millisecond. */
-const RECEIVED_UTC = sql`to_char(s.received_ts at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')`;
+/** An instant as every record CSV shows it: in UTC, to the millisecond. */
+const utcCell = (instant: SQL) => sql`to_char(${instant} at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')`;
+
+/** received_ts as the CSV shows it. */
+export const RECEIVED_UTC = utcCell(sql`s.received_ts`);
 
 /** The status text beside its code, from STATUS_TEXT. */
 export const STATUS_TEXT_SQL = sql`case s.status_code ${sql.join(
@@ -41,10 +44,7 @@ const flagCell = (flag: SQL) => sql`case when ${flag} then 'true' else 'false' e
  * device's own cycle time and whether its clock ran ahead (docs/integrity.md §12).
  */
 const DEVICE_TIME_HEADER = ['cycle_ts_utc', 'device_clock_ahead'];
-const DEVICE_TIME_CELLS = [
-  sql`coalesce(to_char(s.cycle_ts at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS'), '')`,
-  flagCell(sql`s.clock_suspect`),
-];
+const DEVICE_TIME_CELLS = [sql`coalesce(${utcCell(sql`s.cycle_ts`)}, '')`, flagCell(sql`s.clock_suspect`)];
 
 /**
  * The out_of_order cell: the record arrived after one with a higher progressive id

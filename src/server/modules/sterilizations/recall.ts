@@ -10,7 +10,7 @@ import { isoTimestamp as iso } from '#server/db/timestamps.ts';
 import { csvLine, csvLineSql, numberCellSql, textCellSql } from '#server/http/csv.ts';
 import { type GiveWay, nextTurnOnly } from '#server/http/give-way.ts';
 import type { RecallCount, RecallSummary } from '#shared/api/index.ts';
-import { batchTexts, EXPORT_BATCH_ROWS, linesBatch, STATUS_TEXT_SQL } from './exports.ts';
+import { batchTexts, EXPORT_BATCH_ROWS, linesBatch, RECEIVED_UTC, STATUS_TEXT_SQL } from './exports.ts';
 import { bound, filterCondition, isEmptyFilter, type SterilizationFilter } from './list.ts';
 
 type GroupRow = {
@@ -113,7 +113,7 @@ const RECALL_LINE = csvLineSql([
   numberCellSql(sql`s.customer_id`),
   textCellSql(sql`c.name`),
   textCellSql(sql`d.device_serial`),
-  sql`to_char(s.received_ts at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')`,
+  RECEIVED_UTC,
   numberCellSql(sql`s.id`),
   numberCellSql(sql`s.progressive_id`),
   numberCellSql(sql`s.status_code`),

@@ -14,6 +14,7 @@
  * survives a change of its own password, as with the profile form).
  */
 
+import { type FormValues, withForm } from '#server/contract/form-operation.ts';
 import type { ApiModule, OperationRequest } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { findCustomer } from '#server/db/lookups.ts';
@@ -23,7 +24,6 @@ import { isUniqueViolation } from '#server/db/unique-violation.ts';
 import { updateRowById } from '#server/db/update-row.ts';
 import { written } from '#server/db/written.ts';
 import { forbidden, notFound, ok, validationFailed } from '#server/http/envelope.ts';
-import { filledFields } from '#server/http/form-fields.ts';
 import { pageOf, pageRequest } from '#server/http/paging.ts';
 import {
   assertTenant,
@@ -46,7 +46,7 @@ import {
   rolesAllowedFor,
 } from '#shared/access/index.ts';
 import type { Schemas, User as UserAnswer } from '#shared/api/index.ts';
-import { userSchema, validateForm } from '#shared/validation/index.ts';
+import { type FieldErrors, userSchema } from '#shared/validation/index.ts';
 import { auditSource, userChanges, writeAudited } from '../audit/index.ts';
 import {
   emailTaken,
@@ -59,25 +59,12 @@ import {
   setUserDisabled,
 } from './repository.ts';
 
-const TEXT_FIELDS = ['name', 'email', 'role'] as const;
+/** Passwords are taken as typed, never trimmed. */
+const PASSWORD_FIELDS = ['new_password', 'repeat_new_password'] as const;
 
 /** The most users one bulk action takes (as for alerts). */
 const BULK_MAX = 500;
 type BulkUserSkip = Schemas['UserBulkResult']['skipped'][number]['reason'];
-
-/** The contract's user form fields as sent, text not validated yet (a role is any text until then). */
-type UserForm = Partial<Record<keyof Schemas['UserForm'], string>>;
-
-/** Trimmed text fields without the empty ones; passwords are taken as typed (never trimmed), when not empty. */
-function userForm(body: unknown): UserForm {
-  const form: UserForm = filledFields(body, TEXT_FIELDS);
-  const source = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  for (const name of ['new_password', 'repeat_new_password'] as const) {
-    const value = source[name];
-    if (typeof value === 'string' && value !== '') form[name] = value;
-  }
-  return form;
-}
 
 function assertMayManage(auth: AuthContext, target: UserAnswer | undefined, newRole: Role): void {
   if (auth.user.role === 'SUPER_ADMIN') return;
@@ -103,14 +90,28 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
     return user;
   }
 
-  async function validate(form: UserForm, isNew: boolean, exceptUserId?: number) {
-    const result = await validateForm(userSchema(isNew), form);
-    const errors = result.ok ? {} : result.errors;
-    if (form.email && !errors.email && (await emailTaken(db, form.email, exceptUserId))) {
+  /**
+   * The user form's rules the shared schema cannot know: a role this customer's users may have (only
+   * when the form changes it), and an e-mail no other user has.
+   */
+  async function userRules(
+    values: FormValues,
+    subject: { role: string; roleChanges: boolean; target?: UserAnswer; customerId: number },
+    errors: FieldErrors,
+  ) {
+    const { role, roleChanges, target, customerId } = subject;
+    if (roleChanges && (!isRole(role) || !rolesAllowedFor(customerId).includes(role))) {
+      errors.role = ['validation.user.role.invalid'];
+    }
+    const email = values.email;
+    if (typeof email === 'string' && !errors.email && (await emailTaken(db, email, target?.id))) {
       errors.email = ['validation.user.email.taken'];
     }
-    if (Object.keys(errors).length > 0) throw validationFailed(errors);
   }
+
+  /** The role a form gives: the one it names, else the user's own (a new user's: the customer's default). */
+  const roleOf = (values: FormValues, current: Role): string =>
+    typeof values.role === 'string' ? values.role : current;
 
   const emailTakenError = () => validationFailed({ email: ['validation.user.email.taken'] });
 
@@ -175,7 +176,6 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
   }
 
   return {
-    formSchemas: { createCustomerUser: userSchema(true) },
     handlers: {
       async listUsers(request) {
         requireModule(request, 'users');
@@ -253,90 +253,104 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         return ok(null, 'second_factor.reset');
       },
 
-      async createCustomerUser(request, reply) {
-        const auth = requireAbility(request, 'canCreateUsers');
-        const customer = await customerOrNotFound(auth, request.params.id);
-        const form = userForm(request.body);
-        const role = form.role ?? defaultRoleFor(customer.id);
-        if (isRole(role)) assertMayManage(auth, undefined, role);
-        if (!isRole(role) || !rolesAllowedFor(customer.id).includes(role)) {
-          throw validationFailed({ role: ['validation.user.role.invalid'] });
-        }
-        await validate(form, true);
-        const values: NewUser = {
-          customerId: customer.id,
-          name: form.name ?? '',
-          email: (form.email ?? '').toLowerCase(),
-          role,
-          passwordHash: await hashPassword(form.new_password ?? ''),
-          passwordChangedAt: new Date(),
-        };
-        let id: number;
-        try {
-          const created = { action: 'create', entityType: 'user' } as const;
-          id = await writeAudited(db, auditSource(request, auth), created, async (tx) => {
-            const row = await insertUser(tx, values);
-            return { result: row.id, entityId: row.id, changes: userChanges(null, row) };
-          });
-        } catch (error) {
-          if (isUniqueViolation(error)) throw emailTakenError();
-          throw error;
-        }
-        reply.code(201);
-        return ok(written(await findUserOfCustomer(db, customer.id, id), 'user'), 'users.created');
-      },
-
-      async updateCustomerUser(request) {
-        const auth = requireAbility(request, 'canUpdateUsers');
-        const target = await userOrNotFound(auth, request.params.id, request.params.userId);
-        const form = userForm(request.body);
-        const role = form.role ?? target.role;
-        const roleChanges = role !== target.role;
-        if (isRole(role)) assertMayManage(auth, target, role);
-        if (roleChanges && target.id === auth.user.id) throw forbidden();
-        if (roleChanges && (!isRole(role) || !rolesAllowedFor(target.customer_id).includes(role))) {
-          throw validationFailed({ role: ['validation.user.role.invalid'] });
-        }
-        await validate({ name: target.name, email: target.email, ...form }, false, target.id);
-
-        const values: Partial<NewUser> = {};
-        if (form.name !== undefined) values.name = form.name;
-        if (form.email !== undefined) values.email = form.email.toLowerCase();
-        if (roleChanges && isRole(role)) values.role = role;
-        if (form.new_password !== undefined) {
-          values.passwordHash = await hashPassword(form.new_password);
-          values.passwordChangedAt = new Date();
-        }
-        if (Object.keys(values).length > 0) {
+      createCustomerUser: withForm(
+        {
+          async authorize(request, values) {
+            const auth = requireAbility(request, 'canCreateUsers');
+            const customer = await customerOrNotFound(auth, request.params.id);
+            const role = roleOf(values, defaultRoleFor(customer.id));
+            if (isRole(role)) assertMayManage(auth, undefined, role);
+            return { auth, customer, role, roleChanges: true, customerId: customer.id };
+          },
+          schema: userSchema(true),
+          verbatim: PASSWORD_FIELDS,
+          rules: userRules,
+        },
+        async (request, { form, subject: { auth, customer, role } }, reply) => {
+          const values: NewUser = {
+            customerId: customer.id,
+            name: form.name,
+            email: form.email.toLowerCase(),
+            role: role as Role,
+            passwordHash: await hashPassword(form.new_password ?? ''),
+            passwordChangedAt: new Date(),
+          };
+          let id: number;
           try {
-            const updated = {
-              action: 'update',
-              entityType: 'user',
-              entityId: target.id,
-              skipUnchanged: true,
-            } as const;
-            await writeAudited(db, auditSource(request, auth), updated, async (tx) => {
-              const { before, after } = await updateRowById(tx, users, target.id, values);
-              // A role, name or email change reaches the user's next request (no logout needed); a new
-              // password ends their sessions at once.
-              sessions.changed({ userId: target.id });
-              if (values.passwordHash !== undefined) {
-                const keep = target.id === auth.user.id ? auth.sessionId : undefined;
-                await sessions.revokeAllForUser(tx, target.id, keep);
-              }
-              const changes = userChanges(before, after);
-              return { result: undefined, changes, action: changes.password ? 'password_change' : 'update' };
+            const created = { action: 'create', entityType: 'user' } as const;
+            id = await writeAudited(db, auditSource(request, auth), created, async (tx) => {
+              const row = await insertUser(tx, values);
+              return { result: row.id, entityId: row.id, changes: userChanges(null, row) };
             });
           } catch (error) {
             if (isUniqueViolation(error)) throw emailTakenError();
             throw error;
           }
-        }
-        return ok(
-          written(await findUserOfCustomer(db, target.customer_id, target.id), 'user'),
-          'users.updated',
-        );
-      },
+          reply.code(201);
+          return ok(written(await findUserOfCustomer(db, customer.id, id), 'user'), 'users.created');
+        },
+      ),
+
+      updateCustomerUser: withForm(
+        {
+          async authorize(request, values) {
+            const auth = requireAbility(request, 'canUpdateUsers');
+            const target = await userOrNotFound(auth, request.params.id, request.params.userId);
+            const role = roleOf(values, target.role);
+            const roleChanges = role !== target.role;
+            if (isRole(role)) assertMayManage(auth, target, role);
+            if (roleChanges && target.id === auth.user.id) throw forbidden();
+            return { auth, target, role, roleChanges, customerId: target.customer_id };
+          },
+          schema: userSchema(false),
+          judged: (values, { target }) => ({ name: target.name, email: target.email, ...values }),
+          verbatim: PASSWORD_FIELDS,
+          rules: userRules,
+        },
+        async (request, { sent, subject: { auth, target, role, roleChanges } }) => {
+          const values: Partial<NewUser> = {};
+          if (sent.name !== undefined) values.name = sent.name;
+          if (sent.email !== undefined) values.email = sent.email.toLowerCase();
+          if (roleChanges && isRole(role)) values.role = role;
+          if (sent.new_password !== undefined) {
+            values.passwordHash = await hashPassword(sent.new_password);
+            values.passwordChangedAt = new Date();
+          }
+          if (Object.keys(values).length > 0) {
+            try {
+              const updated = {
+                action: 'update',
+                entityType: 'user',
+                entityId: target.id,
+                skipUnchanged: true,
+              } as const;
+              await writeAudited(db, auditSource(request, auth), updated, async (tx) => {
+                const { before, after } = await updateRowById(tx, users, target.id, values);
+                // A role, name or email change reaches the user's next request (no logout needed); a new
+                // password ends their sessions at once.
+                sessions.changed({ userId: target.id });
+                if (values.passwordHash !== undefined) {
+                  const keep = target.id === auth.user.id ? auth.sessionId : undefined;
+                  await sessions.revokeAllForUser(tx, target.id, keep);
+                }
+                const changes = userChanges(before, after);
+                return {
+                  result: undefined,
+                  changes,
+                  action: changes.password ? 'password_change' : 'update',
+                };
+              });
+            } catch (error) {
+              if (isUniqueViolation(error)) throw emailTakenError();
+              throw error;
+            }
+          }
+          return ok(
+            written(await findUserOfCustomer(db, target.customer_id, target.id), 'user'),
+            'users.updated',
+          );
+        },
+      ),
 
       async disableCustomerUser(request) {
         return setDisabled(request, true);
