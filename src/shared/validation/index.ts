@@ -14,11 +14,13 @@ export {
   DEVICE_SERIAL_LENGTH,
   deviceSchema,
   forgotPasswordSchema,
+  keyRevocationSchema,
   loginSchema,
   profileSchema,
   REPORT_COMMENT_MAX_LENGTH,
   reportGenerateSchema,
   reportSignSchema,
   resetPasswordSchema,
+  secondFactorResetSchema,
   userSchema,
 } from './schemas.ts';

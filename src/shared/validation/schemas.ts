@@ -198,6 +198,26 @@ export const certificateUploadSchema = object({
     .test('pdf', id('validation.certificate.file.pdf'), (file) => !file || pdfName.test(file.name)),
 });
 
+/** Revoking a device's key: the reason the key history keeps (docs/integrity.md, "Key history"). */
+export const keyRevocationSchema = object({
+  reason: string().trim().required('devices.keys.reason_required'),
+});
+
+/**
+ * Resetting a user's second factor: the reason the audit trail keeps, on one line (a line break would
+ * forge lines wherever the trail is printed).
+ */
+export const secondFactorResetSchema = object({
+  reason: string()
+    .trim()
+    .required(id('validation.second_factor.reason.required'))
+    .test(
+      'one-line',
+      id('validation.second_factor.reason.required'),
+      (value) => value === undefined || !/[\p{Cc}]/u.test(value),
+    ),
+});
+
 /** Acknowledging or resolving an alert: an optional comment (src/shared/alerts ALERT_COMMENT_MAX_LENGTH). */
 export const alertActionSchema = object({
   comment: string().trim().max(ALERT_COMMENT_MAX_LENGTH, id('validation.alert.comment.too_long')).optional(),

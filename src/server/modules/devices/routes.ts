@@ -28,7 +28,7 @@ import {
 import type { AuthContext } from '#server/security/session-store.ts';
 import { can } from '#shared/access/index.ts';
 import type { Device as DeviceAnswer } from '#shared/api/index.ts';
-import { deviceSchema, type FieldErrors } from '#shared/validation/index.ts';
+import { deviceSchema, type FieldErrors, keyRevocationSchema } from '#shared/validation/index.ts';
 import type { AuditChanges } from '../audit/index.ts';
 import { auditSource, changedFields, writeAudited } from '../audit/index.ts';
 import { deviceGaps, visibleOwners } from './gaps.ts';
@@ -213,32 +213,38 @@ export function devicesModule(deps: { db: Db }): ApiModule {
         return ok(await listKeyEvents(db, deviceId));
       },
 
-      async revokeDeviceKey(request) {
-        const auth = requireAbility(request, 'canGenerateDeviceKeys');
-        const { deviceId, slot } = request.params;
-        const reason = request.body.reason.trim();
-        if (reason.length === 0) throw validationFailed({ reason: ['devices.keys.reason_required'] });
-        if (!(await findDevice(db, deviceId))) throw notFound();
-        // An empty slot revokes nothing: no entry either (the 409 below changes nothing).
-        const revoked = {
-          action: 'key_change',
-          entityType: 'device',
-          entityId: deviceId,
-          skipUnchanged: true,
-        } as const;
-        const done = await writeAudited(db, auditSource(request, auth), revoked, async (tx) => {
-          const result = await revokeKey(tx, deviceId, slot as KeySlot, auth.user.id, reason);
-          const field = slot === 1 ? 'public_key' : 'public_key_2';
-          const changes: AuditChanges = {};
-          if (result) {
-            changes[field] = { old: result.revoked, new: null };
-            changes.revocation_reason = { old: null, new: reason };
-          }
-          return { result, changes };
-        });
-        if (!done) throw new ApiError(409, 'devices.keys.slot_empty');
-        return ok(await listKeyEvents(db, deviceId), 'devices.keys.revoked');
-      },
+      revokeDeviceKey: withForm(
+        {
+          async authorize(request) {
+            const auth = requireAbility(request, 'canGenerateDeviceKeys');
+            if (!(await findDevice(db, request.params.deviceId))) throw notFound();
+            return auth;
+          },
+          schema: keyRevocationSchema,
+        },
+        async (request, { form: { reason }, subject: auth }) => {
+          const { deviceId, slot } = request.params;
+          // An empty slot revokes nothing: no entry either (the 409 below changes nothing).
+          const revoked = {
+            action: 'key_change',
+            entityType: 'device',
+            entityId: deviceId,
+            skipUnchanged: true,
+          } as const;
+          const done = await writeAudited(db, auditSource(request, auth), revoked, async (tx) => {
+            const result = await revokeKey(tx, deviceId, slot as KeySlot, auth.user.id, reason);
+            const field = slot === 1 ? 'public_key' : 'public_key_2';
+            const changes: AuditChanges = {};
+            if (result) {
+              changes[field] = { old: result.revoked, new: null };
+              changes.revocation_reason = { old: null, new: reason };
+            }
+            return { result, changes };
+          });
+          if (!done) throw new ApiError(409, 'devices.keys.slot_empty');
+          return ok(await listKeyEvents(db, deviceId), 'devices.keys.revoked');
+        },
+      ),
 
       createCustomerDevice: withForm(
         {

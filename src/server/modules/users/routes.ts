@@ -46,7 +46,7 @@ import {
   rolesAllowedFor,
 } from '#shared/access/index.ts';
 import type { Schemas, User as UserAnswer } from '#shared/api/index.ts';
-import { type FieldErrors, userSchema } from '#shared/validation/index.ts';
+import { type FieldErrors, secondFactorResetSchema, userSchema } from '#shared/validation/index.ts';
 import { auditSource, userChanges, writeAudited } from '../audit/index.ts';
 import {
   emailTaken,
@@ -222,36 +222,40 @@ export function usersModule(deps: { db: Db; sessions: SessionStore }): ApiModule
         return ok({ ended }, 'sessions.ended');
       },
 
-      async resetUserSecondFactor(request) {
-        const auth = requireAbility(request, 'canUpdateUsers');
-        // A SUPER_ADMIN's act alone, and never on their own account: nobody lifts their own second
-        // factor without it (docs/accounts.md §5).
-        if (auth.user.role !== 'SUPER_ADMIN') throw forbidden();
-        const target = await userOrNotFound(auth, request.params.id, request.params.userId);
-        if (target.id === auth.user.id) throw forbidden();
-        const body = (request.body ?? {}) as Record<string, unknown>;
-        const reason = typeof body.reason === 'string' ? body.reason.trim() : '';
-        if (reason === '' || /[\p{Cc}]/u.test(reason))
-          throw validationFailed({ reason: ['validation.second_factor.reason.required'] });
-        const intent = { action: 'mfa_reset', entityType: 'user', entityId: target.id, reason } as const;
-        await writeAudited(db, auditSource(request, auth), intent, async (tx) => {
-          const removed = await removeSecondFactors(tx, target.id);
-          // Passkeys go too: a lost key may be what made the reset necessary.
-          const removedPasskeys = await removePasskeys(tx, target.id);
-          // Whoever holds the lost phone, key or codes must sign in again, and will set up a new factor.
-          const ended = await sessions.revokeAllForUser(tx, target.id);
-          const factors = [...(removed ? ['totp'] : []), ...(removedPasskeys > 0 ? ['passkey'] : [])];
-          return {
-            result: undefined,
-            changes: {
-              second_factor: { old: factors.length > 0 ? factors.join('+') : null, new: null },
-              ...(removedPasskeys > 0 ? { passkeys: { old: removedPasskeys, new: 0 } } : {}),
-              ...(ended > 0 ? endedChanges(ended) : {}),
-            },
-          };
-        });
-        return ok(null, 'second_factor.reset');
-      },
+      resetUserSecondFactor: withForm(
+        {
+          async authorize(request) {
+            const auth = requireAbility(request, 'canUpdateUsers');
+            // A SUPER_ADMIN's act alone, and never on their own account: nobody lifts their own second
+            // factor without it (docs/accounts.md §5).
+            if (auth.user.role !== 'SUPER_ADMIN') throw forbidden();
+            const target = await userOrNotFound(auth, request.params.id, request.params.userId);
+            if (target.id === auth.user.id) throw forbidden();
+            return { auth, target };
+          },
+          schema: secondFactorResetSchema,
+        },
+        async (request, { form: { reason }, subject: { auth, target } }) => {
+          const intent = { action: 'mfa_reset', entityType: 'user', entityId: target.id, reason } as const;
+          await writeAudited(db, auditSource(request, auth), intent, async (tx) => {
+            const removed = await removeSecondFactors(tx, target.id);
+            // Passkeys go too: a lost key may be what made the reset necessary.
+            const removedPasskeys = await removePasskeys(tx, target.id);
+            // Whoever holds the lost phone, key or codes must sign in again, and will set up a new factor.
+            const ended = await sessions.revokeAllForUser(tx, target.id);
+            const factors = [...(removed ? ['totp'] : []), ...(removedPasskeys > 0 ? ['passkey'] : [])];
+            return {
+              result: undefined,
+              changes: {
+                second_factor: { old: factors.length > 0 ? factors.join('+') : null, new: null },
+                ...(removedPasskeys > 0 ? { passkeys: { old: removedPasskeys, new: 0 } } : {}),
+                ...(ended > 0 ? endedChanges(ended) : {}),
+              },
+            };
+          });
+          return ok(null, 'second_factor.reset');
+        },
+      ),
 
       createCustomerUser: withForm(
         {
