@@ -5,6 +5,7 @@
 // records. Everything runs inside the seed's own transaction, so a failure leaves the database as it was.
 import type { PoolClient } from 'pg';
 import { type TokenSigner, tokenRecords } from './device-tokens.ts';
+import { signedInParallel } from './parallel-signing.ts';
 import type { HistoryRow } from './sterilization-history.ts';
 
 /** The part of pg's connection (lib/connection.js) a COPY FROM STDIN drives; its typings omit it. */
@@ -23,7 +24,11 @@ const COPY_CHUNK_CHARS = 256 * 1024;
  * "submittable": pg has the protocol messages but no stream API of its own for them. Resolves with
  * the number of rows copied.
  */
-export function copyFromStdin(client: PoolClient, sql: string, source: Iterable<string>): Promise<number> {
+export function copyFromStdin(
+  client: PoolClient,
+  sql: string,
+  source: Iterable<string> | AsyncIterable<string>,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     let failed: Error | undefined;
     let rows = 0;
@@ -34,7 +39,7 @@ export function copyFromStdin(client: PoolClient, sql: string, source: Iterable<
       async handleCopyInResponse(connection: CopyConnection) {
         const { stream } = connection;
         try {
-          for (const chunk of source) {
+          for await (const chunk of source) {
             if (failed) return;
             if (!stream.write(copyData(chunk))) await new Promise((drained) => stream.once('drain', drained));
           }
@@ -241,16 +246,15 @@ function* copyLines(rows: Iterable<LoadRow>, best: Map<string, string>, tally: T
   if (chunk) yield chunk;
 }
 
-/** The tokens in COPY text, signed as they go by, numbered from `firstId` in the order they come. */
-function* tokenLines(
+/** The tokens in COPY text, signed as they go by (on two threads), numbered from `firstId` in the order they come. */
+async function* tokenLines(
   groups: Iterable<HistoryRow[]>,
   signer: TokenSigner,
   firstId: bigint,
-): Generator<string> {
+): AsyncGenerator<string> {
   let chunk = '';
   let id = firstId;
-  for (const group of groups) {
-    const token = signer.sign(group);
+  for await (const { token } of signedInParallel(groups, signer)) {
     // A compact JWS and a hex digest hold nothing COPY text escapes.
     chunk += `${id++}\t${token.deviceId}\t${token.keyEventId}\t${token.jws}\t${token.sha256}\t${token.issuedAt}\t${token.issuedAt}\n`;
     if (chunk.length >= COPY_CHUNK_CHARS) {

@@ -95,6 +95,17 @@ export function* tokenRecords<T>(
     };
 }
 
+/** A token ready to sign: what its device signs, and the key it signs with. */
+export interface UnsignedToken {
+  deviceId: number;
+  keyEventId: number;
+  /** The JWS signing input: base64url header and payload. */
+  input: string;
+  privateKeyPem: string;
+  key: KeyObject;
+  issuedAt: string;
+}
+
 /** Signs a token group with its device's key (RS256 compact JWS, `iat` the arrival). */
 export class TokenSigner {
   private readonly keys = new Map<string, KeyObject>();
@@ -103,7 +114,8 @@ export class TokenSigner {
     this.devices = devices;
   }
 
-  sign(group: HistoryRow[]): SeedToken {
+  /** The token's signing input and key (signing is the costly part: seed/parallel-signing.ts shares it out). */
+  prepare(group: HistoryRow[]): UnsignedToken {
     const deviceId = group[0]!.deviceId;
     const device = this.devices.get(deviceId);
     if (!device) throw new Error(`device ${deviceId} has no signing key`);
@@ -115,16 +127,37 @@ export class TokenSigner {
     const iat = Math.floor(Date.parse(group[group.length - 1]!.receivedTs) / 1000);
     const claims =
       group.length === 1 ? { sterilization: claimOf(group[0]!) } : { sterilizations: group.map(claimOf) };
-    const input = `${HEADER}.${base64url(JSON.stringify({ iss: device.serial, iat, exp: iat + 300, ...claims }))}`;
-    const jws = `${input}.${base64url(sign('sha256', Buffer.from(input, 'ascii'), key))}`;
     return {
       deviceId,
       keyEventId: device.keyEventId,
-      jws,
-      sha256: createHash('sha256').update(jws, 'ascii').digest('hex'),
+      input: `${HEADER}.${base64url(JSON.stringify({ iss: device.serial, iat, exp: iat + 300, ...claims }))}`,
+      privateKeyPem: device.privateKeyPem,
+      key,
       issuedAt: new Date(iat * 1000).toISOString(),
     };
   }
+
+  /** The stored token, from its signing input and RS256 signature. */
+  complete(token: UnsignedToken, signature: Uint8Array): SeedToken {
+    const jws = `${token.input}.${base64url(Buffer.from(signature))}`;
+    return {
+      deviceId: token.deviceId,
+      keyEventId: token.keyEventId,
+      jws,
+      sha256: createHash('sha256').update(jws, 'ascii').digest('hex'),
+      issuedAt: token.issuedAt,
+    };
+  }
+
+  sign(group: HistoryRow[]): SeedToken {
+    const token = this.prepare(group);
+    return this.complete(token, rs256(token.input, token.key));
+  }
+}
+
+/** RS256 over a JWS signing input (PKCS#1 v1.5: deterministic, the same bytes on any thread). */
+export function rs256(input: string, key: KeyObject | string): Buffer {
+  return sign('sha256', Buffer.from(input, 'ascii'), key);
 }
 
 /** Each device's records in tokens (deviceTokenGroups), signed (TokenSigner). */
