@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedDevice } from '#server/db/seed.ts';
 import { publishEvent } from '#server/event-bus/publish.ts';
-import { customerIdOf, makeUser } from '#server/test/fixtures.ts';
+import { customerIdOf, cycleClaim, makeUser } from '#server/test/fixtures.ts';
 import { ingestRecords, postRecords } from '#server/test/ingest.ts';
 import { mintSession, mintSessionOf } from '#server/test/sessions.ts';
 import { listenLocally, openEventStream, type SseStream } from '#server/test/sse-client.ts';
@@ -67,15 +67,7 @@ async function subscribe(token?: string, options: { alerts?: boolean } = {}): Pr
 /** Ingests one signed record of this device through the API; answers its id. */
 async function ingest(app: TestApp['app'], device: SeedDevice): Promise<number> {
   nextProgressive += 1;
-  const record = {
-    progressive_id: nextProgressive,
-    supplied_energy: 300,
-    nominal_time: 10,
-    effective_time: 10,
-    residual_lamp_life: 4000,
-    status_code: 0,
-  };
-  const [stored] = await ingestRecords(app, device, [record]);
+  const [stored] = await ingestRecords(app, device, [cycleClaim(nextProgressive)]);
   return stored!.id;
 }
 

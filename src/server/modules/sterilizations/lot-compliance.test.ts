@@ -5,11 +5,10 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedDevice } from '#server/db/seed.ts';
-import { customerIdOf, makeCustomer, makeDevice, unique } from '#server/test/fixtures.ts';
+import { customerIdOf, cycleClaim, makeCustomer, makeDevice, unique } from '#server/test/fixtures.ts';
 import { postRecords } from '#server/test/ingest.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, type TestApp } from '#server/test/test-app.ts';
-import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { FILTERED_HEADER, OK_HEADER } from './exports.ts';
 import { parseCsv } from './test-fixtures.ts';
 
@@ -38,16 +37,10 @@ const lotName = () => `LC-${unique()}`;
 
 async function ingest(lot: string | null): Promise<number> {
   nextProgressive += 1;
-  const record: SterilizationClaim = {
-    progressive_id: nextProgressive,
-    supplied_energy: 300,
-    nominal_time: 10,
-    effective_time: 10,
-    residual_lamp_life: 4000,
-    status_code: 0,
+  const record = cycleClaim(nextProgressive, {
     consumables_lot: lot,
     lot_progressive_id: lot === null ? null : 1,
-  };
+  });
   const response = await postRecords(t.app, device, [record]);
   expectContract('ingestSterilizations', response, 200);
   return response.json().data[0].id;
