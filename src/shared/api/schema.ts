@@ -2107,9 +2107,7 @@ export interface components {
       clock_suspect: boolean;
       /** @description The stored device token that carried the record; null for records stored before tokens were kept. */
       token_id: number | null;
-      /** @description SHA-256 (lowercase hex) of that token's compact JWS, as a hashing_version 3 leaf holds it (docs/integrity.md §12). */
-      token_sha256: string | null;
-      /** @description The record's index (from 0) among the token's records. */
+      /** @description The record's index (from 0) among the token's records. The token itself and its SHA-256 (a hashing_version 3 leaf's `token_sha256`, docs/integrity.md §12) are read from GET /sterilizations/evidence/{id}: a list page does not carry them. */
       token_position: number | null;
       device_serial: string;
       /** @description Per-device cycle counter. */

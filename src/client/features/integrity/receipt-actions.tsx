@@ -11,16 +11,15 @@ import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import { recordEvidenceQueryOptions } from '#client/components/record-evidence.tsx';
 import { saveBlob } from '#client/lib/save-blob.ts';
-import type { Sterilization } from '#shared/api/index.ts';
 import { encodeReceiptFragment } from '#shared/integrity/receipt-link.ts';
 import { useChainInfo } from './api/integrity';
-import { proofReceipt, proofReceiptWithEvidence } from './verification';
+import { proofReceipt, proofReceiptWithEvidence, type VerifiableRecord } from './verification';
 
 function saveJson(data: unknown, fileName: string) {
   saveBlob(new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' }), fileName);
 }
 
-export function ReceiptActions({ record, changedCount }: { record: Sterilization; changedCount: number }) {
+export function ReceiptActions({ record, changedCount }: { record: VerifiableRecord; changedCount: number }) {
   const intl = useIntl();
   const chainInfo = useChainInfo();
   // The receipt proves every link from the device's key when the record's token is kept (format 2).

@@ -29,10 +29,11 @@ import {
   useMediaQuery,
   useTheme,
 } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { CycleReportButton } from '#client/components/cycle-report/cycle-report-button.tsx';
-import { RecordEvidence } from '#client/components/record-evidence.tsx';
+import { RecordEvidence, recordEvidenceQueryOptions } from '#client/components/record-evidence.tsx';
 import type { Sterilization } from '#shared/api/index.ts';
 import { AnchorReading } from './anchor-reading';
 import { useAnchorTransaction, useChainInfo, useServerHashes } from './api/integrity';
@@ -52,8 +53,10 @@ import {
   isAnchored,
   isPristine,
   type Verdict,
+  type VerifiableRecord,
   type VerificationForm,
   verification,
+  withEvidence,
 } from './verification';
 import { Field, mono } from './verification-parts';
 
@@ -100,7 +103,25 @@ function CheckList({ checks, values }: { checks: Check[]; values: Record<string,
   );
 }
 
-function VerificationBody({ record }: { record: Sterilization }) {
+/**
+ * The record completed from its evidence before anything is hashed: a version 3 leaf holds its token's
+ * digest. The same read serves the evidence panel and the receipt.
+ */
+function VerificationWithEvidence({ record }: { record: Sterilization }) {
+  const intl = useIntl();
+  const evidence = useQuery(recordEvidenceQueryOptions(record.id));
+  const complete = useMemo(() => withEvidence(record, evidence.data), [record, evidence.data]);
+  if (evidence.isPending) {
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
+        <CircularProgress aria-label={intl.formatMessage({ id: 'integrity.calculating' })} />
+      </Box>
+    );
+  }
+  return <VerificationBody record={complete} />;
+}
+
+function VerificationBody({ record }: { record: VerifiableRecord }) {
   const intl = useIntl();
   const [form, setForm] = useState<VerificationForm>(() => initialForm(record));
   const debounced = useDebounced(form, DEBOUNCE_MS);
@@ -332,7 +353,7 @@ export default function VerificationDialog({
       <DialogTitle id="integrity-title">{intl.formatMessage({ id: 'integrity.title' })}</DialogTitle>
       <DialogContent dividers>
         {hasFormData(record) ? (
-          <VerificationBody key={record.id} record={record} />
+          <VerificationWithEvidence key={record.id} record={record} />
         ) : (
           <Alert severity="error">{intl.formatMessage({ id: 'integrity.error' })}</Alert>
         )}

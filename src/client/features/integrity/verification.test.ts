@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BlockchainData, Sterilization } from '#shared/api/index.ts';
+import type { BlockchainData, RecordEvidence, Sterilization } from '#shared/api/index.ts';
 import { leafHash, merkleTree, recordFromForm } from '#shared/integrity/index.ts';
 import { V1_BLOCK } from '#shared/integrity/v1-block.fixture.ts';
 import {
@@ -13,8 +13,10 @@ import {
   initialForm,
   isPristine,
   proofReceipt,
+  type VerifiableRecord,
   type VerificationInput,
   verification,
+  withEvidence,
 } from './verification';
 
 const CONTRACT = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -40,7 +42,8 @@ const record101 = {
   created_at: '2025-03-14T09:26:53.589Z',
   device: { device_serial: 'UVB00017', customer: { name: 'Clinic' } },
   blockchain_data: null,
-} as unknown as Sterilization;
+  token_sha256: null,
+} as unknown as VerifiableRecord;
 
 const LEAF_101 = '0xbcc65b9047797be3ce82558d4ec3728b28d35985189ab23f38302674ed8badd8';
 const LEAF_102 = '0x86d88d0254f87f0aea9229cb5146d36c8c69b7ec2e651a88598c0bf40f172fa4';
@@ -137,7 +140,7 @@ describe('form and hashes', () => {
 
   it('verifies a block made with version 1 before version 2 (frozen fixture)', () => {
     for (const [i, stored] of V1_BLOCK.records.entries()) {
-      const record = { ...record101, ...stored } as unknown as Sterilization;
+      const record = { ...record101, ...stored } as unknown as VerifiableRecord;
       const data = { ...blockchainData(), proof: V1_BLOCK.proofs[i]! };
       expect(computeHashes(initialForm(record), record, data)).toEqual({
         leaf: V1_BLOCK.leaves[i],
@@ -145,6 +148,34 @@ describe('form and hashes', () => {
       });
       expect(proofReceipt({ ...record, blockchain_data: data }, undefined)?.leaf).toBe(V1_BLOCK.leaves[i]);
     }
+  });
+
+  it("hashes a version 3 record with its token's digest and position from its evidence", () => {
+    const listed = { ...record101, token_id: 5, token_position: 2, cycle_ts: null } as Sterilization;
+    const sha256 = 'c'.repeat(64);
+    const evidence = {
+      record_id: 101,
+      token: {
+        id: 5,
+        jws: 'a.b.c',
+        sha256,
+        issued_at: record101.received_ts,
+        received_at: record101.received_ts,
+      },
+      position: 2,
+      key_event: null,
+    } as RecordEvidence;
+    const complete = withEvidence(listed, evidence);
+    expect(complete).toMatchObject({ token_sha256: sha256, token_position: 2 });
+    const expected = leafHash(
+      recordFromForm({ ...initialForm(listed), token_sha256: sha256, token_position: '2' }),
+      3,
+    );
+    expect(computeHashes(initialForm(complete), complete, null).leaf).toBe(expected);
+    // Without the evidence the digest is unknown: another leaf, which would not verify.
+    const bare = withEvidence(listed, undefined);
+    expect(bare.token_sha256).toBeNull();
+    expect(computeHashes(initialForm(bare), bare, null).leaf).not.toBe(expected);
   });
 
   it('names the fields that differ from the stored record, as the leaf compares them', () => {
@@ -249,7 +280,7 @@ describe('verification state machine', () => {
 
 describe('proofReceipt', () => {
   it('holds the canonical record, leaf, proof, root and the chain coordinates', () => {
-    const record = { ...record101, blockchain_data: blockchainData() } as Sterilization;
+    const record = { ...record101, blockchain_data: blockchainData() } as VerifiableRecord;
     const receipt = proofReceipt(record, { chain_id: 31337, contract_address: CONTRACT });
     expect(receipt).toMatchObject({
       hashing_version: 1,

@@ -25,6 +25,18 @@ export { INTEGRITY_FIELDS, type IntegrityField };
 /** The modal's left column: every field as the text in its input. */
 export type VerificationForm = Record<IntegrityField, string>;
 
+/** A record with its token's digest, which a version 3 leaf holds and a list row does not carry. */
+export type VerifiableRecord = Sterilization & { token_sha256: string | null };
+
+/** The record completed from its evidence (GET /sterilizations/evidence/{id}); none: no token kept. */
+export function withEvidence(record: Sterilization, evidence: RecordEvidence | undefined): VerifiableRecord {
+  return {
+    ...record,
+    token_sha256: evidence?.token?.sha256 ?? null,
+    token_position: evidence?.position ?? record.token_position,
+  };
+}
+
 /** Version 1 text fields keep null and "" apart (docs/integrity.md §2); in version 2 "" is null anyway. */
 const TEXT_FIELDS: ReadonlySet<IntegrityField> = new Set(['device_serial', 'consumables_lot', 'notes']);
 
@@ -141,7 +153,7 @@ export function computeHashes(
 export type { ProofReceipt };
 
 export function proofReceipt(
-  record: Sterilization,
+  record: VerifiableRecord,
   chain: { chain_id: number; contract_address: string } | undefined,
 ): ProofReceipt | null {
   const data = record.blockchain_data;
@@ -165,7 +177,7 @@ export function proofReceipt(
  * signature and values only). Null otherwise (then proofReceipt's format 1, or nothing).
  */
 export function proofReceiptWithEvidence(
-  record: Sterilization,
+  record: VerifiableRecord,
   chain: { chain_id: number; contract_address: string } | undefined,
   evidence: RecordEvidence | undefined,
 ): ProofReceiptV2 | null {

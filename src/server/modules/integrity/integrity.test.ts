@@ -155,12 +155,17 @@ const formOf = (row: Listed, overrides: Record<string, string> = {}) => {
   return { ...fields, ...overrides };
 };
 
-/** A version 3 leaf's evidence fields, as the API gives them with the record. */
-const evidenceOf = (row: Listed) => ({
-  token_sha256: row.token_sha256 as string | null,
-  token_position: row.token_position === null ? null : String(row.token_position),
-  cycle_ts: row.cycle_ts as string | null,
-});
+/** A version 3 leaf's evidence fields: the token's digest from the record's evidence, the rest from its row. */
+const evidenceOf = async (row: Listed) => {
+  const response = await t.as(token, { method: 'GET', url: `/api/v1/sterilizations/evidence/${row.id}` });
+  expectContract('getSterilizationEvidence', response, 200);
+  const evidence = response.json().data as { token: { sha256: string } | null; position: number | null };
+  return {
+    token_sha256: evidence.token?.sha256 ?? null,
+    token_position: evidence.position === null ? null : String(evidence.position),
+    cycle_ts: row.cycle_ts as string | null,
+  };
+};
 
 beforeAll(async () => {
   t = await createTestApp({ ANCHOR_ENABLED: 'true', ANCHOR_INTERVAL_SECONDS: '0', ANCHOR_BATCH_SIZE: '8' });
@@ -180,7 +185,9 @@ describe('anchoring in the app', () => {
       const data = row.blockchain_data!;
       expect(['MINED', 'FINAL']).toContain(data.blockchain_data_block.status);
       expect(data.blockchain_data_block.network).toBe('devnet');
-      const leaf = leafHash(recordFromForm({ ...formOf(row), ...evidenceOf(row) }), versionOf(row));
+      // A list row does not carry its token's digest (its evidence does).
+      expect(row).not.toHaveProperty('token_sha256');
+      const leaf = leafHash(recordFromForm({ ...formOf(row), ...(await evidenceOf(row)) }), versionOf(row));
       expect(processProof(leaf, data.proof)).toBe(data.blockchain_data_block.merkle_root);
     }
     // records of customers without blockchain stay without blockchain data
@@ -255,7 +262,7 @@ describe('anchoring in the app', () => {
     expectContract('calculateHash', same, 200);
     expect(same.json().data).toEqual({
       // The form holds the 14 fields; the server adds the stored record's evidence to a version 3 leaf.
-      hash: leafHash(recordFromForm({ ...formOf(row), ...evidenceOf(row) }), versionOf(row)),
+      hash: leafHash(recordFromForm({ ...formOf(row), ...(await evidenceOf(row)) }), versionOf(row)),
       hashing_version: HASHING_VERSION,
       block_hash: root,
     });

@@ -8,6 +8,7 @@ import { bytesToHex, decodeFunctionData, type Hex } from 'viem';
 import type { ApiModule } from '#server/contract/handler-types.ts';
 import type { Db } from '#server/db/client.ts';
 import { ApiError, notFound, ok, validationFailed } from '#server/http/envelope.ts';
+import { TOKEN_SHA256_SQL } from '#server/modules/sterilizations/index.ts';
 import { currentAuth, tenantScope } from '#server/security/guards.ts';
 import {
   HASHING_VERSION,
@@ -174,7 +175,7 @@ async function storedEvidence(
     token_position: number | null;
     cycle_ts: string | null;
   }>(sql`
-    select (select t.sha256 from device_tokens t where t.id = s.token_id) as token_sha256, s.token_position,
+    select ${TOKEN_SHA256_SQL} as token_sha256, s.token_position,
       s.cycle_ts::text as cycle_ts
     from sterilizations s where s.id = ${recordId} and ${tenant}`);
   const row = found.rows[0];

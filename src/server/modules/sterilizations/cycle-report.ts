@@ -22,9 +22,10 @@ import { encodeReceiptFragment } from '#shared/integrity/receipt-link.ts';
 import { recordReceipt } from '#shared/integrity/record-receipt.ts';
 import type { ChainService } from '../integrity/index.ts';
 import { integrityRecord } from '../integrity/index.ts';
-import { STERILIZATION_FROM, STERILIZATION_SELECT, type SterilizationRow } from './view.ts';
+import { STERILIZATION_FROM, STERILIZATION_SELECT, type SterilizationRow, TOKEN_SHA256_SQL } from './view.ts';
 
 type CycleRow = SterilizationRow & {
+  token_sha256: string | null;
   customer_id: number;
   customer_address: string | null;
   customer_postcode: string | null;
@@ -38,7 +39,7 @@ type CycleRow = SterilizationRow & {
 export async function findCycleRecord(db: Db, id: number, scope: number | null): Promise<CycleRow | null> {
   const tenant = scope === null ? sql`true` : sql`s.customer_id = ${scope}`;
   const result = await db.execute<CycleRow>(sql`
-    select ${STERILIZATION_SELECT}, c.id as customer_id, c.address as customer_address,
+    select ${STERILIZATION_SELECT}, ${TOKEN_SHA256_SQL} as token_sha256, c.id as customer_id, c.address as customer_address,
       c.postcode as customer_postcode, c.city as customer_city, c.country as customer_country,
       d.label as device_label, p.name as product_name
     from ${STERILIZATION_FROM}

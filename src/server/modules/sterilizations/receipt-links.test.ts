@@ -73,9 +73,11 @@ async function receiptOf(customerId: number, id: number): Promise<ProofReceiptV2
     await t.as(superAdmin, { method: 'GET', url: `/api/v1/sterilizations/evidence/${id}` })
   ).json().data as RecordEvidence;
   const chain = (await t.as(superAdmin, { method: 'GET', url: '/api/v1/chain' })).json().data;
-  const texts = Object.fromEntries(
-    Object.entries(record).map(([key, value]) => [key, value === null ? null : String(value)]),
-  );
+  // The token's digest from the evidence: a list row does not carry it.
+  const texts = Object.fromEntries([
+    ...Object.entries(record).map(([key, value]) => [key, value === null ? null : String(value)]),
+    ['token_sha256', evidence.token?.sha256 ?? null],
+  ]);
   const data = record.blockchain_data;
   return recordReceiptV2(
     recordFromForm(texts),

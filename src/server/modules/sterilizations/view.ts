@@ -39,11 +39,14 @@ export type SterilizationRow = {
   cycle_ts: Date | string | null;
   clock_suspect: boolean;
   token_id: string | number | null;
-  token_sha256: string | null;
   token_position: number | null;
 };
 
-/** Columns and joins every query returning records uses, so the view always has what it needs. */
+/**
+ * Columns and joins every query returning records uses, so the view always has what it needs. Not the
+ * token's digest: reading it was a list page's dearest column (docs/benchmarks.md), and the one reader
+ * that needs it, the verification window, reads the record's evidence anyway.
+ */
 export const STERILIZATION_SELECT = sql`
   s.id, s.device_id, s.received_ts, d.device_serial, s.progressive_id, s.arrived_out_of_order, s.supplied_energy, s.nominal_time,
   s.effective_time, s.residual_lamp_life, s.status_code, s.latitude, s.longitude, s.consumables_lot,
@@ -52,8 +55,10 @@ export const STERILIZATION_SELECT = sql`
   b.transaction_hash as block_transaction_hash, b.merkle_root as block_merkle_root,
   b.hashing_version as block_hashing_version, b.created_at as block_created_at, b.sent_at as block_sent_at,
   b.mined_at as block_mined_at, b.final_at as block_final_at, c.enable_blockchain as customer_enable_blockchain, s.lot_status,
-  s.cycle_ts, s.clock_suspect, s.token_id, s.token_position,
-  (select t.sha256 from device_tokens t where t.id = s.token_id) as token_sha256`;
+  s.cycle_ts, s.clock_suspect, s.token_id, s.token_position`;
+
+/** A record's token digest (a version 3 leaf's token_sha256), read by the token's key; `s` is the record. */
+export const TOKEN_SHA256_SQL = sql`(select t.sha256 from device_tokens t where t.id = s.token_id)`;
 
 export const STERILIZATION_FROM = sql`
   sterilizations s
@@ -84,7 +89,6 @@ export function sterilizationView(row: SterilizationRow): Sterilization {
     cycle_ts: isoOrNull(row.cycle_ts),
     clock_suspect: row.clock_suspect,
     token_id: row.token_id === null ? null : Number(row.token_id),
-    token_sha256: row.token_sha256,
     token_position: row.token_position,
     device_serial: row.device_serial,
     progressive_id: row.progressive_id,

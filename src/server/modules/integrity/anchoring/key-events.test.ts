@@ -118,7 +118,6 @@ describe('anchoring key events', () => {
     const ids = stored.map((row) => row.id);
     type Row = Record<string, unknown> & {
       id: number;
-      token_sha256: string;
       token_position: number;
       cycle_ts: string | null;
       blockchain_data: {
@@ -145,10 +144,15 @@ describe('anchoring key events', () => {
     );
     for (const row of await rowsOf()) {
       expect(row.blockchain_data!.hashing_version).toBe(3);
-      expect(row.token_sha256).toMatch(/^[0-9a-f]{64}$/);
-      const texts = Object.fromEntries(
-        Object.entries(row).map(([key, value]) => [key, value === null ? null : String(value)]),
-      );
+      // The token's digest comes with the record's evidence, not with its list row.
+      const evidence = (
+        await t.as(superAdmin, { method: 'GET', url: `/api/v1/sterilizations/evidence/${row.id}` })
+      ).json().data as { token: { sha256: string } };
+      expect(evidence.token.sha256).toMatch(/^[0-9a-f]{64}$/);
+      const texts = Object.fromEntries([
+        ...Object.entries(row).map(([key, value]) => [key, value === null ? null : String(value)]),
+        ['token_sha256', evidence.token.sha256],
+      ]);
       const leaf = leafHash(recordFromForm(texts), 3);
       expect(processProof(leaf, row.blockchain_data!.proof)).toBe(
         row.blockchain_data!.blockchain_data_block.merkle_root,

@@ -4,11 +4,14 @@
  * hashing_version its blocks are made with (docs/integrity.md).
  */
 import { sql } from 'drizzle-orm';
-import type { SterilizationRow } from '#server/modules/sterilizations/index.ts';
+import { type SterilizationRow, TOKEN_SHA256_SQL } from '#server/modules/sterilizations/index.ts';
 import { HASHING_VERSION, type IntegrityRecord, leafBytes } from '#shared/integrity/index.ts';
 
-/** The record columns the leaf is made of (the list's row type, so the two never drift apart). */
-export type RecordRow = Pick<
+/**
+ * The record columns the leaf is made of (the list's row type, so the two never drift apart), and the
+ * token's digest, which a list row does not read.
+ */
+export type RecordRow = { token_sha256: string | null } & Pick<
   SterilizationRow,
   | 'id'
   | 'received_ts'
@@ -25,7 +28,6 @@ export type RecordRow = Pick<
   | 'lot_progressive_id'
   | 'notes'
   | 'created_at'
-  | 'token_sha256'
   | 'token_position'
   | 'cycle_ts'
 >;
@@ -37,7 +39,7 @@ export type RecordRow = Pick<
 export const RECORD_FIELDS_SQL = sql`s.id, s.received_ts, d.device_serial, s.progressive_id, s.supplied_energy,
   s.nominal_time, s.effective_time, s.residual_lamp_life, s.status_code, s.latitude, s.longitude,
   s.consumables_lot, s.lot_progressive_id, s.notes,
-  (select t.sha256 from device_tokens t where t.id = s.token_id) as token_sha256, s.token_position, s.cycle_ts`;
+  ${TOKEN_SHA256_SQL} as token_sha256, s.token_position, s.cycle_ts`;
 
 export function integrityRecord(row: Omit<RecordRow, 'created_at'>): IntegrityRecord {
   return {
