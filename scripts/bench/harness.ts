@@ -296,15 +296,6 @@ export function cpuSpent(
   return { server: after.server - before.server, postgres };
 }
 
-/** How many lines a chunk of text holds (its newline bytes), counted natively: a byte loop in JS would
- * hold the bench's own event loop, and with it every latency the bench measures meanwhile. */
-export function newlines(chunk: Uint8Array): number {
-  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  let count = 0;
-  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) count++;
-  return count;
-}
-
 /** Whether a PostgreSQL backend serves `database`, from its title ("postgres: [cluster:] user database host(port) state"). */
 function servesDatabase(pid: string, database: string): boolean {
   try {

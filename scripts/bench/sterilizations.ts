@@ -34,7 +34,7 @@ import pg from 'pg';
 import { embeddedDataDir, openDatabase } from '#server/db/client.ts';
 import { seedDemoData } from '#server/db/seed.ts';
 import { deviceGaps, visibleOwners } from '#server/modules/devices/gaps.ts';
-import { newlines } from './harness.ts';
+import { countLines } from './newlines.ts';
 
 /** The part of autocannon's API used here (it ships no types). */
 interface AutocannonInstance
@@ -272,20 +272,14 @@ try {
       peak = Math.max(peak, rssMb());
     }, 100);
     const started = performance.now();
-    const response = await fetch(`${base}/export/sterilizations-filtered?ticket=${ticket}`);
-    if (!response.ok || !response.body) throw new Error(`export answered ${response.status}`);
-    let lines = 0;
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      lines += newlines(value);
-      if (exportSeconds && performance.now() - started >= exportSeconds * 1000) {
-        // The rate so far is the figure; the server sees the client go and stops its cursor.
-        await reader.cancel();
-        break;
-      }
-    }
+    // With --export-seconds the rate so far is the figure; the server sees the client go and stops its cursor.
+    const lines = await countLines(
+      await fetch(`${base}/export/sterilizations-filtered?ticket=${ticket}`),
+      () =>
+        exportSeconds !== undefined &&
+        exportSeconds > 0 &&
+        performance.now() - started >= exportSeconds * 1000,
+    );
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     peak = Math.max(peak, rssMb());

@@ -201,14 +201,16 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
   }
 
   /**
-   * Setting up or removing a second factor (docs/accounts.md §5): the password again, and a code of the
-   * factor in force when there is one, so a stolen session cannot swap the factor for its own.
+   * The signed-in user's password once more, for a change the session alone must not make: a wrong one is
+   * a 422 on `current_password`, audited and throttled like a login.
    */
-  async function confirmChangeOfFactors(request: FastifyRequest, reply: FastifyReply, auth: AuthContext) {
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const password = typeof body.current_password === 'string' ? body.current_password : '';
-    const code = typeof body.code === 'string' ? body.code.trim() : '';
-    await confirmPassword({
+  function confirmCurrentPassword(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    auth: AuthContext,
+    password: string,
+  ): Promise<void> {
+    return confirmPassword({
       db,
       throttle,
       request,
@@ -219,6 +221,17 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
       field: 'current_password',
       wrongMessage: 'validation.profile.current_password.wrong',
     });
+  }
+
+  /**
+   * Setting up or removing a second factor (docs/accounts.md §5): the password again, and a code of the
+   * factor in force when there is one, so a stolen session cannot swap the factor for its own.
+   */
+  async function confirmChangeOfFactors(request: FastifyRequest, reply: FastifyReply, auth: AuthContext) {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const password = typeof body.current_password === 'string' ? body.current_password : '';
+    const code = typeof body.code === 'string' ? body.code.trim() : '';
+    await confirmCurrentPassword(request, reply, auth, password);
     const state = await secondFactorState(db, auth.user.id);
     if (!hasSecondFactor(state)) return;
     const assertion = typeof body.passkey === 'string' && body.passkey !== '' ? body.passkey : undefined;
@@ -662,17 +675,7 @@ export function authModule(deps: AuthModuleDeps): ApiModule {
           const newPassword = form.new_password ?? '';
           const emailChanges = email !== auth.user.email.toLowerCase();
           if (newPassword !== '' || emailChanges)
-            await confirmPassword({
-              db,
-              throttle,
-              request,
-              reply,
-              auth,
-              password: form.current_password ?? '',
-              failure: { action: 'reauth_failed', entityType: 'user', entityId: auth.user.id },
-              field: 'current_password',
-              wrongMessage: 'validation.profile.current_password.wrong',
-            });
+            await confirmCurrentPassword(request, reply, auth, form.current_password ?? '');
           const passwordHash = newPassword === '' ? undefined : await hashPassword(newPassword);
           const profileUpdated = {
             action: 'profile_update',
