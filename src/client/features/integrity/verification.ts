@@ -19,23 +19,13 @@ import {
 } from '#shared/integrity/index.ts';
 import type { ProofReceipt, ProofReceiptV2 } from '#shared/integrity/receipt.ts';
 import { recordReceipt, recordReceiptV2 } from '#shared/integrity/record-receipt.ts';
+import type { VerifiableRecord } from '#shared/integrity/verifiable-record.ts';
 
+export { type VerifiableRecord, withEvidence } from '#shared/integrity/verifiable-record.ts';
 export { INTEGRITY_FIELDS, type IntegrityField };
 
 /** The modal's left column: every field as the text in its input. */
 export type VerificationForm = Record<IntegrityField, string>;
-
-/** A record with its token's digest, which a version 3 leaf holds and a list row does not carry. */
-export type VerifiableRecord = Sterilization & { token_sha256: string | null };
-
-/** The record completed from its evidence (GET /sterilizations/evidence/{id}); none: no token kept. */
-export function withEvidence(record: Sterilization, evidence: RecordEvidence | undefined): VerifiableRecord {
-  return {
-    ...record,
-    token_sha256: evidence?.token?.sha256 ?? null,
-    token_position: evidence?.position ?? record.token_position,
-  };
-}
 
 /** Version 1 text fields keep null and "" apart (docs/integrity.md §2); in version 2 "" is null anyway. */
 const TEXT_FIELDS: ReadonlySet<IntegrityField> = new Set(['device_serial', 'consumables_lot', 'notes']);

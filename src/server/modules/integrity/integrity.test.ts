@@ -4,9 +4,11 @@ import { sql } from 'drizzle-orm';
 import { decodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postChainRpc, rpcCall } from '#server/test/chain-rpc.ts';
+import { recordTexts, verifiableRecord } from '#server/test/evidence.ts';
 import { asDatabaseOwner, customerIdOf, makeDevice } from '#server/test/fixtures.ts';
 import { expectContract } from '#server/test/response-checks.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
+import type { Sterilization } from '#shared/api/index.ts';
 import {
   HASHING_VERSION,
   type HashingVersion,
@@ -156,15 +158,11 @@ const formOf = (row: Listed, overrides: Record<string, string> = {}) => {
 };
 
 /** A version 3 leaf's evidence fields: the token's digest from the record's evidence, the rest from its row. */
-const evidenceOf = async (row: Listed) => {
-  const response = await t.as(token, { method: 'GET', url: `/api/v1/sterilizations/evidence/${row.id}` });
-  expectContract('getSterilizationEvidence', response, 200);
-  const evidence = response.json().data as { token: { sha256: string } | null; position: number | null };
-  return {
-    token_sha256: evidence.token?.sha256 ?? null,
-    token_position: evidence.position === null ? null : String(evidence.position),
-    cycle_ts: row.cycle_ts as string | null,
-  };
+const evidenceFieldsOf = async (row: Listed) => {
+  const { token_sha256, token_position, cycle_ts } = recordTexts(
+    await verifiableRecord(t, token, row as unknown as Sterilization),
+  );
+  return { token_sha256, token_position, cycle_ts };
 };
 
 beforeAll(async () => {
@@ -187,7 +185,10 @@ describe('anchoring in the app', () => {
       expect(data.blockchain_data_block.network).toBe('devnet');
       // A list row does not carry its token's digest (its evidence does).
       expect(row).not.toHaveProperty('token_sha256');
-      const leaf = leafHash(recordFromForm({ ...formOf(row), ...(await evidenceOf(row)) }), versionOf(row));
+      const leaf = leafHash(
+        recordFromForm({ ...formOf(row), ...(await evidenceFieldsOf(row)) }),
+        versionOf(row),
+      );
       expect(processProof(leaf, data.proof)).toBe(data.blockchain_data_block.merkle_root);
     }
     // records of customers without blockchain stay without blockchain data
@@ -262,7 +263,7 @@ describe('anchoring in the app', () => {
     expectContract('calculateHash', same, 200);
     expect(same.json().data).toEqual({
       // The form holds the 14 fields; the server adds the stored record's evidence to a version 3 leaf.
-      hash: leafHash(recordFromForm({ ...formOf(row), ...(await evidenceOf(row)) }), versionOf(row)),
+      hash: leafHash(recordFromForm({ ...formOf(row), ...(await evidenceFieldsOf(row)) }), versionOf(row)),
       hashing_version: HASHING_VERSION,
       block_hash: root,
     });

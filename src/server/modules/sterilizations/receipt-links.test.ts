@@ -7,6 +7,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainRpcTransport } from '#server/test/chain-rpc.ts';
+import { evidenceOf, recordTexts } from '#server/test/evidence.ts';
 import { asDatabaseOwner, cycleClaim, makeCustomer, makeDevice } from '#server/test/fixtures.ts';
 import { ingestRecords } from '#server/test/ingest.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
@@ -15,6 +16,7 @@ import type { SterilizationClaim } from '#shared/ingestion/claims.ts';
 import { recordFromForm } from '#shared/integrity/index.ts';
 import { type ProofReceiptV2, verifyReceipt } from '#shared/integrity/receipt.ts';
 import { recordReceiptV2 } from '#shared/integrity/record-receipt.ts';
+import { withEvidence } from '#shared/integrity/verifiable-record.ts';
 
 let t: TestApp;
 let superAdmin: string;
@@ -69,15 +71,10 @@ async function recordOf(customerId: number, id: number): Promise<Sterilization> 
 /** The receipt as the verification window makes it: the record, its evidence, the chain's identity. */
 async function receiptOf(customerId: number, id: number): Promise<ProofReceiptV2> {
   const record = await recordOf(customerId, id);
-  const evidence = (
-    await t.as(superAdmin, { method: 'GET', url: `/api/v1/sterilizations/evidence/${id}` })
-  ).json().data as RecordEvidence;
+  const evidence = await evidenceOf(t, superAdmin, id);
   const chain = (await t.as(superAdmin, { method: 'GET', url: '/api/v1/chain' })).json().data;
   // The token's digest from the evidence: a list row does not carry it.
-  const texts = Object.fromEntries([
-    ...Object.entries(record).map(([key, value]) => [key, value === null ? null : String(value)]),
-    ['token_sha256', evidence.token?.sha256 ?? null],
-  ]);
+  const texts = recordTexts(withEvidence(record, evidence));
   const data = record.blockchain_data;
   return recordReceiptV2(
     recordFromForm(texts),

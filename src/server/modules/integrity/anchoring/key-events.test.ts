@@ -7,9 +7,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordTexts, verifiableRecord } from '#server/test/evidence.ts';
 import { makeCustomer, makeDevice } from '#server/test/fixtures.ts';
 import { ingestRecords } from '#server/test/ingest.ts';
 import { createTestApp, DEMO, formBody, type TestApp } from '#server/test/test-app.ts';
+import type { Sterilization } from '#shared/api/index.ts';
 import { keyEventLeafHash, leafHash, processProof, recordFromForm } from '#shared/integrity/index.ts';
 
 let t: TestApp;
@@ -116,16 +118,6 @@ describe('anchoring key events', () => {
       },
     ]);
     const ids = stored.map((row) => row.id);
-    type Row = Record<string, unknown> & {
-      id: number;
-      token_position: number;
-      cycle_ts: string | null;
-      blockchain_data: {
-        hashing_version: number;
-        proof: Hex[];
-        blockchain_data_block: { status: string; merkle_root: Hex };
-      } | null;
-    };
     const rowsOf = async () =>
       (
         await t.as(superAdmin, {
@@ -134,7 +126,7 @@ describe('anchoring key events', () => {
         })
       )
         .json()
-        .data.data.filter((row: Row) => ids.includes(row.id)) as Row[];
+        .data.data.filter((row: Sterilization) => ids.includes(row.id)) as Sterilization[];
     await waitUntil(
       async () =>
         (await rowsOf()).every((row) =>
@@ -145,16 +137,11 @@ describe('anchoring key events', () => {
     for (const row of await rowsOf()) {
       expect(row.blockchain_data!.hashing_version).toBe(3);
       // The token's digest comes with the record's evidence, not with its list row.
-      const evidence = (
-        await t.as(superAdmin, { method: 'GET', url: `/api/v1/sterilizations/evidence/${row.id}` })
-      ).json().data as { token: { sha256: string } };
-      expect(evidence.token.sha256).toMatch(/^[0-9a-f]{64}$/);
-      const texts = Object.fromEntries([
-        ...Object.entries(row).map(([key, value]) => [key, value === null ? null : String(value)]),
-        ['token_sha256', evidence.token.sha256],
-      ]);
+      const record = await verifiableRecord(t, superAdmin, row);
+      expect(record.token_sha256).toMatch(/^[0-9a-f]{64}$/);
+      const texts = recordTexts(record);
       const leaf = leafHash(recordFromForm(texts), 3);
-      expect(processProof(leaf, row.blockchain_data!.proof)).toBe(
+      expect(processProof(leaf, row.blockchain_data!.proof as Hex[])).toBe(
         row.blockchain_data!.blockchain_data_block.merkle_root,
       );
       // Without its evidence the same values are another leaf.
