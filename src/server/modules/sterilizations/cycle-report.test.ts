@@ -47,14 +47,15 @@ async function insertRecord(customerId: number, deviceId: number, notes: string 
   return Number(result.rows[0].id);
 }
 
-async function waitForMined(id: number, timeoutMs = 60_000) {
+/** The report prints the block's state as stored: wait until the worker has marked it final, not only mined. */
+async function waitForFinal(id: number, timeoutMs = 60_000) {
   const started = Date.now();
   for (;;) {
     const found = await t.database.db.execute<{ status: string | null }>(sql`
       select b.status from sterilizations s left join blockchain_data_blocks b on b.id = s.blockchain_data_block_id
       where s.id = ${id}`);
-    if (found.rows[0]?.status === 'MINED' || found.rows[0]?.status === 'FINAL') return;
-    if (Date.now() - started > timeoutMs) throw new Error('the record was not anchored in time');
+    if (found.rows[0]?.status === 'FINAL') return;
+    if (Date.now() - started > timeoutMs) throw new Error('the record was not anchored for good in time');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -79,7 +80,7 @@ beforeAll(async () => {
   anchoredId = await insertRecord(on, onDevice, 'Ciclo ripetuto: sonda pulita');
   const off = await makeCustomer(t, { name: 'Clinica Senza Blockchain' });
   offId = await insertRecord(off, await makeDevice(t, off), null);
-  await waitForMined(anchoredId);
+  await waitForFinal(anchoredId);
 }, 90_000);
 afterAll(() => t?.close());
 
